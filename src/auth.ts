@@ -1,0 +1,60 @@
+// C6–C7: bearer credentials and API keys. Pure: no storage here.
+
+/** Recognisable, so that secret scanners can find a leaked key (C7). */
+export const KEY_PREFIX = 'edgeform_';
+const KEY_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_BODY_LENGTH = 32; // 32 base62 characters ≈ 190 random bits
+const DISPLAY_LENGTH = KEY_PREFIX.length + 8;
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${KEY_BODY_LENGTH}}$`);
+
+const HOW_TO_SEND = "send it as 'Authorization: Bearer <API_KEY>'";
+
+export type BearerResult = { ok: true; token: string } | { ok: false; problem: string };
+
+/** C6: reads `Bearer <token>` (scheme case-insensitive); says how to send the key when it cannot. */
+export function parseBearer(header: string | undefined): BearerResult {
+  if (header === undefined || header.trim() === '') {
+    return { ok: false, problem: `Missing API key: ${HOW_TO_SEND}` };
+  }
+  const [scheme = '', ...rest] = header.trim().split(/[ \t]+/);
+  if (scheme.toLowerCase() !== 'bearer') {
+    return { ok: false, problem: `Unsupported authorization scheme: ${HOW_TO_SEND}` };
+  }
+  if (rest.length === 0) {
+    return { ok: false, problem: `Empty API key: ${HOW_TO_SEND}` };
+  }
+  const [token = ''] = rest;
+  // RFC 6750 b64token: one run of these characters, nothing after it.
+  if (rest.length > 1 || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+    return { ok: false, problem: `Malformed API key: ${HOW_TO_SEND}` };
+  }
+  return { ok: true, token };
+}
+
+/** A token that cannot be one of our keys is known to be invalid without asking D1. */
+export function looksLikeKey(token: string): boolean {
+  return KEY_PATTERN.test(token);
+}
+
+export async function hashKey(key: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function displayPrefix(key: string): string {
+  return key.slice(0, DISPLAY_LENGTH);
+}
+
+/** A new key: prefix + 32 uniformly random base62 characters (rejection sampling, no modulo bias). */
+export function generateKey(): string {
+  let body = '';
+  const bytes = new Uint8Array(64);
+  while (body.length < KEY_BODY_LENGTH) {
+    crypto.getRandomValues(bytes);
+    for (const b of bytes) {
+      // 248 = 4 × 62: bytes above it would favour the first characters.
+      if (b < 248 && body.length < KEY_BODY_LENGTH) body += KEY_ALPHABET[b % 62];
+    }
+  }
+  return KEY_PREFIX + body;
+}

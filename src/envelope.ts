@@ -1,0 +1,81 @@
+import type { Context } from 'hono';
+// C1–C3: every reply is `{ data, status }`; this module is the only place that shapes one.
+
+// C2: RFC 9110 reason phrases.
+export const REASON_PHRASES = {
+  201: 'Created',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+} as const;
+
+export type StatusCode = keyof typeof REASON_PHRASES;
+export type ErrorStatus = Exclude<StatusCode, 201 | 204>;
+
+/** Every status but 204, which only the CORS preflight answers, with no body (C14). */
+export type EnvelopeStatus = Exclude<StatusCode, 204>;
+
+export type Envelope = {
+  data: { message: string; error?: { message: string }; errors?: string[] };
+  status: { code: EnvelopeStatus; message: string };
+};
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export function envelope(code: EnvelopeStatus, data: Envelope['data']): Envelope {
+  return { data, status: { code, message: REASON_PHRASES[code] } };
+}
+
+/** Raised anywhere on the path of a request; `app.onError` turns it into the reply. */
+export class ApiError extends Error {
+  readonly status: ErrorStatus;
+  readonly summary: string;
+  readonly errors: string[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: ErrorStatus,
+    summary: string,
+    detail: string | string[],
+    headers: Record<string, string> = {},
+  ) {
+    super(Array.isArray(detail) ? detail.join('; ') : detail);
+    this.name = 'ApiError';
+    this.status = status;
+    this.summary = summary;
+    this.errors = Array.isArray(detail) ? detail : undefined;
+    this.headers = headers;
+  }
+
+  toEnvelope(): Envelope {
+    // C3: exactly one of `error` (one cause) or `errors` (field problems).
+    return envelope(
+      this.status,
+      this.errors
+        ? { message: this.summary, errors: this.errors }
+        : { message: this.summary, error: { message: this.message } },
+    );
+  }
+}
+
+/** D1 failed or could not be reached (C18): answered 503 with Retry-After. */
+export class StorageError extends Error {
+  constructor(cause: unknown) {
+    super('storage unavailable', { cause });
+    this.name = 'StorageError';
+  }
+}
+
+export function send(c: Context, body: Envelope, headers: Record<string, string> = {}): Response {
+  return c.body(JSON.stringify(body), body.status.code, { 'Content-Type': JSON_CONTENT_TYPE, ...headers });
+}

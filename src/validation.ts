@@ -1,0 +1,71 @@
+// C12–C13: a project's field definitions compiled to valibot schemas, and one pass over a body.
+import * as v from 'valibot';
+import type { FieldType, UnknownFieldPolicy } from '../schema/tables.ts';
+
+export type FieldDef = { name: string; type: FieldType; required: boolean };
+
+export type CompiledFields = {
+  /** Keyed by field name; a Map, so that `__proto__` or `constructor` are ordinary names (C13). */
+  readonly schemas: ReadonlyMap<string, v.GenericSchema>;
+  /** Required field names in configured order (C12). */
+  readonly required: readonly string[];
+  readonly unknownFields: UnknownFieldPolicy;
+};
+
+export type Submission = Record<string, unknown>;
+
+export type ValidationResult = { ok: true; value: Submission } | { ok: false; errors: string[] };
+
+export const typeError = (name: string, type: FieldType) => `Field '${name}' is not of type ${type}`;
+export const unknownError = (name: string) => `Field '${name}' is not defined for this project`;
+export const requiredError = (name: string) => `Field '${name}' is required`;
+
+/** C13: what each configured type accepts, after JSON parsing. `null` matches none of them. */
+export function fieldSchema(name: string, type: FieldType): v.GenericSchema {
+  const message = typeError(name, type);
+  switch (type) {
+    case 'string':
+      return v.string(message);
+    case 'boolean':
+      return v.boolean(message);
+    // A JSON number too large for a double parses to ±Infinity: not a number we could store.
+    case 'number':
+      return v.pipe(v.number(message), v.finite(message));
+    // Whole and within ±(2^53−1), so no digit is silently lost.
+    case 'integer':
+      return v.pipe(v.number(message), v.safeInteger(message));
+  }
+}
+
+export function compileFields(defs: readonly FieldDef[], unknownFields: UnknownFieldPolicy): CompiledFields {
+  return {
+    schemas: new Map(defs.map((d) => [d.name, fieldSchema(d.name, d.type)])),
+    required: defs.filter((d) => d.required).map((d) => d.name),
+    unknownFields,
+  };
+}
+
+/**
+ * C12: every problem in one pass, in body order, then the missing required fields in configured
+ * order. With the `discard` policy, unknown fields are dropped from the value to store.
+ */
+export function validateSubmission(compiled: CompiledFields, body: Submission): ValidationResult {
+  const errors: string[] = [];
+  const kept: [string, unknown][] = [];
+  for (const [name, value] of Object.entries(body)) {
+    const schema = compiled.schemas.get(name);
+    if (schema === undefined) {
+      if (compiled.unknownFields === 'reject') errors.push(unknownError(name));
+      continue;
+    }
+    const result = v.safeParse(schema, value);
+    if (result.success) kept.push([name, value]);
+    else errors.push(result.issues[0].message);
+  }
+  for (const name of compiled.required) {
+    if (!Object.hasOwn(body, name)) errors.push(requiredError(name));
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  // fromEntries defines own properties: a `__proto__` entry stays data, never a prototype.
+  return { ok: true, value: Object.fromEntries(kept) };
+}
