@@ -1,0 +1,104 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { submissions } from '../schema/tables.ts';
+import { REASON_PHRASES, type StatusCode } from '../src/envelope.ts';
+import worker from '../src/index.ts';
+import { createProject, database, type ProjectSpec } from '../src/store.ts';
+import type { FieldDef } from '../src/validation.ts';
+
+export const URL_SUBMIT = 'https://forms.test/api/v1/submit';
+
+/** SPEC's example configuration: the five fields, none required. */
+export const SPEC_FIELDS: FieldDef[] = [
+  { name: 'name', type: 'string', required: false },
+  { name: 'email', type: 'string', required: false },
+  { name: 'phone', type: 'integer', required: false },
+  { name: 'enquiry', type: 'boolean', required: false },
+  { name: 'message', type: 'string', required: false },
+];
+
+export const VALID_BODY = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  phone: 2025550123,
+  enquiry: true,
+  message: 'Hello!',
+};
+
+export async function seedProject(spec: Partial<ProjectSpec> = {}) {
+  return createProject(database(env.DB), { name: 'Test', fields: SPEC_FIELDS, ...spec });
+}
+
+export type SubmitOptions = {
+  key?: string | null;
+  authorization?: string;
+  contentType?: string | null;
+  headers?: Record<string, string>;
+  method?: string;
+  url?: string;
+  /** A raw body; otherwise `json` is serialised. */
+  body?: BodyInit | null;
+  json?: unknown;
+};
+
+function buildRequest(opts: SubmitOptions): Request {
+  const headers = new Headers(opts.headers);
+  if (opts.authorization !== undefined) headers.set('Authorization', opts.authorization);
+  else if (opts.key) headers.set('Authorization', `Bearer ${opts.key}`);
+  if (opts.contentType !== null) headers.set('Content-Type', opts.contentType ?? 'application/json');
+  const body =
+    opts.body !== undefined ? opts.body : opts.json === undefined ? null : JSON.stringify(opts.json);
+  const method = opts.method ?? 'POST';
+  return new Request(opts.url ?? URL_SUBMIT, {
+    method,
+    headers,
+    body: method === 'GET' || method === 'HEAD' ? null : body,
+  });
+}
+
+/** Through the deployed entry point, as a client would reach it. */
+export function submit(opts: SubmitOptions = {}): Promise<Response> {
+  return exports.default.fetch(buildRequest(opts));
+}
+
+/** Straight into the app with a chosen environment (a wrapped D1, other settings). */
+export async function submitWithEnv(testEnv: Env, opts: SubmitOptions = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(buildRequest(opts), testEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+export type EnvelopeData = { message: string; error?: { message: string }; errors?: string[] };
+
+/** C1–C3: status, content type, and the whole envelope; returns the body for further checks. */
+export async function expectEnvelope(res: Response, code: StatusCode, data?: Partial<EnvelopeData>) {
+  expect(res.status).toBe(code);
+  expect(res.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+  const body = (await res.json()) as { data: EnvelopeData; status: { code: number; message: string } };
+  expect(Object.keys(body).sort()).toEqual(['data', 'status']);
+  expect(body.status).toEqual({ code, message: REASON_PHRASES[code] });
+  expect(typeof body.data.message).toBe('string');
+  if (code === 201) {
+    expect(Object.keys(body.data)).toEqual(['message']);
+  } else {
+    // C3: exactly one of `error` and `errors`.
+    expect(('error' in body.data ? 1 : 0) + ('errors' in body.data ? 1 : 0)).toBe(1);
+  }
+  if (data) expect(body.data).toEqual(data);
+  return body;
+}
+
+export async function storedRows(projectId: string) {
+  return database(env.DB)
+    .select()
+    .from(submissions)
+    .where(eq(submissions.projectId, projectId))
+    .orderBy(submissions.id);
+}
+
+export async function storedData(projectId: string): Promise<unknown[]> {
+  return (await storedRows(projectId)).map((r) => JSON.parse(r.data));
+}
