@@ -51,6 +51,16 @@ app.notFound((c) =>
   ),
 );
 
+/**
+ * C8: the innermost cause only. Drizzle's query errors quote the bound parameters, which are the
+ * submitted values: the body must never reach a log.
+ */
+function innermost(err: Error): string {
+  let inner: unknown = err;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return inner instanceof Error ? `${inner.name}: ${inner.message}`.slice(0, 500) : String(inner);
+}
+
 // C3, C4, C18: errors are shaped once, here. Unknown faults are logged with the request id only:
 // never the key, the body, or anything the reply would leak.
 app.onError((err, c) => {
@@ -63,7 +73,7 @@ app.onError((err, c) => {
       method: c.req.method,
       path: c.req.path,
       error: err.name,
-      cause: err instanceof StorageError && err.cause instanceof Error ? err.cause.message : err.message,
+      cause: innermost(err),
     }),
   );
   if (err instanceof StorageError) {

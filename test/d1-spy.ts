@@ -1,0 +1,65 @@
+// A real D1 binding, wrapped: counts round trips and, when asked, fails some of them.
+
+type Fail = (sql: string) => boolean;
+
+export type D1Spy = {
+  db: D1Database;
+  /** One entry per round trip to D1: the SQL of a statement, or `batch:` and the SQL of each. */
+  readonly trips: string[];
+};
+
+const EXECUTE = new Set(['all', 'run', 'raw', 'first']);
+
+export function spyD1(real: D1Database, fail: Fail = () => false): D1Spy {
+  const trips: string[] = [];
+  const unwrap = new WeakMap<object, D1PreparedStatement>();
+
+  const trip = (sql: string) => {
+    trips.push(sql);
+    if (fail(sql)) throw new Error(`D1_ERROR: injected fault for: ${sql}`);
+  };
+
+  const wrapStatement = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const proxy = new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === 'bind') {
+          return (...values: unknown[]) => wrapStatement(target.bind(...values), sql);
+        }
+        if (typeof prop === 'string' && EXECUTE.has(prop)) {
+          return async (...args: unknown[]) => {
+            trip(sql);
+            const method = Reflect.get(target, prop) as (...a: unknown[]) => Promise<unknown>;
+            return method.apply(target, args);
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    unwrap.set(proxy, stmt);
+    return proxy;
+  };
+
+  const db = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'prepare') return (sql: string) => wrapStatement(target.prepare(sql), sql);
+      if (prop === 'batch') {
+        return async (statements: D1PreparedStatement[]) => {
+          trip(`batch: ${statements.length}`);
+          return target.batch(statements.map((s) => unwrap.get(s) ?? s));
+        };
+      }
+      if (prop === 'exec') {
+        return async (sql: string) => {
+          trip(sql);
+          return target.exec(sql);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { db, trips };
+}
+
+export const isWrite = (sql: string) => /^\s*(insert|update|delete|batch)/i.test(sql);

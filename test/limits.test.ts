@@ -1,0 +1,107 @@
+// C10: the body limit, on Content-Length and on the bytes actually read.
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectEnvelope, seedProject, storedData, storedRows, submit, submitWithEnv } from './helpers.ts';
+
+const LIMIT = 65536;
+const tooLarge = (limit: number) => ({
+  message: 'Request body too large',
+  error: { message: `Request body must not exceed ${limit} bytes` },
+});
+
+/** A valid submission of exactly `size` bytes. */
+function bodyOfSize(size: number): string {
+  const body = `{"message":"${'a'.repeat(size - 14)}"}`;
+  expect(new TextEncoder().encode(body).length).toBe(size);
+  return body;
+}
+
+/** A body with no Content-Length, delivered in chunks; counts what the worker pulled. */
+function streamed(text: string, chunk = 1024) {
+  const bytes = new TextEncoder().encode(text);
+  const state = { pulled: 0 };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state.pulled >= bytes.length) return controller.close();
+      const part = bytes.slice(state.pulled, state.pulled + chunk);
+      state.pulled += part.length;
+      controller.enqueue(part);
+    },
+  });
+  return { stream, state };
+}
+
+let project: { projectId: string; apiKey: string };
+beforeAll(async () => {
+  project = await seedProject();
+});
+
+describe('C10: with Content-Length', () => {
+  it('C10: a body of exactly the limit (64 KiB by default) is accepted', async () => {
+    const p = await seedProject();
+    const res = await submit({ key: p.apiKey, body: bodyOfSize(LIMIT) });
+    await expectEnvelope(res, 201);
+    expect(await storedData(p.projectId)).toEqual([{ message: 'a'.repeat(LIMIT - 14) }]);
+  });
+
+  it('C10: one byte over the limit is 413 and stores nothing', async () => {
+    const p = await seedProject();
+    const res = await submit({ key: p.apiKey, body: bodyOfSize(LIMIT + 1) });
+    await expectEnvelope(res, 413, tooLarge(LIMIT));
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it('C10: the limit is counted in bytes, not characters', async () => {
+    const p = await seedProject();
+    // 21,846 three-byte characters: under the limit in characters, over it in bytes.
+    const body = `{"message":"${'€'.repeat(21_846)}"}`;
+    expect(body.length).toBeLessThan(LIMIT);
+    await expectEnvelope(await submit({ key: p.apiKey, body }), 413, tooLarge(LIMIT));
+  });
+});
+
+describe('C10: without Content-Length (streamed)', () => {
+  it('C10: a streamed body within the limit is accepted', async () => {
+    const p = await seedProject();
+    const { stream } = streamed(bodyOfSize(LIMIT));
+    const res = await submitWithEnv(env, { key: p.apiKey, body: stream });
+    await expectEnvelope(res, 201);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+  });
+
+  it('C10: a streamed body over the limit is 413, and is never read far past the limit', async () => {
+    const { stream, state } = streamed(`{"message":"${'a'.repeat(1_000_000)}"}`);
+    const res = await submitWithEnv(env, { key: project.apiKey, body: stream });
+    await expectEnvelope(res, 413, tooLarge(LIMIT));
+    // It stops at the first chunk that crosses the limit (plus what the stream queued ahead).
+    expect(state.pulled).toBeLessThanOrEqual(LIMIT + 4 * 1024);
+  });
+
+  it('C10: through the entry point, a chunked body over the limit is 413', async () => {
+    const { stream } = streamed(bodyOfSize(LIMIT + 1));
+    const res = await submit({ key: project.apiKey, body: stream });
+    await expectEnvelope(res, 413, tooLarge(LIMIT));
+  });
+});
+
+describe('C10: the setting', () => {
+  it('C10: MAX_BODY_BYTES from [vars] sets the limit', async () => {
+    const p = await seedProject();
+    const small = { ...env, MAX_BODY_BYTES: 100 } as unknown as Env;
+    await expectEnvelope(await submitWithEnv(small, { key: p.apiKey, body: bodyOfSize(100) }), 201);
+    await expectEnvelope(
+      await submitWithEnv(small, { key: p.apiKey, body: bodyOfSize(101) }),
+      413,
+      tooLarge(100),
+    );
+    const { stream } = streamed(bodyOfSize(101), 10);
+    await expectEnvelope(await submitWithEnv(small, { key: p.apiKey, body: stream }), 413, tooLarge(100));
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+  });
+
+  it('C10: a malformed setting falls back to 64 KiB rather than failing open', async () => {
+    const odd = { ...env, MAX_BODY_BYTES: 'lots' } as unknown as Env;
+    const res = await submitWithEnv(odd, { key: project.apiKey, body: bodyOfSize(LIMIT + 1) });
+    await expectEnvelope(res, 413, tooLarge(LIMIT));
+  });
+});
