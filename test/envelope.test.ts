@@ -1,0 +1,47 @@
+// Unit tests of the reply shapes (C1–C3).
+import { describe, expect, it } from 'vitest';
+import { ApiError, envelope, REASON_PHRASES } from '../src/envelope.ts';
+
+describe('C2: reason phrases', () => {
+  it('C2: are the RFC 9110 phrases for every status the contract names', () => {
+    expect(REASON_PHRASES).toEqual({
+      201: 'Created',
+      204: 'No Content',
+      400: 'Bad Request',
+      401: 'Unauthorized',
+      403: 'Forbidden',
+      404: 'Not Found',
+      405: 'Method Not Allowed',
+      409: 'Conflict',
+      413: 'Content Too Large',
+      415: 'Unsupported Media Type',
+      422: 'Unprocessable Content',
+      429: 'Too Many Requests',
+      500: 'Internal Server Error',
+      503: 'Service Unavailable',
+    });
+  });
+});
+
+describe('C1, C3: envelope', () => {
+  it('C1: status.code and status.message follow the code', () => {
+    expect(envelope(201, { message: 'ok' })).toEqual({
+      data: { message: 'ok' },
+      status: { code: 201, message: 'Created' },
+    });
+  });
+
+  it('C3: a single cause goes in data.error.message', () => {
+    expect(new ApiError(401, 'Authentication failed', 'Invalid API key').toEnvelope()).toEqual({
+      data: { message: 'Authentication failed', error: { message: 'Invalid API key' } },
+      status: { code: 401, message: 'Unauthorized' },
+    });
+  });
+
+  it('C3: field problems go in data.errors, one string each', () => {
+    expect(new ApiError(400, 'Validation failed', ['a', 'b']).toEnvelope()).toEqual({
+      data: { message: 'Validation failed', errors: ['a', 'b'] },
+      status: { code: 400, message: 'Bad Request' },
+    });
+  });
+});
