@@ -5,15 +5,34 @@ export default defineConfig(async () => {
   // STYLE 8: the real drizzle-kit migrations, applied by test/apply-migrations.ts.
   const migrations = await readD1Migrations(new URL('./schema/migrations', import.meta.url).pathname);
   return {
-    plugins: [
-      cloudflareTest({
-        wrangler: { configPath: './wrangler.toml' },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
-      }),
-    ],
     test: {
-      include: ['test/**/*.test.ts'],
-      setupFiles: ['./test/apply-migrations.ts'],
+      projects: [
+        {
+          // The worker, inside workerd, against a real local D1.
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+            }),
+          ],
+          test: {
+            name: 'worker',
+            include: ['test/**/*.test.ts'],
+            exclude: ['test/cli/**'],
+            setupFiles: ['./test/apply-migrations.ts'],
+          },
+        },
+        {
+          // The command-line tools, in Node, against temporary local databases.
+          test: {
+            name: 'cli',
+            include: ['test/cli/**/*.test.ts'],
+            environment: 'node',
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+          },
+        },
+      ],
     },
   };
 });

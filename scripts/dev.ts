@@ -1,42 +1,36 @@
-// `npm run dev`: local migrations, the example project of SPEC with a working key, then `wrangler dev`.
+// `npm run dev`: local migrations (applied on demand), the example project of SPEC with a working key, then `wrangler dev`.
 // Arguments after `--` go to wrangler (`npm run dev -- --port 8799 --ip 127.0.0.1`).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getPlatformProxy } from 'wrangler';
 import { hashKey } from '../src/auth.ts';
-import { createKey, createProject, database, findProject, findProjectByKeyHash } from '../src/store.ts';
+import { createKey, findProject, findProjectByKeyHash } from '../src/store.ts';
+import { openDatabase } from './database.ts';
+import { createProjectFromInput } from './forms.ts';
 
 const EXAMPLE_ID = 'example';
-// Only the hash is in D1 (C7), so the example key itself is kept here, git-ignored with .wrangler/.
-const KEY_FILE = '.wrangler/example-key';
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
 const wranglerArgs = process.argv.slice(2);
-
-function run(args: string[]): void {
-  const result = spawnSync('wrangler', args, { stdio: 'inherit', env });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
+const { values } = parseArgs({
+  args: wranglerArgs,
+  strict: false,
+  options: { port: { type: 'string' }, ip: { type: 'string' }, 'persist-to': { type: 'string' } },
+});
+const persistTo = typeof values['persist-to'] === 'string' ? values['persist-to'] : undefined;
+// Only the hash is in D1 (C7), so the example key itself is kept beside the local state (git-ignored).
+const KEY_FILE = join(persistTo ?? '.wrangler', 'example-key');
 
 async function exampleKey(): Promise<string> {
-  const proxy = await getPlatformProxy<{ DB: Parameters<typeof database>[0] }>({
-    configPath: 'wrangler.toml',
-    persist: true,
-  });
+  const { db, close } = await openDatabase({ remote: false, persistTo });
   try {
-    const db = database(proxy.env.DB);
     if ((await findProject(db, EXAMPLE_ID)) === undefined) {
-      const { apiKey } = await createProject(db, {
+      // Through the same code as `forms project create`.
+      const { apiKey } = await createProjectFromInput(db, {
         id: EXAMPLE_ID,
         name: 'Example',
-        fields: [
-          { name: 'name', type: 'string', required: false },
-          { name: 'email', type: 'string', required: false },
-          { name: 'phone', type: 'integer', required: false },
-          { name: 'enquiry', type: 'boolean', required: false },
-          { name: 'message', type: 'string', required: false },
-        ],
+        fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
       });
       return apiKey;
     }
@@ -44,22 +38,15 @@ async function exampleKey(): Promise<string> {
     if (saved && (await findProjectByKeyHash(db, await hashKey(saved)))?.id === EXAMPLE_ID) return saved;
     return await createKey(db, EXAMPLE_ID);
   } finally {
-    await proxy.dispose();
+    await close();
   }
 }
 
-run(['d1', 'migrations', 'apply', 'DB', '--local']);
-
 const apiKey = await exampleKey();
-mkdirSync('.wrangler', { recursive: true });
+mkdirSync(dirname(KEY_FILE), { recursive: true });
 writeFileSync(KEY_FILE, `${apiKey}\n`);
 chmodSync(KEY_FILE, 0o600);
 
-const { values } = parseArgs({
-  args: wranglerArgs,
-  strict: false,
-  options: { port: { type: 'string' }, ip: { type: 'string' } },
-});
 const host = typeof values.ip === 'string' && values.ip !== '0.0.0.0' ? values.ip : 'localhost';
 const port = typeof values.port === 'string' ? values.port : '8787';
 const body = JSON.stringify({

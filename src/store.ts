@@ -1,6 +1,6 @@
 // Every D1 query of the service, through Drizzle. The worker and the Node scripts share it.
 import type { D1Database } from '@cloudflare/workers-types';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import { type DrizzleD1Database, drizzle } from 'drizzle-orm/d1';
 import type { UnknownFieldPolicy } from '../schema/tables.ts';
 import * as schema from '../schema/tables.ts';
@@ -135,8 +135,140 @@ export function findProject(db: Db, projectId: string) {
   return storage(() => db.query.projects.findFirst({ where: eq(projects.id, projectId) }));
 }
 
-export function listSubmissions(db: Db, projectId: string) {
+/** A project with everything it owns but its submissions, for `project show`. */
+export function projectDetails(db: Db, projectId: string) {
   return storage(() =>
-    db.select().from(submissions).where(eq(submissions.projectId, projectId)).orderBy(submissions.id),
+    db.query.projects.findFirst({
+      where: eq(projects.id, projectId),
+      with: {
+        fields: { orderBy: (f, { asc }) => [asc(f.position)] },
+        origins: { orderBy: (o, { asc }) => [asc(o.origin)] },
+        keys: {
+          columns: { displayPrefix: true, createdAt: true, revokedAt: true },
+          orderBy: (k, { asc }) => [asc(k.createdAt)],
+        },
+      },
+    }),
   );
+}
+
+export function listProjects(db: Db) {
+  const count = (table: typeof fields | typeof apiKeys | typeof submissions) =>
+    // Qualified by hand: unqualified, `id` would name the inner table's column in `submissions`.
+    sql<number>`(select count(*) from ${table} where ${table.projectId} = "projects"."id")`.mapWith(Number);
+  return storage(() =>
+    db
+      .select({
+        id: projects.id,
+        name: projects.name,
+        createdAt: projects.createdAt,
+        fields: count(fields),
+        keys: count(apiKeys),
+        submissions: count(submissions),
+      })
+      .from(projects)
+      .orderBy(projects.createdAt, projects.id),
+  );
+}
+
+/** Everything the project owns goes with it, in one batch (no reliance on foreign-key pragmas). */
+export function deleteProject(db: Db, projectId: string) {
+  return storage(() =>
+    db.batch([
+      db.delete(submissions).where(eq(submissions.projectId, projectId)),
+      db.delete(apiKeys).where(eq(apiKeys.projectId, projectId)),
+      db.delete(allowedOrigins).where(eq(allowedOrigins.projectId, projectId)),
+      db.delete(fields).where(eq(fields.projectId, projectId)),
+      db.delete(projects).where(eq(projects.id, projectId)),
+    ]),
+  );
+}
+
+/** Appends a field after the last one, in one statement (its position is computed by D1). */
+export function addField(db: Db, projectId: string, field: FieldDef) {
+  const next = sql<number>`(select coalesce(max(${fields.position}), -1) + 1 from ${fields} where ${fields.projectId} = ${projectId})`;
+  return storage(() => db.insert(fields).values({ projectId, ...field, position: next }));
+}
+
+export async function removeField(db: Db, projectId: string, name: string): Promise<boolean> {
+  const removed = await storage(() =>
+    db
+      .delete(fields)
+      .where(and(eq(fields.projectId, projectId), eq(fields.name, name)))
+      .returning({ name: fields.name }),
+  );
+  return removed.length > 0;
+}
+
+export function addOrigin(db: Db, projectId: string, origin: string) {
+  return storage(() => db.insert(allowedOrigins).values({ projectId, origin }));
+}
+
+export async function removeOrigin(db: Db, projectId: string, origin: string): Promise<boolean> {
+  const removed = await storage(() =>
+    db
+      .delete(allowedOrigins)
+      .where(and(eq(allowedOrigins.projectId, projectId), eq(allowedOrigins.origin, origin)))
+      .returning({ origin: allowedOrigins.origin }),
+  );
+  return removed.length > 0;
+}
+
+export function listKeys(db: Db, projectId: string) {
+  return storage(() =>
+    db
+      .select({
+        keyHash: apiKeys.keyHash,
+        displayPrefix: apiKeys.displayPrefix,
+        createdAt: apiKeys.createdAt,
+        revokedAt: apiKeys.revokedAt,
+      })
+      .from(apiKeys)
+      .where(eq(apiKeys.projectId, projectId))
+      .orderBy(apiKeys.createdAt),
+  );
+}
+
+/** Marks a key revoked; only an active key of this project changes. Returns whether one did. */
+export async function revokeKey(db: Db, projectId: string, keyHash: string): Promise<boolean> {
+  const revoked = await storage(() =>
+    db
+      .update(apiKeys)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(and(eq(apiKeys.keyHash, keyHash), eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)))
+      .returning({ keyHash: apiKeys.keyHash }),
+  );
+  return revoked.length > 0;
+}
+
+/**
+ * Submissions oldest first, one page at a time (keyset pagination on the time-ordered id), so an
+ * export of any size holds one page in memory.
+ */
+export async function* submissionPages(
+  db: Db,
+  projectId: string,
+  options: { since?: string; pageSize?: number } = {},
+) {
+  const pageSize = options.pageSize ?? 1000;
+  let after = '';
+  for (;;) {
+    const page = await storage(() =>
+      db
+        .select({ id: submissions.id, receivedAt: submissions.receivedAt, data: submissions.data })
+        .from(submissions)
+        .where(
+          and(
+            eq(submissions.projectId, projectId),
+            gt(submissions.id, after),
+            options.since === undefined ? undefined : gte(submissions.receivedAt, options.since),
+          ),
+        )
+        .orderBy(submissions.id)
+        .limit(pageSize),
+    );
+    if (page.length > 0) yield page;
+    if (page.length < pageSize) return;
+    after = page.at(-1)?.id ?? after;
+  }
 }

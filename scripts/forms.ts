@@ -1,0 +1,416 @@
+#!/usr/bin/env node
+// `npm run forms -- <command>`: projects, fields, origins, keys and exports, without writing SQL (C19).
+import { once } from 'node:events';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError, Option } from 'commander';
+import { stringify } from 'csv-stringify';
+import type { UnknownFieldPolicy } from '../schema/tables.ts';
+import { hashKey, looksLikeKey } from '../src/auth.ts';
+import { StorageError } from '../src/envelope.ts';
+import {
+  addField,
+  addOrigin,
+  createKey,
+  createProject,
+  type Db,
+  deleteProject,
+  listKeys,
+  listProjects,
+  projectDetails,
+  removeField,
+  removeOrigin,
+  revokeKey,
+  submissionPages,
+} from '../src/store.ts';
+import { type Database, openDatabase, type Target } from './database.ts';
+import {
+  parseFieldSpec,
+  parseFieldSpecs,
+  parseOrigin,
+  parsePolicy,
+  parseSince,
+  UsageError,
+} from './input.ts';
+
+export type Io = { stdout: Writable; stderr: Writable };
+type Global = { remote?: boolean; local?: boolean; json?: boolean; persistTo?: string };
+type Open = (target: Target) => Promise<Database>;
+
+const line = (stream: Writable, text: string) => stream.write(`${text}\n`);
+
+/** Creates a project from command-line input; `npm run dev` makes its example project through this. */
+export async function createProjectFromInput(
+  db: Db,
+  input: { id?: string; name: string; fields: string[]; origins?: string[]; unknownFields?: string },
+) {
+  const spec = {
+    name: input.name,
+    fields: parseFieldSpecs(input.fields),
+    origins: [...new Set((input.origins ?? []).map(parseOrigin))],
+    unknownFields: parsePolicy(input.unknownFields ?? 'reject') as UnknownFieldPolicy,
+  };
+  if (spec.name.trim() === '') throw new UsageError('A project needs a name');
+  const created = await createProject(db, input.id === undefined ? spec : { ...spec, id: input.id });
+  return { ...created, ...spec };
+}
+
+async function requireProject(db: Db, projectId: string) {
+  const project = await projectDetails(db, projectId);
+  if (project === undefined) throw new UsageError(`Unknown project '${projectId}' (see: forms project list)`);
+  return project;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function keyState(k: { revokedAt: string | null }) {
+  return k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
+}
+
+export function program(io: Io, openDb: Open = openDatabase): Command {
+  const cli = new Command('forms')
+    .description(
+      'Manage the projects, fields, origins and API keys of the form endpoint, and export submissions.',
+    )
+    .addOption(new Option('--local', 'use the local database of `npm run dev` (default)').conflicts('remote'))
+    .addOption(new Option('--remote', 'use the deployed D1 database of wrangler.toml'))
+    .option('--json', 'print one JSON document on standard output and nothing else')
+    .addOption(
+      new Option(
+        '--persist-to <dir>',
+        'local state directory, as for `wrangler dev --persist-to`',
+      ).hideHelp(),
+    )
+    .showHelpAfterError(false)
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .exitOverride();
+
+  /** Opens the database named by the global options, runs the action, and closes it. */
+  const withDb =
+    <A extends unknown[]>(action: (db: Db, global: Global, ...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      const command = args.at(-1) as Command;
+      const global = command.optsWithGlobals() as Global;
+      const database = await openDb({ remote: global.remote === true, persistTo: global.persistTo });
+      try {
+        await action(database.db, global, ...args);
+      } finally {
+        await database.close();
+      }
+    };
+  const print = (global: Global, json: unknown, text: () => string) =>
+    global.json ? line(io.stdout, JSON.stringify(json)) : line(io.stdout, text());
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+  const project = cli.command('project').description('create, list, show and delete projects');
+  project
+    .command('create <name>')
+    .description('create a project with its fields, origins and first API key (printed once)')
+    .option('--field <name:type[:required]>', 'a field: type string, integer, number or boolean', collect, [])
+    .option('--origin <origin>', 'an allowed origin, scheme://host[:port] (none: every origin)', collect, [])
+    .option('--unknown-fields <policy>', 'reject or discard fields the project does not define', 'reject')
+    .action(
+      withDb(
+        async (
+          db,
+          global,
+          name: string,
+          opts: { field: string[]; origin: string[]; unknownFields: string },
+        ) => {
+          const created = await createProjectFromInput(db, {
+            name,
+            fields: opts.field,
+            origins: opts.origin,
+            unknownFields: opts.unknownFields,
+          });
+          print(global, created, () =>
+            [
+              `Created project ${created.projectId} "${created.name}" with ${created.fields.length} field(s).`,
+              `API key (shown once; only its hash is stored): ${created.apiKey}`,
+            ].join('\n'),
+          );
+        },
+      ),
+    );
+
+  project
+    .command('list')
+    .description('every project with its numbers of fields, keys and submissions')
+    .action(
+      withDb(async (db, global) => {
+        const projects = await listProjects(db);
+        print(global, { projects }, () =>
+          projects.length === 0
+            ? 'No projects yet: forms project create <name> --field <name>:<type>'
+            : table([
+                ['ID', 'NAME', 'FIELDS', 'KEYS', 'SUBMISSIONS'],
+                ...projects.map((p) => [
+                  p.id,
+                  p.name,
+                  String(p.fields),
+                  String(p.keys),
+                  String(p.submissions),
+                ]),
+              ]),
+        );
+      }),
+    );
+
+  project
+    .command('show <project>')
+    .description('fields, origins, policy and keys (never a key itself)')
+    .action(
+      withDb(async (db, global, projectId: string) => {
+        const p = await requireProject(db, projectId);
+        const json = {
+          id: p.id,
+          name: p.name,
+          unknownFields: p.unknownFields,
+          createdAt: p.createdAt,
+          fields: p.fields.map(({ name, type, required }) => ({ name, type, required })),
+          origins: p.origins.map((o) => o.origin),
+          keys: p.keys.map((k) => ({
+            prefix: k.displayPrefix,
+            createdAt: k.createdAt,
+            revokedAt: k.revokedAt,
+          })),
+        };
+        print(global, json, () =>
+          [
+            `Project ${p.id} "${p.name}" (created ${p.createdAt})`,
+            `Unknown fields: ${p.unknownFields}`,
+            'Fields:',
+            ...(p.fields.length
+              ? p.fields.map((f) => `  ${f.name}: ${f.type}${f.required ? ' (required)' : ''}`)
+              : ['  (none: every submission is refused until a field is added)']),
+            'Allowed origins:',
+            ...(p.origins.length ? p.origins.map((o) => `  ${o.origin}`) : ['  (any)']),
+            'Keys:',
+            ...p.keys.map((k) => `  ${k.displayPrefix}…  created ${k.createdAt}  ${keyState(k)}`),
+          ].join('\n'),
+        );
+      }),
+    );
+
+  project
+    .command('delete <project>')
+    .description('delete the project and everything it owns, submissions included')
+    .option('--yes', 'confirm')
+    .action(
+      withDb(async (db, global, projectId: string, opts: { yes?: boolean }) => {
+        const p = await requireProject(db, projectId);
+        if (!opts.yes) throw new UsageError(`Refusing to delete project '${projectId}' without --yes`);
+        await deleteProject(db, p.id);
+        print(global, { deleted: p.id }, () => `Deleted project ${p.id} "${p.name}" and all it owned.`);
+      }),
+    );
+
+  const field = cli.command('field').description('add or remove fields');
+  field
+    .command('add <project> <spec>')
+    .description('add a field, <name>:<type>[:required]')
+    .action(
+      withDb(async (db, global, projectId: string, spec: string) => {
+        const def = parseFieldSpec(spec);
+        const p = await requireProject(db, projectId);
+        if (p.fields.some((f) => f.name === def.name)) {
+          throw new UsageError(`Field '${def.name}' already exists in project '${p.id}'`);
+        }
+        await addField(db, p.id, def);
+        print(
+          global,
+          { projectId: p.id, field: def },
+          () => `Added field ${def.name}: ${def.type} to ${p.id}.`,
+        );
+      }),
+    );
+  field
+    .command('remove <project> <name>')
+    .description('remove a field (stored submissions keep their values)')
+    .action(
+      withDb(async (db, global, projectId: string, name: string) => {
+        const p = await requireProject(db, projectId);
+        if (!(await removeField(db, p.id, name))) {
+          throw new UsageError(`Project '${p.id}' has no field '${name}'`);
+        }
+        print(global, { projectId: p.id, removed: name }, () => `Removed field ${name} from ${p.id}.`);
+      }),
+    );
+
+  const origin = cli.command('origin').description('add or remove allowed origins');
+  origin
+    .command('add <project> <origin>')
+    .description('allow an origin, scheme://host[:port]; once any is listed, others get 403')
+    .action(
+      withDb(async (db, global, projectId: string, text: string) => {
+        const value = parseOrigin(text);
+        const p = await requireProject(db, projectId);
+        if (p.origins.some((o) => o.origin === value)) {
+          throw new UsageError(`Origin '${value}' is already allowed for project '${p.id}'`);
+        }
+        await addOrigin(db, p.id, value);
+        print(global, { projectId: p.id, origin: value }, () => `Allowed origin ${value} for ${p.id}.`);
+      }),
+    );
+  origin
+    .command('remove <project> <origin>')
+    .description('remove an allowed origin')
+    .action(
+      withDb(async (db, global, projectId: string, text: string) => {
+        const value = parseOrigin(text);
+        const p = await requireProject(db, projectId);
+        if (!(await removeOrigin(db, p.id, value))) {
+          throw new UsageError(`Origin '${value}' is not in the list of project '${p.id}'`);
+        }
+        print(global, { projectId: p.id, removed: value }, () => `Removed origin ${value} from ${p.id}.`);
+      }),
+    );
+
+  const key = cli.command('key').description('create, revoke and list API keys');
+  key
+    .command('create <project>')
+    .description('a further key, for rotation without downtime (printed once)')
+    .action(
+      withDb(async (db, global, projectId: string) => {
+        const p = await requireProject(db, projectId);
+        const apiKey = await createKey(db, p.id);
+        print(global, { projectId: p.id, apiKey }, () => `New API key for ${p.id} (shown once): ${apiKey}`);
+      }),
+    );
+  key
+    .command('revoke <project> <key-or-prefix>')
+    .description('revoke a key, given whole or by the prefix that `key list` shows')
+    .action(
+      withDb(async (db, global, projectId: string, given: string) => {
+        const p = await requireProject(db, projectId);
+        const keys = await listKeys(db, p.id);
+        const byHash = looksLikeKey(given) ? await hashKey(given) : undefined;
+        const matches = keys.filter(
+          (k) => k.keyHash === byHash || k.displayPrefix === given.replace(/…$/, ''),
+        );
+        const [match] = matches;
+        if (match === undefined) throw new UsageError(`Project '${p.id}' has no key '${given}'`);
+        if (matches.length > 1) throw new UsageError(`'${given}' matches several keys: give the whole key`);
+        if (match.revokedAt) throw new UsageError(`Key ${match.displayPrefix}… is already revoked`);
+        if (!(await revokeKey(db, p.id, match.keyHash))) {
+          throw new UsageError(`Key ${match.displayPrefix}… is already revoked`);
+        }
+        print(
+          global,
+          { projectId: p.id, revoked: match.displayPrefix },
+          () => `Revoked key ${match.displayPrefix}… of ${p.id}.`,
+        );
+      }),
+    );
+  key
+    .command('list <project>')
+    .description('display prefixes, created and revoked times')
+    .action(
+      withDb(async (db, global, projectId: string) => {
+        const p = await requireProject(db, projectId);
+        const keys = (await listKeys(db, p.id)).map((k) => ({
+          prefix: k.displayPrefix,
+          createdAt: k.createdAt,
+          revokedAt: k.revokedAt,
+        }));
+        print(global, { projectId: p.id, keys }, () =>
+          table([
+            ['PREFIX', 'CREATED', 'STATE'],
+            ...keys.map((k) => [`${k.prefix}…`, k.createdAt, keyState(k)]),
+          ]),
+        );
+      }),
+    );
+
+  cli
+    .command('submissions')
+    .description('export submissions')
+    .command('export <project>')
+    .description('every submission, oldest first: JSON lines, or CSV (RFC 4180) with one column per field')
+    .addOption(new Option('--format <format>', 'jsonl or csv').choices(['jsonl', 'csv']).default('jsonl'))
+    .option('--since <time>', 'only submissions received at or after this ISO 8601 time')
+    .action(
+      withDb(async (db, global, projectId: string, opts: { format: 'jsonl' | 'csv'; since?: string }) => {
+        if (global.json && opts.format === 'csv')
+          throw new UsageError('--json gives one JSON document: drop --format csv');
+        const since = opts.since === undefined ? undefined : parseSince(opts.since);
+        const p = await requireProject(db, projectId);
+        const pages = submissionPages(db, p.id, since === undefined ? {} : { since });
+        if (opts.format === 'csv') {
+          const names = p.fields.map((f) => f.name);
+          const rows = async function* () {
+            for await (const page of pages) {
+              for (const s of page) {
+                const data = JSON.parse(s.data) as Record<string, unknown>;
+                yield [s.id, s.receivedAt, ...names.map((n) => (Object.hasOwn(data, n) ? data[n] : ''))];
+              }
+            }
+          };
+          // A cell that starts with = + - @ is prefixed with ' so a spreadsheet shows it, never runs it.
+          const csv = stringify({
+            header: true,
+            columns: ['id', 'received_at', ...names],
+            escape_formulas: true,
+            cast: { boolean: (b) => String(b) },
+          });
+          await pipeline(Readable.from(rows()), csv, io.stdout, { end: false });
+        } else {
+          // JSON lines; with --json, one document whose array is streamed a page at a time.
+          const wrap = global.json === true;
+          let first = true;
+          if (wrap) io.stdout.write(`{"projectId":${JSON.stringify(p.id)},"submissions":[`);
+          for await (const page of pages) {
+            const items = page.map(
+              (s) =>
+                `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},"fields":${s.data}}`,
+            );
+            const text = wrap ? `${first ? '' : ','}${items.join(',')}` : `${items.join('\n')}\n`;
+            first = false;
+            if (!io.stdout.write(text)) await once(io.stdout, 'drain');
+          }
+          if (wrap) io.stdout.write(']}\n');
+        }
+      }),
+    );
+
+  return cli;
+}
+
+/** Runs one command line; returns the exit status (0 done, 2 bad input, 1 anything else). */
+export async function main(argv: string[], io: Io = process, openDb: Open = openDatabase): Promise<number> {
+  try {
+    await program(io, openDb).parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander has printed its own message (usage errors) or the help (exit code 0).
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof UsageError) {
+      line(io.stderr, `forms: ${err.message}`);
+      return 2;
+    }
+    const detail =
+      err instanceof StorageError && err.cause instanceof Error ? err.cause.message : String(err);
+    line(
+      io.stderr,
+      `forms: ${err instanceof StorageError ? 'database error' : 'error'}: ${detail.split('\n')[0]}`,
+    );
+    return 1;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,451 @@
+// C19 and issue 3: every command of `forms`, end to end against a temporary local database.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submissions } from '../../schema/tables.ts';
+import type { Database } from '../../scripts/database.ts';
+import { hashKey } from '../../src/auth.ts';
+import { createProject, findProjectByKeyHash, insertSubmission } from '../../src/store.ts';
+import { inProcess, openTemp, type Result, snapshot } from './helpers.ts';
+
+let database: Database;
+let forms: (...argv: string[]) => Promise<Result>;
+beforeAll(async () => {
+  database = await openTemp('commands');
+  forms = inProcess(database);
+});
+afterAll(async () => {
+  await database.close();
+});
+
+async function json<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
+  const result = await forms(...argv, '--json');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+async function newProject(...extra: string[]) {
+  return json<{ projectId: string; apiKey: string }>(
+    'project',
+    'create',
+    'Contact',
+    '--field',
+    'name:string',
+    ...extra,
+  );
+}
+
+/** C19 / issue 3: bad input is one line on stderr, exit status 2, and changes nothing. */
+async function expectRefused(argv: string[], message: string | RegExp) {
+  const before = await snapshot(database);
+  const result = await forms(...argv);
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(message);
+  expect(await snapshot(database)).toBe(before);
+}
+
+describe('project create', () => {
+  it('creates the project, its fields, origins and policy, and prints its first key once', async () => {
+    const created = await json<{ projectId: string; apiKey: string }>(
+      'project',
+      'create',
+      'Contact',
+      '--field',
+      'name:string',
+      '--field',
+      'email:string:required',
+      '--field',
+      'age:integer',
+      '--origin',
+      'https://shop.example',
+      '--unknown-fields',
+      'discard',
+    );
+    expect(created.projectId).toMatch(/^p_[a-z2-7]{12}$/);
+    expect(created.apiKey).toMatch(/^edgeform_[0-9A-Za-z]{32}$/);
+    const config = await findProjectByKeyHash(database.db, await hashKey(created.apiKey));
+    expect(config).toEqual({
+      id: created.projectId,
+      unknownFields: 'discard',
+      fields: [
+        { name: 'name', type: 'string', required: false },
+        { name: 'email', type: 'string', required: true },
+        { name: 'age', type: 'integer', required: false },
+      ],
+      origins: ['https://shop.example'],
+    });
+  });
+
+  it('prints readable text without --json, the key among it', async () => {
+    const result = await forms('project', 'create', 'Plain', '--field', 'x:boolean');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^Created project p_\w+ "Plain" with 1 field\(s\)\.\nAPI key .*: edgeform_\w{32}\n$/,
+    );
+  });
+
+  it.each([
+    [
+      ['project', 'create', 'X', '--field', 'name'],
+      /Malformed field spec 'name': expected <name>:<type>\[:required\]/,
+    ],
+    [['project', 'create', 'X', '--field', 'name:string:optional'], /Malformed field spec/],
+    [['project', 'create', 'X', '--field', ':string'], /Malformed field spec/],
+    [['project', 'create', 'X', '--field', 'first name:string'], /Malformed field spec/],
+    [['project', 'create', 'X', '--field', 'age:float'], /Unknown field type 'float' in 'age:float'/],
+    [['project', 'create', 'X', '--field', 'a:string', '--field', 'a:integer'], /Field 'a' is given twice/],
+    [['project', 'create', 'X', '--origin', 'shop.example'], /Invalid origin 'shop.example'/],
+    [['project', 'create', 'X', '--unknown-fields', 'keep'], /Unknown policy 'keep'/],
+    [['project', 'create', ' '], /A project needs a name/],
+  ])('refuses %j', async (argv, message) => {
+    await expectRefused(argv, message);
+  });
+});
+
+describe('project list / show / delete', () => {
+  it('list gives id, name and the numbers of fields, keys and submissions', async () => {
+    const p = await newProject('--field', 'phone:integer');
+    await forms('key', 'create', p.projectId);
+    for (const i of [1, 2, 3]) {
+      await insertSubmission(database.db, {
+        id: `00000000-0000-7000-8000-00000000000${i}`,
+        projectId: p.projectId,
+        data: '{"name":"x"}',
+        receivedAt: new Date().toISOString(),
+      });
+    }
+    const { projects } = await json<{ projects: Record<string, unknown>[] }>('project', 'list');
+    expect(projects.find((row) => row.id === p.projectId)).toMatchObject({
+      id: p.projectId,
+      name: 'Contact',
+      fields: 2,
+      keys: 2,
+      submissions: 3,
+    });
+    const text = await forms('project', 'list');
+    expect(text.stdout).toMatch(new RegExp(`${p.projectId}\\s+Contact\\s+2\\s+2\\s+3`));
+  });
+
+  it('show lists fields, origins, policy and keys, but never a key itself', async () => {
+    const p = await newProject('--field', 'ok:boolean:required', '--origin', 'http://localhost:5173');
+    const shown = await json('project', 'show', p.projectId);
+    expect(shown).toMatchObject({
+      id: p.projectId,
+      name: 'Contact',
+      unknownFields: 'reject',
+      fields: [
+        { name: 'name', type: 'string', required: false },
+        { name: 'ok', type: 'boolean', required: true },
+      ],
+      origins: ['http://localhost:5173'],
+      keys: [{ prefix: p.apiKey.slice(0, 17), revokedAt: null }],
+    });
+    const text = await forms('project', 'show', p.projectId);
+    expect(text.stdout).toContain('ok: boolean (required)');
+    for (const out of [JSON.stringify(shown), text.stdout]) expect(out).not.toContain(p.apiKey);
+  });
+
+  it('delete --yes removes the project and everything it owns', async () => {
+    const p = await newProject('--origin', 'https://a.example');
+    await insertSubmission(database.db, {
+      id: '00000000-0000-7000-8000-0000000000ff',
+      projectId: p.projectId,
+      data: '{}',
+      receivedAt: new Date().toISOString(),
+    });
+    expect(await json('project', 'delete', p.projectId, '--yes')).toEqual({ deleted: p.projectId });
+    const dump = await snapshot(database);
+    expect(dump).not.toContain(p.projectId);
+    expect(await findProjectByKeyHash(database.db, await hashKey(p.apiKey))).toBeUndefined();
+  });
+
+  it('refuses delete without --yes, and unknown projects everywhere', async () => {
+    const p = await newProject();
+    await expectRefused(['project', 'delete', p.projectId], /Refusing to delete project '.*' without --yes/);
+    for (const argv of [
+      ['project', 'show', 'p_nope'],
+      ['project', 'delete', 'p_nope', '--yes'],
+      ['field', 'add', 'p_nope', 'a:string'],
+      ['field', 'remove', 'p_nope', 'a'],
+      ['origin', 'add', 'p_nope', 'https://a.example'],
+      ['origin', 'remove', 'p_nope', 'https://a.example'],
+      ['key', 'create', 'p_nope'],
+      ['key', 'revoke', 'p_nope', 'edgeform_x'],
+      ['key', 'list', 'p_nope'],
+      ['submissions', 'export', 'p_nope'],
+    ]) {
+      await expectRefused(argv, /Unknown project 'p_nope'/);
+    }
+  });
+});
+
+describe('field add / remove', () => {
+  it('adds fields after the last one, and removes them', async () => {
+    const p = await newProject();
+    expect(await json('field', 'add', p.projectId, 'phone:integer:required')).toEqual({
+      projectId: p.projectId,
+      field: { name: 'phone', type: 'integer', required: true },
+    });
+    await json('field', 'add', p.projectId, 'ok:boolean');
+    const config = await findProjectByKeyHash(database.db, await hashKey(p.apiKey));
+    expect(config?.fields.map((f) => f.name)).toEqual(['name', 'phone', 'ok']);
+    expect(await json('field', 'remove', p.projectId, 'phone')).toEqual({
+      projectId: p.projectId,
+      removed: 'phone',
+    });
+    const after = await findProjectByKeyHash(database.db, await hashKey(p.apiKey));
+    expect(after?.fields.map((f) => f.name)).toEqual(['name', 'ok']);
+  });
+
+  it('refuses a duplicate, an unknown type, a malformed spec and an unknown field', async () => {
+    const p = await newProject();
+    await expectRefused(
+      ['field', 'add', p.projectId, 'name:integer'],
+      /Field 'name' already exists in project/,
+    );
+    await expectRefused(['field', 'add', p.projectId, 'age:int'], /Unknown field type 'int'/);
+    await expectRefused(['field', 'add', p.projectId, 'age'], /Malformed field spec 'age'/);
+    await expectRefused(['field', 'remove', p.projectId, 'age'], /has no field 'age'/);
+  });
+});
+
+describe('origin add / remove', () => {
+  it('adds origins normalised as browsers send them, and removes them', async () => {
+    const p = await newProject();
+    expect(await json('origin', 'add', p.projectId, 'HTTPS://Shop.Example:443/')).toEqual({
+      projectId: p.projectId,
+      origin: 'https://shop.example',
+    });
+    await json('origin', 'add', p.projectId, 'http://localhost:8080');
+    let config = await findProjectByKeyHash(database.db, await hashKey(p.apiKey));
+    expect(config?.origins.sort()).toEqual(['http://localhost:8080', 'https://shop.example']);
+    await json('origin', 'remove', p.projectId, 'https://shop.example');
+    config = await findProjectByKeyHash(database.db, await hashKey(p.apiKey));
+    expect(config?.origins).toEqual(['http://localhost:8080']);
+  });
+
+  it.each([
+    'shop.example',
+    'ftp://shop.example',
+    'https://shop.example/path',
+    'https://shop.example?x=1',
+    'https://shop.example#top',
+    'https://user:pass@shop.example',
+    'https://',
+    'https://exa mple.com',
+    '*',
+  ])('refuses the origin %s (not scheme://host[:port])', async (origin) => {
+    const p = await newProject();
+    await expectRefused(['origin', 'add', p.projectId, origin], /Invalid origin/);
+  });
+
+  it('refuses a duplicate and the removal of an origin not listed', async () => {
+    const p = await newProject('--origin', 'https://a.example');
+    await expectRefused(['origin', 'add', p.projectId, 'https://a.example'], /already allowed/);
+    await expectRefused(['origin', 'remove', p.projectId, 'https://b.example'], /is not in the list/);
+  });
+});
+
+describe('key create / list / revoke', () => {
+  it('creates further keys, lists them by prefix, and revokes by whole key or by prefix', async () => {
+    const p = await newProject();
+    const second = await json<{ projectId: string; apiKey: string }>('key', 'create', p.projectId);
+    expect(second.projectId).toBe(p.projectId);
+    expect(second.apiKey).not.toBe(p.apiKey);
+    const third = await json<{ apiKey: string }>('key', 'create', p.projectId);
+
+    expect(await json('key', 'revoke', p.projectId, p.apiKey)).toEqual({
+      projectId: p.projectId,
+      revoked: p.apiKey.slice(0, 17),
+    });
+    // The prefix as `key list` prints it, ellipsis included.
+    await json('key', 'revoke', p.projectId, `${second.apiKey.slice(0, 17)}…`);
+
+    const { keys } = await json<{ keys: { prefix: string; revokedAt: string | null }[] }>(
+      'key',
+      'list',
+      p.projectId,
+    );
+    expect(keys.map((k) => [k.prefix, k.revokedAt === null])).toEqual([
+      [p.apiKey.slice(0, 17), false],
+      [second.apiKey.slice(0, 17), false],
+      [third.apiKey.slice(0, 17), true],
+    ]);
+    for (const revoked of [p.apiKey, second.apiKey]) {
+      expect(await findProjectByKeyHash(database.db, await hashKey(revoked))).toBeUndefined();
+    }
+    expect((await findProjectByKeyHash(database.db, await hashKey(third.apiKey)))?.id).toBe(p.projectId);
+    const listed = await forms('key', 'list', p.projectId);
+    for (const k of [p.apiKey, second.apiKey, third.apiKey]) expect(listed.stdout).not.toContain(k);
+  });
+
+  it('refuses a revoked key, an unknown key, and a key of another project', async () => {
+    const p = await newProject();
+    const other = await newProject();
+    await json('key', 'revoke', p.projectId, p.apiKey);
+    await expectRefused(['key', 'revoke', p.projectId, p.apiKey], /is already revoked/);
+    await expectRefused(
+      ['key', 'revoke', p.projectId, 'edgeform_0000000000000000000000000000000'],
+      /has no key/,
+    );
+    await expectRefused(['key', 'revoke', p.projectId, other.apiKey], /has no key/);
+  });
+});
+
+describe('submissions export', () => {
+  let p: { projectId: string; apiKey: string };
+  beforeAll(async () => {
+    p = await newProject('--field', 'note:string', '--field', 'n:number', '--field', 'ok:boolean');
+    const rows = [
+      { at: '2026-01-01T00:00:00.000Z', data: { name: 'Ada', n: 1.5, ok: true } },
+      { at: '2026-02-01T00:00:00.000Z', data: { name: 'Quote "me", please', note: 'line 1\nline 2' } },
+      { at: '2026-03-01T00:00:00.000Z', data: { name: '=HYPERLINK("http://evil")', ok: false, gone: 'x' } },
+    ];
+    for (const [i, row] of rows.entries()) {
+      await insertSubmission(database.db, {
+        id: `01900000-0000-7000-8000-00000000000${i}`,
+        projectId: p.projectId,
+        data: JSON.stringify(row.data),
+        receivedAt: row.at,
+      });
+    }
+  });
+
+  it('JSON lines: every submission, oldest first, with id, received time and the fields', async () => {
+    const result = await forms('submissions', 'export', p.projectId);
+    expect(result.code).toBe(0);
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      {
+        id: '01900000-0000-7000-8000-000000000000',
+        receivedAt: '2026-01-01T00:00:00.000Z',
+        fields: { name: 'Ada', n: 1.5, ok: true },
+      },
+      {
+        id: '01900000-0000-7000-8000-000000000001',
+        receivedAt: '2026-02-01T00:00:00.000Z',
+        fields: { name: 'Quote "me", please', note: 'line 1\nline 2' },
+      },
+      {
+        id: '01900000-0000-7000-8000-000000000002',
+        receivedAt: '2026-03-01T00:00:00.000Z',
+        fields: { name: '=HYPERLINK("http://evil")', ok: false, gone: 'x' },
+      },
+    ]);
+  });
+
+  it('CSV: RFC 4180, a column per configured field, formulas defused', async () => {
+    const result = await forms('submissions', 'export', p.projectId, '--format', 'csv');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'id,received_at,name,note,n,ok',
+        '01900000-0000-7000-8000-000000000000,2026-01-01T00:00:00.000Z,Ada,,1.5,true',
+        '01900000-0000-7000-8000-000000000001,2026-02-01T00:00:00.000Z,"Quote ""me"", please","line 1\nline 2",,',
+        `01900000-0000-7000-8000-000000000002,2026-03-01T00:00:00.000Z,"'=HYPERLINK(""http://evil"")",,,false`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--since keeps submissions received at or after the time', async () => {
+    const result = await forms('submissions', 'export', p.projectId, '--since', '2026-02-01T00:00:00Z');
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).receivedAt),
+    ).toEqual(['2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z']);
+  });
+
+  it('--json gives one JSON document', async () => {
+    const doc = await json<{ projectId: string; submissions: unknown[] }>(
+      'submissions',
+      'export',
+      p.projectId,
+    );
+    expect(doc.projectId).toBe(p.projectId);
+    expect(doc.submissions).toHaveLength(3);
+  });
+
+  it('refuses a bad --since, a bad --format, and --json with CSV', async () => {
+    await expectRefused(
+      ['submissions', 'export', p.projectId, '--since', 'yesterday'],
+      /Invalid time 'yesterday'/,
+    );
+    await expectRefused(
+      ['submissions', 'export', p.projectId, '--format', 'xml'],
+      /Allowed choices are jsonl, csv/,
+    );
+    await expectRefused(
+      ['submissions', 'export', p.projectId, '--format', 'csv', '--json'],
+      /drop --format csv/,
+    );
+  });
+
+  it('pages through any number of submissions in id order (2,500 rows over 3 pages)', async () => {
+    const big = await newProject();
+    const rows = Array.from({ length: 2500 }, (_, i) => ({
+      id: `01910000-0000-7000-8000-${String(i).padStart(12, '0')}`,
+      projectId: big.projectId,
+      data: JSON.stringify({ name: `n${i}` }),
+      receivedAt: '2026-01-01T00:00:00.000Z',
+    }));
+    // D1 binds at most 100 parameters a statement: 25 rows of 4.
+    for (let i = 0; i < rows.length; i += 25) {
+      await database.db.insert(submissions).values(rows.slice(i, i + 25));
+    }
+    const result = await forms('submissions', 'export', big.projectId, '--format', 'csv');
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2501);
+    expect(lines.slice(1).map((l) => l.split(',')[2])).toEqual(rows.map((_, i) => `n${i}`));
+    const count = await database.db.$count(submissions, eq(submissions.projectId, big.projectId));
+    expect(count).toBe(2500);
+  });
+});
+
+describe('atomicity', () => {
+  it('a project whose batch fails leaves nothing behind', async () => {
+    const before = await snapshot(database);
+    await expect(
+      createProject(database.db, {
+        name: 'Half',
+        fields: [
+          { name: 'a', type: 'string', required: false },
+          { name: 'a', type: 'integer', required: false },
+        ],
+      }),
+    ).rejects.toThrow();
+    expect(await snapshot(database)).toBe(before);
+  });
+});
+
+describe('help and usage', () => {
+  it('--help on every command, exit 0', async () => {
+    for (const argv of [
+      [],
+      ['project'],
+      ['project', 'create'],
+      ['field', 'add'],
+      ['origin', 'remove'],
+      ['key', 'revoke'],
+      ['submissions', 'export'],
+    ]) {
+      const result = await forms(...argv, '--help');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: forms/);
+    }
+  });
+
+  it('an unknown command or a missing argument is exit 2 with one line', async () => {
+    await expectRefused(['nope'], /unknown command 'nope'/);
+    await expectRefused(['project', 'show'], /missing required argument 'project'/);
+    await expectRefused(['project', 'list', '--local', '--remote'], /cannot be used with option '--remote'/);
+  });
+});

@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { type Database, openDatabase } from '../../scripts/database.ts';
+import { main } from '../../scripts/forms.ts';
+
+export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `forms-${name}-`));
+
+function collector() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+export type Result = { code: number; stdout: string; stderr: string };
+
+/** Runs `forms` in this process against an already open database (fast: one workerd for a file). */
+export function inProcess(database: Database) {
+  return async (...argv: string[]): Promise<Result> => {
+    const out = collector();
+    const err = collector();
+    const code = await main(argv, { stdout: out.stream, stderr: err.stream }, async () => ({
+      db: database.db,
+      close: async () => {},
+    }));
+    return { code, stdout: out.text(), stderr: err.text() };
+  };
+}
+
+/** Runs `npm run forms -- …` as a user would, in its own process. */
+export function spawnForms(args: string[]): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '-s', 'forms', '--', ...args], {
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+export async function openTemp(name: string): Promise<Database & { dir: string }> {
+  const dir = tempDir(name);
+  return { ...(await openDatabase({ remote: false, persistTo: dir })), dir };
+}
+
+/** Every row of every table, to show that a refused command changed nothing. */
+export async function snapshot(database: Database): Promise<string> {
+  const tables = ['projects', 'fields', 'allowed_origins', 'api_keys', 'submissions'];
+  const dumps = await Promise.all(
+    tables.map((t) => database.db.all(sql.raw(`select * from ${t} order by 1, 2`))),
+  );
+  return JSON.stringify(dumps);
+}

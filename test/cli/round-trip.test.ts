@@ -1,0 +1,115 @@
+// Issue 3's round trip, as a user runs it: `npm run dev` in one process, `npm run forms` in others.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnForms, tempDir } from './helpers.ts';
+
+const dir = tempDir('round-trip');
+let port = 0;
+let dev: ChildProcess | undefined;
+let devLog = '';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function post(key: string, body: unknown) {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/submit`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as { data: { errors?: string[] } } };
+}
+
+async function forms(...args: string[]) {
+  const result = await spawnForms(['--persist-to', dir, ...args]);
+  expect(result.stderr.replace(/^.*wrangler.*$|^─+$/gm, '').trim()).toBe('');
+  expect(result.code).toBe(0);
+  return result.stdout;
+}
+
+beforeAll(async () => {
+  port = await freePort();
+  dev = spawn('npm', ['run', 'dev', '--', '--persist-to', dir, '--port', String(port), '--ip', '127.0.0.1'], {
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    detached: true,
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${devLog}`)), 90_000);
+    const watch = (chunk: Buffer) => {
+      devLog += String(chunk);
+      if (devLog.includes('Ready on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    dev?.stdout?.on('data', watch);
+    dev?.stderr?.on('data', watch);
+  });
+  await ready;
+});
+
+afterAll(() => {
+  if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+});
+
+describe('round trip: create → submit over HTTP → export; revoke → 401', () => {
+  it('npm run dev prints a working key and curl line for the example project', async () => {
+    const key = /API key: (edgeform_\w{32})/.exec(devLog)?.[1];
+    expect(key).toBeDefined();
+    expect(devLog).toContain(`curl -i http://127.0.0.1:${port}/api/v1/submit`);
+    expect(readFileSync(`${dir}/example-key`, 'utf8').trim()).toBe(key);
+    const res = await post(key ?? '', { name: 'Ada', phone: 1, enquiry: true });
+    expect(res).toEqual({
+      status: 201,
+      body: { data: { message: 'Submission received' }, status: { code: 201, message: 'Created' } },
+    });
+  });
+
+  it('a project created while the server runs works at once; export shows the submission; revoke stops the key', async () => {
+    const created = JSON.parse(
+      await forms(
+        'project',
+        'create',
+        'Contact',
+        '--field',
+        'name:string',
+        '--field',
+        'email:string:required',
+        '--json',
+      ),
+    ) as { projectId: string; apiKey: string };
+    expect(Object.keys(created)).toEqual(expect.arrayContaining(['projectId', 'apiKey']));
+
+    const sent = { name: 'Grace', email: 'grace@example.com' };
+    expect((await post(created.apiKey, sent)).status).toBe(201);
+    expect((await post(created.apiKey, { name: 'no email' })).body.data.errors).toEqual([
+      "Field 'email' is required",
+    ]);
+
+    const exported = (await forms('submissions', 'export', created.projectId)).trimEnd().split('\n');
+    expect(exported).toHaveLength(1);
+    const [row] = exported.map((l) => JSON.parse(l));
+    expect(row.fields).toEqual(sent);
+    expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    await forms('key', 'revoke', created.projectId, created.apiKey);
+    const refused = await post(created.apiKey, sent);
+    expect(refused).toEqual({
+      status: 401,
+      body: {
+        data: { message: 'Authentication failed', error: { message: 'Invalid API key' } },
+        status: { code: 401, message: 'Unauthorized' },
+      },
+    });
+    expect((await forms('submissions', 'export', created.projectId)).trimEnd().split('\n')).toHaveLength(1);
+  });
+});
