@@ -1,5 +1,6 @@
 // The whole service on one screen: middleware in the order of CONTRACT C5, the routes, the errors.
-import { Hono } from 'hono';
+import { HonoBase as Hono } from 'hono/hono-base';
+import { TrieRouter } from 'hono/router/trie-router';
 import { requestId } from 'hono/request-id';
 import { cors } from './cors.ts';
 import { ApiError, envelope, StorageError, send } from './envelope.ts';
@@ -14,7 +15,8 @@ import {
   submit,
 } from './submissions.ts';
 
-const app = new Hono<AppEnv>();
+// The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
+const app = new Hono<AppEnv>({ router: new TrieRouter() });
 
 app.use(requestId({ generator: (c) => c.req.header('cf-ray') ?? crypto.randomUUID() }));
 app.use(cors(SUBMIT_PATH));
