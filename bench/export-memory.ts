@@ -5,10 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { uuidv7 } from 'uuidv7';
 import { submissions } from '../schema/tables.ts';
 import { openDatabase } from '../scripts/database.ts';
 import { createProjectFromInput } from '../scripts/forms.ts';
+import { uuidv7 } from '../src/ids.ts';
 
 async function seed(dir: string, count: number): Promise<string> {
   const { db, close } = await openDatabase({ remote: false, persistTo: dir });

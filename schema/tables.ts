@@ -1,4 +1,4 @@
-import { relations, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean'] as const;
@@ -77,21 +77,6 @@ export const submissions = sqliteTable(
   },
   (t) => [index('submissions_project_id').on(t.projectId, t.id)],
 );
-
-export const projectsRelations = relations(projects, ({ many }) => ({
-  fields: many(fields),
-  origins: many(allowedOrigins),
-  keys: many(apiKeys),
-}));
-export const fieldsRelations = relations(fields, ({ one }) => ({
-  project: one(projects, { fields: [fields.projectId], references: [projects.id] }),
-}));
-export const allowedOriginsRelations = relations(allowedOrigins, ({ one }) => ({
-  project: one(projects, { fields: [allowedOrigins.projectId], references: [projects.id] }),
-}));
-export const apiKeysRelations = relations(apiKeys, ({ one }) => ({
-  project: one(projects, { fields: [apiKeys.projectId], references: [projects.id] }),
-}));
 
 export type Project = typeof projects.$inferSelect;
 export type Field = typeof fields.$inferSelect;

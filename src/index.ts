@@ -1,7 +1,7 @@
 // The whole service on one screen: middleware in the order of CONTRACT C5, the routes, the errors.
 import { HonoBase as Hono } from 'hono/hono-base';
-import { TrieRouter } from 'hono/router/trie-router';
 import { requestId } from 'hono/request-id';
+import { TrieRouter } from 'hono/router/trie-router';
 import { cors } from './cors.ts';
 import { ApiError, envelope, StorageError, send } from './envelope.ts';
 import {

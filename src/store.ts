@@ -3,13 +3,12 @@ import type { D1Database } from '@cloudflare/workers-types';
 import { and, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import { type DrizzleD1Database, drizzle } from 'drizzle-orm/d1';
 import type { UnknownFieldPolicy } from '../schema/tables.ts';
-import * as schema from '../schema/tables.ts';
 import { allowedOrigins, apiKeys, fields, projects, submissions } from '../schema/tables.ts';
 import { displayPrefix, generateKey, hashKey } from './auth.ts';
 import { StorageError } from './envelope.ts';
 import type { FieldDef } from './validation.ts';
 
-export type Db = DrizzleD1Database<typeof schema>;
+export type Db = DrizzleD1Database;
 
 const databases = new WeakMap<D1Database, Db>();
 
@@ -17,7 +16,7 @@ const databases = new WeakMap<D1Database, Db>();
 export function database(d1: D1Database): Db {
   let db = databases.get(d1);
   if (db === undefined) {
-    db = drizzle(d1, { schema });
+    db = drizzle(d1);
     databases.set(d1, db);
   }
   return db;
@@ -41,35 +40,50 @@ export type ProjectConfig = {
 
 /** The hot-path read: key hash → project, its fields in order, and its origins, in one query. */
 export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectConfig | undefined> {
+  const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1)) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
+  const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
   return storage(async () => {
-    const row = await db.query.apiKeys.findFirst({
-      where: and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)),
-      columns: {},
-      with: {
-        project: {
-          columns: { id: true, unknownFields: true },
-          with: {
-            fields: {
-              columns: { name: true, type: true, required: true },
-              orderBy: (f, { asc }) => [asc(f.position)],
-            },
-            origins: { columns: { origin: true } },
-          },
-        },
-      },
-    });
+    const [row] = await db
+      .select({
+        id: projects.id,
+        unknownFields: projects.unknownFields,
+        fields: fieldList,
+        origins: originList,
+      })
+      .from(apiKeys)
+      .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+      .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
     if (row === undefined) return undefined;
-    const { project } = row;
-    return { ...project, origins: project.origins.map((o) => o.origin) };
+    const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required'> & { required: 0 | 1 })[];
+    return {
+      id: row.id,
+      unknownFields: row.unknownFields,
+      fields: fieldDefs.map((f) => ({ ...f, required: f.required === 1 })),
+      origins: JSON.parse(row.origins) as string[],
+    };
   });
 }
 
 export type NewSubmission = { id: string; projectId: string; data: string; receivedAt: string };
 
-export function insertSubmission(db: Db, submission: NewSubmission): Promise<void> {
+// D1 binds at most 100 parameters per statement: 25 rows of 4 columns.
+const ROWS_PER_INSERT = 25;
+
+/** Stores the rows all or none: one statement, or one D1 batch (a transaction) of several. */
+export function insertSubmissions(db: Db, rows: readonly NewSubmission[]): Promise<void> {
+  const chunks: NewSubmission[][] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) chunks.push(rows.slice(i, i + ROWS_PER_INSERT));
+  const statements = chunks.map((chunk) => db.insert(submissions).values(chunk));
   return storage(async () => {
-    await db.insert(submissions).values(submission);
+    const [first, ...rest] = statements;
+    if (first === undefined) return;
+    if (rest.length === 0) await first;
+    else await db.batch([first, ...rest]);
   });
+}
+
+export function insertSubmission(db: Db, submission: NewSubmission): Promise<void> {
+  return insertSubmissions(db, [submission]);
 }
 
 // ---- Administration (used by `npm run dev`, and by the command-line tool) ----
@@ -131,25 +145,34 @@ export async function createKey(db: Db, projectId: string): Promise<string> {
   return apiKey;
 }
 
-export function findProject(db: Db, projectId: string) {
-  return storage(() => db.query.projects.findFirst({ where: eq(projects.id, projectId) }));
+export async function findProject(db: Db, projectId: string) {
+  const [project] = await storage(() => db.select().from(projects).where(eq(projects.id, projectId)));
+  return project;
 }
 
-/** A project with everything it owns but its submissions, for `project show`. */
-export function projectDetails(db: Db, projectId: string) {
-  return storage(() =>
-    db.query.projects.findFirst({
-      where: eq(projects.id, projectId),
-      with: {
-        fields: { orderBy: (f, { asc }) => [asc(f.position)] },
-        origins: { orderBy: (o, { asc }) => [asc(o.origin)] },
-        keys: {
-          columns: { displayPrefix: true, createdAt: true, revokedAt: true },
-          orderBy: (k, { asc }) => [asc(k.createdAt)],
-        },
-      },
-    }),
+/** A project with everything it owns but its submissions, for `project show` (one D1 batch). */
+export async function projectDetails(db: Db, projectId: string) {
+  const [[project], projectFields, origins, keys] = await storage(() =>
+    db.batch([
+      db.select().from(projects).where(eq(projects.id, projectId)),
+      db.select().from(fields).where(eq(fields.projectId, projectId)).orderBy(fields.position),
+      db
+        .select()
+        .from(allowedOrigins)
+        .where(eq(allowedOrigins.projectId, projectId))
+        .orderBy(allowedOrigins.origin),
+      db
+        .select({
+          displayPrefix: apiKeys.displayPrefix,
+          createdAt: apiKeys.createdAt,
+          revokedAt: apiKeys.revokedAt,
+        })
+        .from(apiKeys)
+        .where(eq(apiKeys.projectId, projectId))
+        .orderBy(apiKeys.createdAt),
+    ]),
   );
+  return project && { ...project, fields: projectFields, origins, keys };
 }
 
 export function listProjects(db: Db) {

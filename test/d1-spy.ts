@@ -14,9 +14,12 @@ export function spyD1(real: D1Database, fail: Fail = () => false): D1Spy {
   const trips: string[] = [];
   const unwrap = new WeakMap<object, D1PreparedStatement>();
 
-  const trip = (sql: string) => {
+  const trip = async (sql: string) => {
     trips.push(sql);
-    if (fail(sql)) throw new Error(`D1_ERROR: injected fault for: ${sql}`);
+    if (fail(sql)) {
+      await scheduler.wait(2); // a failure takes a round trip too
+      throw new Error(`D1_ERROR: injected fault for: ${sql}`);
+    }
   };
 
   const wrapStatement = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
@@ -27,7 +30,7 @@ export function spyD1(real: D1Database, fail: Fail = () => false): D1Spy {
         }
         if (typeof prop === 'string' && EXECUTE.has(prop)) {
           return async (...args: unknown[]) => {
-            trip(sql);
+            await trip(sql);
             const method = Reflect.get(target, prop) as (...a: unknown[]) => Promise<unknown>;
             return method.apply(target, args);
           };
@@ -45,13 +48,13 @@ export function spyD1(real: D1Database, fail: Fail = () => false): D1Spy {
       if (prop === 'prepare') return (sql: string) => wrapStatement(target.prepare(sql), sql);
       if (prop === 'batch') {
         return async (statements: D1PreparedStatement[]) => {
-          trip(`batch: ${statements.length}`);
+          await trip(`batch: ${statements.length}`);
           return target.batch(statements.map((s) => unwrap.get(s) ?? s));
         };
       }
       if (prop === 'exec') {
         return async (sql: string) => {
-          trip(sql);
+          await trip(sql);
           return target.exec(sql);
         };
       }

@@ -94,13 +94,13 @@ describe('C18: storage faults', () => {
   });
 });
 
-describe('D1 round trips on the hot path', () => {
+describe('D1 round trips on the hot path (issue 4)', () => {
   let other: { projectId: string; apiKey: string };
   beforeAll(async () => {
     other = await seedProject();
   });
 
-  it('an accepted submission costs 2 round trips: one read, one write', async () => {
+  it('cold: an accepted submission costs 2 round trips, one read and one write', async () => {
     const spy = spyD1(env.DB);
     const res = await submitWithEnv({ ...env, DB: spy.db }, { key: other.apiKey, json: VALID_BODY });
     await expectEnvelope(res, 201);
@@ -108,13 +108,23 @@ describe('D1 round trips on the hot path', () => {
     expect(spy.trips.filter(isWrite)).toHaveLength(1);
   });
 
-  it('an unknown (well-formed) key costs 1 round trip', async () => {
+  it('warm: an accepted submission costs 1 round trip, the write', async () => {
     const spy = spyD1(env.DB);
-    const res = await submitWithEnv(
-      { ...env, DB: spy.db },
-      { key: 'edgeform_00000000000000000000000000000000', json: VALID_BODY },
-    );
-    await expectEnvelope(res, 401);
+    const testEnv = { ...env, DB: spy.db };
+    await expectEnvelope(await submitWithEnv(testEnv, { key: other.apiKey, json: VALID_BODY }), 201);
+    spy.trips.length = 0;
+    await expectEnvelope(await submitWithEnv(testEnv, { key: other.apiKey, json: VALID_BODY }), 201);
+    expect(spy.trips).toHaveLength(1);
+    expect(spy.trips.every(isWrite)).toBe(true);
+  });
+
+  it('cold: an unknown (well-formed) key costs 1 round trip; warm: none', async () => {
+    const spy = spyD1(env.DB);
+    const testEnv = { ...env, DB: spy.db };
+    const bad = { key: 'edgeform_00000000000000000000000000000000', json: VALID_BODY };
+    await expectEnvelope(await submitWithEnv(testEnv, bad), 401);
+    expect(spy.trips).toHaveLength(1);
+    await expectEnvelope(await submitWithEnv(testEnv, bad), 401);
     expect(spy.trips).toHaveLength(1);
   });
 
@@ -131,5 +141,50 @@ describe('D1 round trips on the hot path', () => {
     await expectEnvelope(res, 400);
     expect(spy.trips).toHaveLength(1);
     expect(spy.trips.some(isWrite)).toBe(false);
+  });
+
+  it('group commit: K concurrent submissions take fewer than K write round trips, and all are stored', async () => {
+    const p = await seedProject();
+    const spy = spyD1(env.DB);
+    const testEnv = { ...env, DB: spy.db };
+    const K = 30;
+    const replies = await Promise.all(
+      Array.from({ length: K }, (_, i) => submitWithEnv(testEnv, { key: p.apiKey, json: { phone: i } })),
+    );
+    for (const res of replies) await expectEnvelope(res, 201);
+    const writes = spy.trips.filter(isWrite);
+    expect(writes.length).toBeLessThan(K);
+    expect(writes.length).toBeGreaterThan(0);
+    const stored = (await storedRows(p.projectId)).map((r) => JSON.parse(r.data).phone).sort((a, b) => a - b);
+    expect(stored).toEqual([...Array(K).keys()]);
+  });
+
+  it('group commit: when the batch fails, every request in it gets 503 and none of it is stored', async () => {
+    captureErrors();
+    const p = await seedProject();
+    const spy = spyD1(env.DB, isWrite);
+    const testEnv = { ...env, DB: spy.db };
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => submitWithEnv(testEnv, { key: p.apiKey, json: { phone: i } })),
+    );
+    for (const res of replies) await expectEnvelope(res, 503, UNAVAILABLE);
+    expect(spy.trips.filter(isWrite).length).toBeLessThan(10);
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it('group commit: a batch of more than 25 rows (several statements) is stored all or none', async () => {
+    const p = await seedProject();
+    // Fails the batch of several statements only: the one-statement first write goes through.
+    const spy = spyD1(env.DB, (sql) => sql.startsWith('batch'));
+    captureErrors();
+    const testEnv = { ...env, DB: spy.db };
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => submitWithEnv(testEnv, { key: p.apiKey, json: { phone: i } })),
+    );
+    const codes = replies.map((r) => r.status);
+    expect(spy.trips.some((t) => t.startsWith('batch'))).toBe(true);
+    expect(codes.filter((c) => c === 503).length).toBeGreaterThan(25);
+    // Exactly the 201s are stored.
+    expect(await storedRows(p.projectId)).toHaveLength(codes.filter((c) => c === 201).length);
   });
 });

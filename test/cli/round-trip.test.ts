@@ -38,7 +38,18 @@ async function forms(...args: string[]) {
 
 beforeAll(async () => {
   port = await freePort();
-  dev = spawn('npm', ['run', 'dev', '--', '--persist-to', dir, '--port', String(port), '--ip', '127.0.0.1'], {
+  // A one-second configuration cache, so the revocation below shows within the test.
+  const args = [
+    '--persist-to',
+    dir,
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--var',
+    'CONFIG_CACHE_SECONDS:1',
+  ];
+  dev = spawn('npm', ['run', 'dev', '--', ...args], {
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
     detached: true,
   });
@@ -102,6 +113,7 @@ describe('round trip: create → submit over HTTP → export; revoke → 401', (
     expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
 
     await forms('key', 'revoke', created.projectId, created.apiKey);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the cache time (README: Settings)
     const refused = await post(created.apiKey, sent);
     expect(refused).toEqual({
       status: 401,

@@ -1,0 +1,69 @@
+// Issue 4: each project's resolved configuration, kept in isolate memory for a few seconds, so a
+// warm submission costs one D1 round trip (the write) and a warm bad key none.
+import QuickLRU from 'quick-lru';
+import { type Db, findProjectByKeyHash, type ProjectConfig } from './store.ts';
+import { type CompiledFields, compileFields } from './validation.ts';
+
+export type ResolvedProject = ProjectConfig & { compiled: CompiledFields };
+
+/** Bounded: random keys cannot grow memory past this many entries (quick-lru keeps ≤ 2×). */
+const MAX_ENTRIES = 1000;
+export const DEFAULT_CACHE_SECONDS = 10;
+const MAX_CACHE_SECONDS = 30;
+
+type Caches = {
+  ttlMs: number;
+  known: QuickLRU<string, ResolvedProject>;
+  // Unknown and revoked keys apart, so a flood of bad keys cannot evict the good ones.
+  unknown: QuickLRU<string, true>;
+};
+
+// Per D1 binding: the cache speaks for one database.
+const cachesByDb = new WeakMap<Db, Caches>();
+
+/** `CONFIG_CACHE_SECONDS` from [vars]: 0 turns the cache off; more than 30 is held to 30. */
+export function cacheSeconds(env: Env): number {
+  const configured = Number(env.CONFIG_CACHE_SECONDS);
+  if (!Number.isFinite(configured) || configured < 0) return DEFAULT_CACHE_SECONDS;
+  return Math.min(configured, MAX_CACHE_SECONDS);
+}
+
+function cachesFor(db: Db, ttlMs: number): Caches {
+  let caches = cachesByDb.get(db);
+  if (caches === undefined || caches.ttlMs !== ttlMs) {
+    caches = {
+      ttlMs,
+      known: new QuickLRU({ maxSize: MAX_ENTRIES, maxAge: ttlMs }),
+      unknown: new QuickLRU({ maxSize: MAX_ENTRIES, maxAge: ttlMs }),
+    };
+    cachesByDb.set(db, caches);
+  }
+  return caches;
+}
+
+/** Key hash → project, fields (with their compiled schemas) and origins; undefined if no such key. */
+export async function resolveProject(
+  db: Db,
+  keyHash: string,
+  seconds: number,
+): Promise<ResolvedProject | undefined> {
+  if (seconds === 0) return withSchemas(await findProjectByKeyHash(db, keyHash));
+  const caches = cachesFor(db, seconds * 1000);
+  const hit = caches.known.get(keyHash);
+  if (hit !== undefined) return hit;
+  if (caches.unknown.has(keyHash)) return undefined;
+  const project = withSchemas(await findProjectByKeyHash(db, keyHash));
+  if (project === undefined) caches.unknown.set(keyHash, true);
+  else caches.known.set(keyHash, project);
+  return project;
+}
+
+function withSchemas(project: ProjectConfig | undefined): ResolvedProject | undefined {
+  return project && { ...project, compiled: compileFields(project.fields, project.unknownFields) };
+}
+
+/** Entries held for a database, for tests and diagnostics. */
+export function cacheSizes(db: Db): { known: number; unknown: number } {
+  const caches = cachesByDb.get(db);
+  return { known: caches?.known.size ?? 0, unknown: caches?.unknown.size ?? 0 };
+}

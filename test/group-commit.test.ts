@@ -1,0 +1,75 @@
+// Issue 4: group commit, as a unit (a fake write that records its batches).
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from '../src/group-commit.ts';
+
+function recorder(fail: (batch: number[]) => boolean = () => false) {
+  const batches: number[][] = [];
+  const write = async (rows: number[]) => {
+    batches.push(rows);
+    await scheduler.wait(5); // a round trip
+    if (fail(rows)) throw new Error('batch failed');
+  };
+  return { batches, write };
+}
+
+const keepAlive = () => {};
+const size = () => 1;
+
+describe('GroupCommit', () => {
+  it('K concurrent rows are written in fewer than K batches, each row once, in arrival order', async () => {
+    const { batches, write } = recorder();
+    const commit = new GroupCommit(write, size, { rows: 100, bytes: 1e6 });
+    const rows = [...Array(20).keys()];
+    await Promise.all(rows.map((r) => commit.add(r, keepAlive)));
+    // The first row goes at once; the 19 that arrive during its write go together.
+    expect(batches).toEqual([[0], rows.slice(1)]);
+  });
+
+  it('a lone row is written at once, with no waiting for company', async () => {
+    const { batches, write } = recorder();
+    const commit = new GroupCommit(write, size, { rows: 100, bytes: 1e6 });
+    await commit.add(7, keepAlive);
+    await commit.add(8, keepAlive);
+    expect(batches).toEqual([[7], [8]]);
+  });
+
+  it('a failed batch rejects every row in it and no other', async () => {
+    const { batches, write } = recorder((rows) => rows.includes(3));
+    const commit = new GroupCommit(write, size, { rows: 100, bytes: 1e6 });
+    const results = await Promise.allSettled([0, 1, 2, 3, 4].map((r) => commit.add(r, keepAlive)));
+    expect(batches).toEqual([[0], [1, 2, 3, 4]]);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
+    // The committer recovers: the next row is written normally.
+    await commit.add(5, keepAlive);
+    expect(batches.at(-1)).toEqual([5]);
+  });
+
+  it('batches respect the row limit', async () => {
+    const { batches, write } = recorder();
+    const commit = new GroupCommit(write, size, { rows: 5, bytes: 1e6 });
+    await Promise.all([...Array(13).keys()].map((r) => commit.add(r, keepAlive)));
+    expect(batches.map((b) => b.length)).toEqual([1, 5, 5, 2]);
+    expect(batches.flat()).toEqual([...Array(13).keys()]);
+  });
+
+  it('batches respect the byte limit, but a single large row still goes', async () => {
+    const { batches, write } = recorder();
+    const commit = new GroupCommit(write, (r: number) => r, { rows: 100, bytes: 10 });
+    await Promise.all([1, 4, 4, 4, 50, 2].map((r) => commit.add(r, keepAlive)));
+    expect(batches).toEqual([[1], [4, 4], [4], [50], [2]]);
+  });
+
+  it('hands every batch it leads to keepAlive (ctx.waitUntil)', async () => {
+    const { write } = recorder();
+    const commit = new GroupCommit(write, size, { rows: 100, bytes: 1e6 });
+    const kept: Promise<void>[] = [];
+    await Promise.all([1, 2, 3].map((r) => commit.add(r, (p) => kept.push(p))));
+    expect(kept).toHaveLength(2);
+  });
+});
