@@ -2,17 +2,26 @@
 // next D1 batch, so N concurrent submissions cost about one round trip instead of N. Each request
 // still waits for the batch that holds its row; a failed batch fails every request in it, and D1's
 // batch is a transaction, so nothing of it is stored.
+//
+// Requests coordinate through plain shared state, never through each other's promises: in Workers a
+// promise belongs to the request that made it, and one request awaiting (or resolving) another's
+// promise hangs or fails when that request ends first. So every request waits on its own timer and
+// reads the state of its row, and whoever finds no write in flight leads the next batch, doing the
+// I/O in its own context.
 
 export type Limits = { rows: number; bytes: number };
 
-type Waiter<Row> = { row: Row; bytes: number; taken: boolean; done: PromiseWithResolvers<void> };
+type Waiter<Row> = { row: Row; bytes: number; state: 'queued' | 'writing' | 'stored' | { failed: unknown } };
+
+/** A write older than this is presumed lost with its request: its rows fail and a new one may start. */
+const LOST_WRITE_MS = 30_000;
 
 export class GroupCommit<Row> {
   readonly #write: (rows: Row[]) => Promise<void>;
   readonly #size: (row: Row) => number;
   readonly #limits: Limits;
   #queue: Waiter<Row>[] = [];
-  #inFlight: Promise<void> | undefined;
+  #writing: { since: number; batch: Waiter<Row>[] } | undefined;
 
   constructor(write: (rows: Row[]) => Promise<void>, size: (row: Row) => number, limits: Limits) {
     this.#write = write;
@@ -21,45 +30,63 @@ export class GroupCommit<Row> {
   }
 
   /**
-   * Resolves once the row is stored. `keepAlive` receives each batch this request leads, so that a
-   * client hanging up cannot cancel a write that other requests wait on (ctx.waitUntil).
+   * Resolves once the row is stored, rejects if its batch failed. `keepAlive` receives each write
+   * this request leads, so that a client hanging up cannot cancel it (ctx.waitUntil).
    */
   async add(row: Row, keepAlive: (write: Promise<void>) => void): Promise<void> {
-    const waiter: Waiter<Row> = { row, bytes: this.#size(row), taken: false, done: Promise.withResolvers() };
+    const waiter: Waiter<Row> = { row, bytes: this.#size(row), state: 'queued' };
     this.#queue.push(waiter);
-    while (!waiter.taken) {
-      if (this.#inFlight) {
-        // Resumed in this request's own context, which then leads the next batch.
-        await this.#inFlight;
-        continue;
+    for (let polls = 0; ; polls++) {
+      if (waiter.state === 'stored') return;
+      if (typeof waiter.state === 'object') throw waiter.state.failed;
+      this.#expireLostWrite();
+      if (this.#writing === undefined) {
+        const write = this.#lead();
+        keepAlive(write);
+        await write;
+      } else {
+        // 1 ms at first, then up to 4 ms: a D1 round trip is several milliseconds at best.
+        await scheduler.wait(Math.min(4, 1 + (polls >> 3)));
       }
-      this.#inFlight = this.#flush();
-      keepAlive(this.#inFlight);
     }
-    return waiter.done.promise;
   }
 
   /** Takes the oldest rows within the limits (always at least one) and writes them as one batch. */
-  async #flush(): Promise<void> {
-    let rows = 0;
+  async #lead(): Promise<void> {
     let bytes = 0;
     const batch: Waiter<Row>[] = [];
     for (const waiter of this.#queue) {
-      if (batch.length > 0 && (rows + 1 > this.#limits.rows || bytes + waiter.bytes > this.#limits.bytes))
+      if (
+        batch.length > 0 &&
+        (batch.length === this.#limits.rows || bytes + waiter.bytes > this.#limits.bytes)
+      )
         break;
       batch.push(waiter);
-      waiter.taken = true;
-      rows += 1;
+      waiter.state = 'writing';
       bytes += waiter.bytes;
     }
     this.#queue = this.#queue.slice(batch.length);
+    const writing = { since: Date.now(), batch };
+    this.#writing = writing;
+    let outcome: Waiter<Row>['state'];
     try {
       await this.#write(batch.map((w) => w.row));
-      for (const w of batch) w.done.resolve();
-    } catch (err) {
-      for (const w of batch) w.done.reject(err);
-    } finally {
-      this.#inFlight = undefined;
+      outcome = 'stored';
+    } catch (failed) {
+      outcome = { failed };
+    }
+    if (this.#writing === writing) {
+      for (const w of batch) w.state = outcome;
+      this.#writing = undefined;
+    }
+  }
+
+  #expireLostWrite(): void {
+    const writing = this.#writing;
+    if (writing && Date.now() - writing.since > LOST_WRITE_MS) {
+      const failed = new Error('group commit: the write was lost with the request that led it');
+      for (const w of writing.batch) w.state = { failed };
+      this.#writing = undefined;
     }
   }
 }

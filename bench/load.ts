@@ -1,0 +1,51 @@
+// The load generator of `npm run bench`, in its own process: autocannon sends exactly `amount`
+// requests, so every reply is counted; the time is taken from the first request to the last reply
+// (autocannon's own duration is rounded up to its one-second ticks).
+import autocannon from 'autocannon';
+
+type Options = {
+  url: string;
+  connections: number;
+  amount: number;
+  headers: Record<string, string>;
+  body: string;
+};
+const options = JSON.parse(process.argv[2] ?? '{}') as Options;
+
+let started = 0;
+let finished = 0;
+let replies = 0;
+const instance = autocannon(
+  {
+    url: options.url,
+    connections: options.connections,
+    amount: options.amount,
+    method: 'POST',
+    headers: options.headers,
+    body: options.body,
+  },
+  (err, result) => {
+    if (err) throw err;
+    const seconds = (finished - started) / 1000;
+    process.stdout.write(
+      JSON.stringify({
+        rps: result.requests.total / seconds,
+        seconds,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        ok: result['2xx'],
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        codes: result.statusCodeStats,
+      }),
+    );
+  },
+);
+instance.on('start', () => {
+  started = performance.now();
+});
+instance.on('response', () => {
+  replies += 1;
+  if (replies === options.amount) finished = performance.now();
+});
