@@ -1,4 +1,5 @@
 // C6–C7: bearer credentials and API keys. Pure: no storage here.
+import { toHex } from './hex.ts';
 
 /** Recognisable, so that secret scanners can find a leaked key (C7). */
 export const KEY_PREFIX = 'edgeform_';
@@ -38,7 +39,7 @@ export function looksLikeKey(token: string): boolean {
 
 export async function hashKey(key: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(digest));
 }
 
 export function displayPrefix(key: string): string {

@@ -22,6 +22,7 @@ export class GroupCommit<Row> {
   readonly #limits: Limits;
   #queue: Waiter<Row>[] = [];
   #writing: { since: number; batch: Waiter<Row>[] } | undefined;
+  #lastBatchRows = 0;
 
   constructor(write: (rows: Row[]) => Promise<void>, size: (row: Row) => number, limits: Limits) {
     this.#write = write;
@@ -53,6 +54,11 @@ export class GroupCommit<Row> {
 
   /** Takes the oldest rows within the limits (always at least one) and writes them as one batch. */
   async #lead(): Promise<void> {
+    const writing = { since: Date.now(), batch: [] as Waiter<Row>[] };
+    this.#writing = writing;
+    // Under load (the last batch had company), give the requests still on their way one tick to
+    // join; a lone submission is written at once.
+    if (this.#lastBatchRows > 1) await scheduler.wait(0);
     let bytes = 0;
     const batch: Waiter<Row>[] = [];
     for (const waiter of this.#queue) {
@@ -66,8 +72,8 @@ export class GroupCommit<Row> {
       bytes += waiter.bytes;
     }
     this.#queue = this.#queue.slice(batch.length);
-    const writing = { since: Date.now(), batch };
-    this.#writing = writing;
+    writing.batch = batch;
+    this.#lastBatchRows = batch.length;
     let outcome: Waiter<Row>['state'];
     try {
       await this.#write(batch.map((w) => w.row));

@@ -3,6 +3,8 @@
 // it does inside a Workers request) or steps back. Written out here rather than taken from a
 // package: the `uuidv7` package cost 4.7 KB of the bundle for these few lines.
 
+import { toHex } from './hex.ts';
+
 let lastMs = 0;
 let counter = 0;
 
@@ -23,6 +25,6 @@ export function uuidv7(now: number = Date.now()): string {
   bytes[6] = 0x70 | (counter >> 8); // version 7
   bytes[7] = counter & 0xff;
   bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f); // variant 10
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = toHex(bytes);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
