@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -15,6 +15,12 @@ export const projects = sqliteTable(
     id: text('id').primaryKey(),
     name: text('name').notNull(),
     unknownFields: text('unknown_fields', { enum: UNKNOWN_FIELD_POLICIES }).notNull().default('reject'),
+    // C22: a field that people leave empty and bots fill; a filled one is stored marked as spam.
+    honeypot: text('honeypot'),
+    // C22: when set, every submission needs a Turnstile token that Cloudflare's siteverify accepts.
+    // Kept here, per project, as given: each site has its own Turnstile widget and secret, and a
+    // project is made at run time by the command-line tool, without a redeploy.
+    turnstileSecret: text('turnstile_secret'),
     createdAt: text('created_at').notNull(),
   },
   (t) => [check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`)],
@@ -74,8 +80,19 @@ export const submissions = sqliteTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     data: text('data').notNull(),
     receivedAt: text('received_at').notNull(),
+    // C22: filled the project's honeypot; left out of exports unless asked for.
+    spam: integer('spam', { mode: 'boolean' }).notNull().default(false),
+    // C20: the client's Idempotency-Key and the SHA-256 of the request body, stored with the
+    // submission in the same write; cleared by the hourly purge once older than 24 hours.
+    idempotencyKey: text('idempotency_key'),
+    bodyHash: text('body_hash'),
   },
-  (t) => [index('submissions_project_id').on(t.projectId, t.id)],
+  (t) => [
+    index('submissions_project_id').on(t.projectId, t.id),
+    // NULLs are distinct in SQLite: only submissions that carried a key take part.
+    uniqueIndex('submissions_idempotency_key').on(t.projectId, t.idempotencyKey),
+    index('submissions_idempotency_age').on(t.receivedAt).where(sql`${t.idempotencyKey} is not null`),
+  ],
 );
 
 export type Project = typeof projects.$inferSelect;

@@ -11,7 +11,7 @@ const submitCors = honoCors({
   // One element each, so that the headers read exactly as C14 writes them.
   allowMethods: ['POST, OPTIONS'],
   allowHeaders: ['Authorization, Content-Type, Idempotency-Key'],
-  exposeHeaders: ['Retry-After', 'X-Request-Id'],
+  exposeHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
   maxAge: 86400,
 });
 

@@ -68,10 +68,20 @@ export class ApiError extends Error {
   }
 }
 
-/** D1 failed or could not be reached (C18): answered 503 with Retry-After. */
-export class StorageError extends Error {
+/** A service we depend on failed or could not be reached: answered 503 with Retry-After. */
+export class UnavailableError extends Error {
+  readonly service: 'd1' | 'turnstile';
+  constructor(service: 'd1' | 'turnstile', cause: unknown) {
+    super(`${service} unavailable`, { cause });
+    this.name = 'UnavailableError';
+    this.service = service;
+  }
+}
+
+/** D1 failed or could not be reached (C18). */
+export class StorageError extends UnavailableError {
   constructor(cause: unknown) {
-    super('storage unavailable', { cause });
+    super('d1', cause);
     this.name = 'StorageError';
   }
 }

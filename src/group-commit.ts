@@ -11,34 +11,41 @@
 
 export type Limits = { rows: number; bytes: number };
 
-type Waiter<Row> = { row: Row; bytes: number; state: 'queued' | 'writing' | 'stored' | { failed: unknown } };
+type Waiter<Row> = {
+  row: Row;
+  bytes: number;
+  state: 'queued' | 'writing' | 'stored' | 'skipped' | { failed: unknown };
+};
 
 /** A write older than this is presumed lost with its request: its rows fail and a new one may start. */
 const LOST_WRITE_MS = 30_000;
 
 export class GroupCommit<Row> {
-  readonly #write: (rows: Row[]) => Promise<void>;
+  readonly #write: (rows: Row[]) => Promise<boolean[]>;
   readonly #size: (row: Row) => number;
   readonly #limits: Limits;
   #queue: Waiter<Row>[] = [];
   #writing: { since: number; batch: Waiter<Row>[] } | undefined;
   #lastBatchRows = 0;
 
-  constructor(write: (rows: Row[]) => Promise<void>, size: (row: Row) => number, limits: Limits) {
+  /** `write` stores the rows all or none, and says row by row whether each was stored or skipped. */
+  constructor(write: (rows: Row[]) => Promise<boolean[]>, size: (row: Row) => number, limits: Limits) {
     this.#write = write;
     this.#size = size;
     this.#limits = limits;
   }
 
   /**
-   * Resolves once the row is stored, rejects if its batch failed. `keepAlive` receives each write
+   * Resolves once the row's batch is acknowledged (true: stored; false: skipped by the writer, an
+   * Idempotency-Key already used), rejects if its batch failed. `keepAlive` receives each write
    * this request leads, so that a client hanging up cannot cancel it (ctx.waitUntil).
    */
-  async add(row: Row, keepAlive: (write: Promise<void>) => void): Promise<void> {
+  async add(row: Row, keepAlive: (write: Promise<void>) => void): Promise<boolean> {
     const waiter: Waiter<Row> = { row, bytes: this.#size(row), state: 'queued' };
     this.#queue.push(waiter);
     for (let polls = 0; ; polls++) {
-      if (waiter.state === 'stored') return;
+      if (waiter.state === 'stored') return true;
+      if (waiter.state === 'skipped') return false;
       if (typeof waiter.state === 'object') throw waiter.state.failed;
       this.#expireLostWrite();
       if (this.#writing === undefined) {
@@ -74,15 +81,17 @@ export class GroupCommit<Row> {
     this.#queue = this.#queue.slice(batch.length);
     writing.batch = batch;
     this.#lastBatchRows = batch.length;
-    let outcome: Waiter<Row>['state'];
+    let outcome: (i: number) => Waiter<Row>['state'];
     try {
-      await this.#write(batch.map((w) => w.row));
-      outcome = 'stored';
+      const stored = await this.#write(batch.map((w) => w.row));
+      outcome = (i) => (stored[i] === false ? 'skipped' : 'stored');
     } catch (failed) {
-      outcome = { failed };
+      outcome = () => ({ failed });
     }
     if (this.#writing === writing) {
-      for (const w of batch) w.state = outcome;
+      batch.forEach((w, i) => {
+        w.state = outcome(i);
+      });
       this.#writing = undefined;
     }
   }

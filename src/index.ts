@@ -3,12 +3,15 @@ import { HonoBase as Hono } from 'hono/hono-base';
 import { requestId } from 'hono/request-id';
 import { TrieRouter } from 'hono/router/trie-router';
 import { cors } from './cors.ts';
-import { ApiError, envelope, StorageError, send } from './envelope.ts';
+import { ApiError, envelope, send, UnavailableError } from './envelope.ts';
+import { IDEMPOTENCY_WINDOW_MS } from './idempotency.ts';
+import { database, purgeIdempotencyKeys } from './store.ts';
 import {
   type AppEnv,
   authenticate,
   checkOrigin,
   limitBody,
+  rateLimit,
   requireFields,
   requireJson,
   SUBMIT_PATH,
@@ -24,11 +27,12 @@ app.use(cors(SUBMIT_PATH));
 app.post(
   SUBMIT_PATH,
   authenticate, // 1–2: bearer key → project (C6, C7)
+  rateLimit, // per key, and per address for browsers (C21)
   checkOrigin, // 3: allowed origins (C15)
   requireFields, // 4: the project has fields
-  requireJson, // 5: Content-Type (C9)
+  requireJson, // 5: Content-Type (C9), the form of an Idempotency-Key (C20)
   limitBody, // 6: body size (C10)
-  submit, // 7–10: JSON object, validation, save (C11–C13, C17)
+  submit, // 7–10: JSON object, validation, Turnstile (C22), save or replay (C11–C13, C17, C20)
 );
 
 // C16: the one path answers other methods with 405; every other path is 404.
@@ -78,7 +82,7 @@ app.onError((err, c) => {
       cause: innermost(err),
     }),
   );
-  if (err instanceof StorageError) {
+  if (err instanceof UnavailableError) {
     return send(
       c,
       envelope(503, {
@@ -97,4 +101,11 @@ app.onError((err, c) => {
   );
 });
 
-export default app;
+/** C20: the hourly Cron Trigger forgets Idempotency-Keys older than 24 hours. */
+export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
+  const before = new Date(controller.scheduledTime - IDEMPOTENCY_WINDOW_MS).toISOString();
+  const purged = await purgeIdempotencyKeys(database(env.DB), before);
+  console.log(JSON.stringify({ level: 'info', job: 'purge-idempotency-keys', before, purged }));
+}
+
+export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

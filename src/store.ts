@@ -1,8 +1,8 @@
 // Every D1 query of the service, through Drizzle. The worker and the Node scripts share it.
 import type { D1Database } from '@cloudflare/workers-types';
-import { and, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { type DrizzleD1Database, drizzle } from 'drizzle-orm/d1';
-import type { UnknownFieldPolicy } from '../schema/tables.ts';
+import type { Project, UnknownFieldPolicy } from '../schema/tables.ts';
 import { allowedOrigins, apiKeys, fields, projects, submissions } from '../schema/tables.ts';
 import { displayPrefix, generateKey, hashKey } from './auth.ts';
 import { StorageError } from './envelope.ts';
@@ -36,6 +36,8 @@ export type ProjectConfig = {
   unknownFields: UnknownFieldPolicy;
   fields: FieldDef[];
   origins: string[];
+  honeypot: string | null;
+  turnstileSecret: string | null;
 };
 
 /** The hot-path read: key hash → project, its fields in order, and its origins, in one query. */
@@ -47,6 +49,8 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
       .select({
         id: projects.id,
         unknownFields: projects.unknownFields,
+        honeypot: projects.honeypot,
+        turnstileSecret: projects.turnstileSecret,
         fields: fieldList,
         origins: originList,
       })
@@ -58,32 +62,81 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
     return {
       id: row.id,
       unknownFields: row.unknownFields,
+      honeypot: row.honeypot,
+      turnstileSecret: row.turnstileSecret,
       fields: fieldDefs.map((f) => ({ ...f, required: f.required === 1 })),
       origins: JSON.parse(row.origins) as string[],
     };
   });
 }
 
-export type NewSubmission = { id: string; projectId: string; data: string; receivedAt: string };
+export type NewSubmission = {
+  id: string;
+  projectId: string;
+  data: string;
+  receivedAt: string;
+  spam?: boolean;
+  idempotencyKey?: string | null;
+  bodyHash?: string | null;
+};
 
-// D1 binds at most 100 parameters per statement: 25 rows of 4 columns.
-const ROWS_PER_INSERT = 25;
+// D1 binds at most 100 parameters per statement: 14 rows of 7 columns.
+const ROWS_PER_INSERT = 14;
 
-/** Stores the rows all or none: one statement, or one D1 batch (a transaction) of several. */
-export function insertSubmissions(db: Db, rows: readonly NewSubmission[]): Promise<void> {
+/**
+ * Stores the rows all or none: one statement, or one D1 batch (a transaction) of several. A row
+ * whose Idempotency-Key the project has already used is skipped, not an error (C20): the result
+ * says, row by row, whether it was stored.
+ */
+export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]): Promise<boolean[]> {
   const chunks: NewSubmission[][] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) chunks.push(rows.slice(i, i + ROWS_PER_INSERT));
-  const statements = chunks.map((chunk) => db.insert(submissions).values(chunk));
-  return storage(async () => {
-    const [first, ...rest] = statements;
-    if (first === undefined) return;
-    if (rest.length === 0) await first;
-    else await db.batch([first, ...rest]);
-  });
+  const statements = chunks.map((chunk) =>
+    db
+      .insert(submissions)
+      .values(chunk)
+      .onConflictDoNothing({ target: [submissions.projectId, submissions.idempotencyKey] })
+      .returning({ id: submissions.id }),
+  );
+  const [first, ...rest] = statements;
+  if (first === undefined) return [];
+  const results = await storage(async () =>
+    rest.length === 0 ? [await first] : await db.batch([first, ...rest]),
+  );
+  const stored = new Set(results.flat().map((r) => r.id));
+  return rows.map((r) => stored.has(r.id));
 }
 
-export function insertSubmission(db: Db, submission: NewSubmission): Promise<void> {
-  return insertSubmissions(db, [submission]);
+export async function insertSubmission(db: Db, submission: NewSubmission): Promise<boolean> {
+  const [stored] = await insertSubmissions(db, [submission]);
+  return stored === true;
+}
+
+/** C20: the body hash stored with a project's Idempotency-Key, if that key has been used. */
+export async function findIdempotencyKey(
+  db: Db,
+  projectId: string,
+  idempotencyKey: string,
+): Promise<{ bodyHash: string | null } | undefined> {
+  const [row] = await storage(() =>
+    db
+      .select({ bodyHash: submissions.bodyHash })
+      .from(submissions)
+      .where(and(eq(submissions.projectId, projectId), eq(submissions.idempotencyKey, idempotencyKey))),
+  );
+  return row;
+}
+
+/** C20: forgets Idempotency-Keys received before `before` (the submissions stay). */
+export async function purgeIdempotencyKeys(db: Db, before: string): Promise<number> {
+  const result = await storage(() =>
+    db
+      .update(submissions)
+      .set({ idempotencyKey: null, bodyHash: null })
+      .where(and(isNotNull(submissions.idempotencyKey), lt(submissions.receivedAt, before)))
+      .run(),
+  );
+  return result.meta.changes;
 }
 
 // ---- Administration (used by `npm run dev`, and by the command-line tool) ----
@@ -94,7 +147,19 @@ export type ProjectSpec = {
   unknownFields?: UnknownFieldPolicy;
   fields: FieldDef[];
   origins?: string[];
+  honeypot?: string | null;
+  turnstileSecret?: string | null;
 };
+
+export type ProjectSettings = Partial<Pick<Project, 'unknownFields' | 'honeypot' | 'turnstileSecret'>>;
+
+/** Changes a project's settings; returns whether the project exists. */
+export async function updateProjectSettings(db: Db, projectId: string, settings: ProjectSettings) {
+  const updated = await storage(() =>
+    db.update(projects).set(settings).where(eq(projects.id, projectId)).returning({ id: projects.id }),
+  );
+  return updated.length > 0;
+}
 
 /** A short, readable project id: `p_` and 12 random base32 characters. */
 function newProjectId(): string {
@@ -129,6 +194,8 @@ export async function createProject(
         id: projectId,
         name: spec.name,
         unknownFields: spec.unknownFields ?? 'reject',
+        honeypot: spec.honeypot ?? null,
+        turnstileSecret: spec.turnstileSecret ?? null,
         createdAt: now,
       }),
       ...spec.fields.map((f, position) => db.insert(fields).values({ projectId, ...f, position })),
@@ -271,20 +338,27 @@ export async function revokeKey(db: Db, projectId: string, keyHash: string): Pro
 export async function* submissionPages(
   db: Db,
   projectId: string,
-  options: { since?: string; pageSize?: number } = {},
+  options: { since?: string; pageSize?: number; includeSpam?: boolean } = {},
 ) {
   const pageSize = options.pageSize ?? 1000;
   let after = '';
   for (;;) {
     const page = await storage(() =>
       db
-        .select({ id: submissions.id, receivedAt: submissions.receivedAt, data: submissions.data })
+        .select({
+          id: submissions.id,
+          receivedAt: submissions.receivedAt,
+          data: submissions.data,
+          spam: submissions.spam,
+        })
         .from(submissions)
         .where(
           and(
             eq(submissions.projectId, projectId),
             gt(submissions.id, after),
             options.since === undefined ? undefined : gte(submissions.receivedAt, options.since),
+            // C22: spam stays out unless asked for.
+            options.includeSpam ? undefined : eq(submissions.spam, false),
           ),
         )
         .orderBy(submissions.id)

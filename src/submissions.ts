@@ -5,15 +5,29 @@ import { hashKey, looksLikeKey, parseBearer } from './auth.ts';
 import { cacheSeconds, type ResolvedProject, resolveProject } from './cache.ts';
 import { ApiError, envelope, send } from './envelope.ts';
 import { GroupCommit } from './group-commit.ts';
+import {
+  bodyHash,
+  claimKey,
+  IDEMPOTENCY_HEADER,
+  inProgress,
+  parseIdempotencyKey,
+  REPLAYED_HEADER,
+} from './idempotency.ts';
 import { uuidv7 } from './ids.ts';
-import { type Db, database, insertSubmissions, type NewSubmission } from './store.ts';
+import { type Db, database, findIdempotencyKey, insertSubmissions, type NewSubmission } from './store.ts';
+import { spamCheckFailed, TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
 import { validateSubmission } from './validation.ts';
 
 export const SUBMIT_PATH = '/api/v1/submit';
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: { requestId: string; project: ResolvedProject };
+  Variables: {
+    requestId: string;
+    project: ResolvedProject;
+    keyHash: string;
+    idempotencyKey: string | undefined;
+  };
 };
 type Step = MiddlewareHandler<AppEnv>;
 
@@ -29,11 +43,41 @@ export const authenticate: Step = async (c, next) => {
   const bearer = parseBearer(c.req.header('Authorization'));
   if (!bearer.ok) throw unauthorized(bearer.problem);
   // A token that cannot be a key costs no D1 query.
-  const project = looksLikeKey(bearer.token)
-    ? await resolveProject(database(c.env.DB), await hashKey(bearer.token), cacheSeconds(c.env))
-    : undefined;
-  if (project === undefined) throw unauthorized('Invalid API key');
+  const keyHash = looksLikeKey(bearer.token) ? await hashKey(bearer.token) : undefined;
+  const project =
+    keyHash === undefined
+      ? undefined
+      : await resolveProject(database(c.env.DB), keyHash, cacheSeconds(c.env));
+  if (project === undefined || keyHash === undefined) throw unauthorized('Invalid API key');
   c.set('project', project);
+  c.set('keyHash', keyHash);
+  await next();
+};
+
+/** Seconds of the `period` of both limiters in wrangler.toml (a test holds them equal). */
+export const RATE_LIMIT_PERIOD_SECONDS = 10;
+
+/**
+ * C21, right after step 2: per API key, and per client address for browser requests (those with an
+ * Origin). The Rate Limiting binding answers from memory in the location: no D1 query.
+ */
+export const rateLimit: Step = async (c, next) => {
+  const checks: Promise<RateLimitOutcome>[] = [];
+  // The key's hash, not the key: the key itself is never handed anywhere (C8).
+  if (c.env.KEY_RATE_LIMIT) checks.push(c.env.KEY_RATE_LIMIT.limit({ key: c.var.keyHash }));
+  const address = c.req.header('CF-Connecting-IP');
+  if (c.env.ADDRESS_RATE_LIMIT && address && c.req.header('Origin') !== undefined) {
+    checks.push(c.env.ADDRESS_RATE_LIMIT.limit({ key: `${c.var.project.id} ${address}` }));
+  }
+  const outcomes = await Promise.all(checks);
+  if (outcomes.some((o) => !o.success)) {
+    throw new ApiError(
+      429,
+      'Too many requests',
+      `Rate limit exceeded: retry after ${RATE_LIMIT_PERIOD_SECONDS} seconds`,
+      { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) },
+    );
+  }
   await next();
 };
 
@@ -58,11 +102,12 @@ export const requireFields: Step = async (c, next) => {
 // C9: application/json or application/<anything>+json, any parameters, any case.
 const JSON_MEDIA_TYPE = /^application\/(?:[!#$%&'*+.^_`|~0-9a-z-]+\+)?json[ \t]*(?:;|$)/i;
 
-/** C5 step 5 (C9). */
+/** C5 step 5 (C9), with the form of an Idempotency-Key (C20). */
 export const requireJson: Step = async (c, next) => {
   if (!JSON_MEDIA_TYPE.test(c.req.header('Content-Type') ?? '')) {
     throw new ApiError(415, 'Unsupported media type', 'Content-Type must be application/json');
   }
+  c.set('idempotencyKey', parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)));
   await next();
 };
 
@@ -85,11 +130,11 @@ export const limitBody: Step = (c, next) => {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** C5 steps 7–8 (C11): strict UTF-8, then JSON, then an object. */
-async function readObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+function parseObject(bytes: ArrayBuffer): Record<string, unknown> {
   let body: unknown;
   try {
     // Invalid UTF-8 is refused rather than silently replaced with U+FFFD.
-    body = JSON.parse(utf8.decode(await c.req.arrayBuffer()));
+    body = JSON.parse(utf8.decode(bytes));
   } catch {
     throw new ApiError(400, 'Invalid request body', 'Request body is not valid JSON');
   }
@@ -101,7 +146,7 @@ async function readObject(c: Context<AppEnv>): Promise<Record<string, unknown>> 
 
 const noFields = () => new ApiError(400, 'Invalid request body', 'Submission has no fields');
 
-// Issue 4: a batch stays well inside D1's limits (100 rows: 4 statements of 25; ~1 MiB of JSON).
+// Issue 4: a batch stays well inside D1's limits (100 rows; ~1 MiB of JSON).
 const BATCH_LIMITS = { rows: 100, bytes: 1024 * 1024 };
 const committers = new WeakMap<Db, GroupCommit<NewSubmission>>();
 
@@ -118,20 +163,83 @@ function committer(db: Db): GroupCommit<NewSubmission> {
   return commit;
 }
 
-/** C5 steps 7–10: read, validate (C12, C13), store (C17); 201 only once D1 has acknowledged the batch. */
+/** C22: a honeypot counts as filled unless absent or left empty (`""`, `null`, `false`). */
+function takeHoneypot(body: Record<string, unknown>, honeypot: string | null): boolean {
+  if (honeypot === null || !Object.hasOwn(body, honeypot)) return false;
+  const value = body[honeypot];
+  delete body[honeypot];
+  return value !== '' && value !== null && value !== false;
+}
+
+function created(c: Context<AppEnv>, replayed = false): Response {
+  return send(
+    c,
+    envelope(201, { message: 'Submission received' }),
+    replayed ? { [REPLAYED_HEADER]: 'true' } : {},
+  );
+}
+
+/**
+ * C5 steps 7–10: read, validate (C12, C13), the spam checks (C22), store (C17) or replay (C20);
+ * 201 only once D1 has acknowledged the batch that holds the row.
+ */
 export async function submit(c: Context<AppEnv>): Promise<Response> {
-  const body = await readObject(c);
+  const { project, idempotencyKey } = c.var;
+  const bytes = await c.req.arrayBuffer();
+  const body = parseObject(bytes);
+  // Neither the Turnstile token nor the honeypot is a field of the project, or ever stored.
+  const token = takeToken(body, c.req.header(TURNSTILE_HEADER));
+  const spam = takeHoneypot(body, project.honeypot);
   if (Object.keys(body).length === 0) throw noFields();
-  const result = validateSubmission(c.var.project.compiled, body);
+  const result = validateSubmission(project.compiled, body);
   if (!result.ok) throw new ApiError(400, 'Validation failed', result.errors);
   // C11: with the `discard` policy a body of unknown fields leaves nothing to store.
   if (Object.keys(result.value).length === 0) throw noFields();
-  const row = {
+
+  // Between steps 9 and 10: Turnstile (C22).
+  let spentToken = false;
+  if (project.turnstileSecret !== null) {
+    const verdict = await verifyTurnstile(project.turnstileSecret, token, c.req.header('CF-Connecting-IP'));
+    // A redeemed token passes only as the retry of the request that redeemed it (same key, same body).
+    if (verdict === 'spent' && idempotencyKey !== undefined) spentToken = true;
+    else if (verdict !== 'pass') throw spamCheckFailed();
+  }
+
+  const db = database(c.env.DB);
+  const row: NewSubmission = {
     id: uuidv7(),
-    projectId: c.var.project.id,
+    projectId: project.id,
     data: JSON.stringify(result.value),
     receivedAt: new Date().toISOString(),
+    spam,
   };
-  await committer(database(c.env.DB)).add(row, (write) => c.executionCtx.waitUntil(write));
-  return send(c, envelope(201, { message: 'Submission received' }));
+  const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
+  if (idempotencyKey === undefined) {
+    await committer(db).add(row, keepAlive);
+    return created(c);
+  }
+
+  // Step 10 with an Idempotency-Key (C20): store it with the row, or replay the first request's 201.
+  const hash = await bodyHash(bytes);
+  const release = await claimKey(project.id, idempotencyKey);
+  try {
+    if (!spentToken) {
+      const stored = await committer(db).add({ ...row, idempotencyKey, bodyHash: hash }, keepAlive);
+      if (stored) return created(c);
+    }
+    const first = await findIdempotencyKey(db, project.id, idempotencyKey);
+    if (spentToken && first?.bodyHash !== hash) throw spamCheckFailed();
+    // Stored a moment ago in another isolate and purged since: rare enough to ask for a retry.
+    if (first === undefined) throw inProgress();
+    if (first.bodyHash !== hash) {
+      throw new ApiError(
+        422,
+        'Idempotency-Key reused',
+        'This Idempotency-Key was already used with a different request body',
+      );
+    }
+    return created(c, true);
+  } finally {
+    release();
+  }
 }

@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      TIGHT_KEY_RATE_LIMIT: RateLimit;
+      TIGHT_ADDRESS_RATE_LIMIT: RateLimit;
     }
   }
 }

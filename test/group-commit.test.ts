@@ -2,12 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../src/group-commit.ts';
 
-function recorder(fail: (batch: number[]) => boolean = () => false) {
+function recorder(
+  fail: (batch: number[]) => boolean = () => false,
+  skip: (row: number) => boolean = () => false,
+) {
   const batches: number[][] = [];
   const write = async (rows: number[]) => {
     batches.push(rows);
     await scheduler.wait(5); // a round trip
     if (fail(rows)) throw new Error('batch failed');
+    return rows.map((r) => !skip(r));
   };
   return { batches, write };
 }
@@ -48,6 +52,13 @@ describe('GroupCommit', () => {
     // The committer recovers: the next row is written normally.
     await commit.add(5, keepAlive);
     expect(batches.at(-1)).toEqual([5]);
+  });
+
+  it('tells each row whether the writer stored it or skipped it (C20: a used Idempotency-Key)', async () => {
+    const { write } = recorder(undefined, (r) => r % 2 === 1);
+    const commit = new GroupCommit(write, size, { rows: 100, bytes: 1e6 });
+    const results = await Promise.all([0, 1, 2, 3, 4].map((r) => commit.add(r, keepAlive)));
+    expect(results).toEqual([true, false, true, false, true]);
   });
 
   it('batches respect the row limit', async () => {
