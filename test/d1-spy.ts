@@ -10,12 +10,19 @@ export type D1Spy = {
 
 const EXECUTE = new Set(['all', 'run', 'raw', 'first']);
 
-export function spyD1(real: D1Database, fail: Fail = () => false): D1Spy {
+/** `delay`: milliseconds a round trip of this SQL is held back before it reaches D1. */
+export function spyD1(
+  real: D1Database,
+  fail: Fail = () => false,
+  delay: (sql: string) => number = () => 0,
+): D1Spy {
   const trips: string[] = [];
   const unwrap = new WeakMap<object, D1PreparedStatement>();
 
   const trip = async (sql: string) => {
     trips.push(sql);
+    const ms = delay(sql);
+    if (ms > 0) await scheduler.wait(ms);
     if (fail(sql)) {
       await scheduler.wait(2); // a failure takes a round trip too
       throw new Error(`D1_ERROR: injected fault for: ${sql}`);

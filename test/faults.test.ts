@@ -172,7 +172,7 @@ describe('D1 round trips on the hot path (issue 4)', () => {
     expect(await storedRows(p.projectId)).toEqual([]);
   });
 
-  it('group commit: a batch of more than 25 rows (several statements) is stored all or none', async () => {
+  it('group commit: a batch of more than 14 rows (several statements) is stored all or none', async () => {
     const p = await seedProject();
     // Fails the batch of several statements only: the one-statement first write goes through.
     const spy = spyD1(env.DB, (sql) => sql.startsWith('batch'));
@@ -183,7 +183,7 @@ describe('D1 round trips on the hot path (issue 4)', () => {
     );
     const codes = replies.map((r) => r.status);
     expect(spy.trips.some((t) => t.startsWith('batch'))).toBe(true);
-    expect(codes.filter((c) => c === 503).length).toBeGreaterThan(25);
+    expect(codes.filter((c) => c === 503).length).toBeGreaterThan(14);
     // Exactly the 201s are stored.
     expect(await storedRows(p.projectId)).toHaveLength(codes.filter((c) => c === 201).length);
   });

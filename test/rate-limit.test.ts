@@ -1,0 +1,102 @@
+// C21: rate limits with the Workers Rate Limiting binding (the tight limiters of vitest.config.ts:
+// 3 requests per key, 2 per address, per 10 s).
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createKey, database } from '../src/store.ts';
+import { spyD1 } from './d1-spy.ts';
+import { expectEnvelope, seedProject, storedRows, submitWithEnv, VALID_BODY } from './helpers.ts';
+
+const tight = {
+  ...env,
+  KEY_RATE_LIMIT: env.TIGHT_KEY_RATE_LIMIT,
+  ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT,
+};
+
+const TOO_MANY = {
+  message: 'Too many requests',
+  error: { message: 'Rate limit exceeded: retry after 10 seconds' },
+};
+
+describe('C21: rate limits', () => {
+  it('C21: per API key: over the limit is 429 with Retry-After in seconds, and nothing is stored', async () => {
+    const p = await seedProject();
+    for (let i = 0; i < 3; i++)
+      await expectEnvelope(await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY }), 201);
+    const res = await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY });
+    await expectEnvelope(res, 429, TOO_MANY);
+    expect(res.headers.get('Retry-After')).toBe('10');
+    expect(await storedRows(p.projectId)).toHaveLength(3);
+  });
+
+  it('C21: each key has its own budget, even within one project', async () => {
+    const p = await seedProject();
+    const second = await createKey(database(env.DB), p.projectId);
+    for (let i = 0; i < 3; i++) await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY });
+    await expectEnvelope(await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY }), 429);
+    await expectEnvelope(await submitWithEnv(tight, { key: second, json: VALID_BODY }), 201);
+  });
+
+  it('C5 + C21: the check runs right after authentication: before the origin, fields and body checks', async () => {
+    const p = await seedProject({ origins: ['https://allowed.example'] });
+    for (let i = 0; i < 3; i++) await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY });
+    // Refused origin, wrong media type, invalid body: the limit answers first.
+    const res = await submitWithEnv(tight, {
+      key: p.apiKey,
+      contentType: 'text/plain',
+      body: 'not json',
+      headers: { Origin: 'https://evil.example' },
+    });
+    await expectEnvelope(res, 429, TOO_MANY);
+  });
+
+  it('C5 + C21: a bad key is 401: authentication comes before the limit', async () => {
+    const res = await submitWithEnv(tight, {
+      key: 'edgeform_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      json: VALID_BODY,
+    });
+    await expectEnvelope(res, 401);
+  });
+
+  it('C21: per client address for browser requests (with Origin), across the keys of a project', async () => {
+    const p = await seedProject();
+    const second = await createKey(database(env.DB), p.projectId);
+    const browser = { Origin: 'https://site.example', 'CF-Connecting-IP': '203.0.113.7' };
+    await expectEnvelope(
+      await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: browser }),
+      201,
+    );
+    await expectEnvelope(
+      await submitWithEnv(tight, { key: second, json: VALID_BODY, headers: browser }),
+      201,
+    );
+    const third = await submitWithEnv(tight, { key: second, json: VALID_BODY, headers: browser });
+    await expectEnvelope(third, 429, TOO_MANY);
+    expect(third.headers.get('Retry-After')).toBe('10');
+    // The 429 is readable by the page (C14).
+    expect(third.headers.get('Access-Control-Allow-Origin')).toBe('https://site.example');
+    // Another address has its own budget.
+    const other = { ...browser, 'CF-Connecting-IP': '198.51.100.9' };
+    await expectEnvelope(await submitWithEnv(tight, { key: second, json: VALID_BODY, headers: other }), 201);
+  });
+
+  it('C21: requests without Origin (servers) are limited per key only, not per address', async () => {
+    const p = await seedProject();
+    const server = { 'CF-Connecting-IP': '203.0.113.8' };
+    for (let i = 0; i < 3; i++) {
+      await expectEnvelope(
+        await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: server }),
+        201,
+      );
+    }
+  });
+
+  it('C21: the check costs no D1 query', async () => {
+    const p = await seedProject();
+    const spy = spyD1(env.DB);
+    const testEnv = { ...tight, DB: spy.db };
+    for (let i = 0; i < 3; i++) await submitWithEnv(testEnv, { key: p.apiKey, json: VALID_BODY });
+    spy.trips.length = 0;
+    await expectEnvelope(await submitWithEnv(testEnv, { key: p.apiKey, json: VALID_BODY }), 429);
+    expect(spy.trips).toEqual([]);
+  });
+});

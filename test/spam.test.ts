@@ -1,0 +1,215 @@
+// C22: the honeypot and Turnstile. Siteverify is mocked at the worker's outbound fetch.
+import { env } from 'cloudflare:workers';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { database, submissionPages } from '../src/store.ts';
+import { SITEVERIFY_URL } from '../src/turnstile.ts';
+import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const SPAM_CHECK_FAILED = { message: 'Request refused', error: { message: 'Spam check failed' } };
+const SECRET = '0x4AAAAAAA-test-secret';
+
+describe('C22: honeypot', () => {
+  it('C22: a filled honeypot gets the normal 201, and is stored marked as spam, without the honeypot', async () => {
+    const p = await seedProject({ honeypot: 'website' });
+    const normal = await submit({ key: p.apiKey, json: VALID_BODY });
+    const trap = await submit({ key: p.apiKey, json: { ...VALID_BODY, website: 'http://spam.example' } });
+    await expectEnvelope(trap, 201, { message: 'Submission received' });
+    // Nothing tells a bot apart from a person: same status, same headers, same body.
+    expect([...trap.headers.keys()].sort()).toEqual([...normal.headers.keys()].sort());
+    const rows = await storedRows(p.projectId);
+    expect(rows.map((r) => [r.spam, JSON.parse(r.data)])).toEqual([
+      [false, VALID_BODY],
+      [true, VALID_BODY],
+    ]);
+  });
+
+  it.each([
+    ['left empty', { website: '' }],
+    ['null', { website: null }],
+    ['false', { website: false }],
+    ['absent', {}],
+  ])('C22: a honeypot %s is not spam, and is not stored', async (_, extra) => {
+    const p = await seedProject({ honeypot: 'website' });
+    await expectEnvelope(await submit({ key: p.apiKey, json: { ...VALID_BODY, ...extra } }), 201);
+    const rows = await storedRows(p.projectId);
+    expect(rows.map((r) => [r.spam, JSON.parse(r.data)])).toEqual([[false, VALID_BODY]]);
+  });
+
+  it('C22 + C13: the honeypot is not an unknown field under the reject policy', async () => {
+    const p = await seedProject({ honeypot: 'website', unknownFields: 'reject' });
+    await expectEnvelope(await submit({ key: p.apiKey, json: { name: 'Ada', website: '' } }), 201);
+  });
+
+  it('C22: a honeypot alone leaves no fields: 400 like `{}`', async () => {
+    const p = await seedProject({ honeypot: 'website' });
+    await expectEnvelope(await submit({ key: p.apiKey, json: { website: 'x' } }), 400, {
+      message: 'Invalid request body',
+      error: { message: 'Submission has no fields' },
+    });
+  });
+
+  it('C22: spam is left out of exports unless asked for', async () => {
+    const p = await seedProject({ honeypot: 'website' });
+    await submit({ key: p.apiKey, json: { name: 'person' } });
+    await submit({ key: p.apiKey, json: { name: 'bot', website: 'x' } });
+    const pages = async (includeSpam: boolean) => {
+      const rows = [];
+      for await (const page of submissionPages(database(env.DB), p.projectId, { includeSpam }))
+        rows.push(...page);
+      return rows.map((r) => [JSON.parse(r.data).name, r.spam]);
+    };
+    expect(await pages(false)).toEqual([['person', false]]);
+    expect(await pages(true)).toEqual([
+      ['person', false],
+      ['bot', true],
+    ]);
+  });
+});
+
+type Verify = (form: FormData) => Response | Promise<Response>;
+
+/** Siteverify, answered by `verify`; every other outbound request fails the test. */
+function mockSiteverify(verify: Verify) {
+  const calls: FormData[] = [];
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    if (request.url !== SITEVERIFY_URL || request.method !== 'POST')
+      throw new Error(`unexpected fetch ${request.url}`);
+    const form = await request.formData();
+    calls.push(form);
+    return verify(form);
+  });
+  return { calls, spy };
+}
+
+const verdict = (success: boolean, codes: string[] = []) =>
+  Response.json({ success, 'error-codes': codes, hostname: 'site.example' });
+
+describe('C22: Turnstile', () => {
+  it('C22: a token siteverify accepts is stored without the token; siteverify gets the secret, token and address', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    const { calls } = mockSiteverify(() => verdict(true));
+    const res = await submit({
+      key: p.apiKey,
+      json: { ...VALID_BODY, 'cf-turnstile-response': 'token-ok' },
+      headers: { 'CF-Connecting-IP': '203.0.113.7' },
+    });
+    await expectEnvelope(res, 201);
+    expect(calls.map((f) => Object.fromEntries(f))).toEqual([
+      { secret: SECRET, response: 'token-ok', remoteip: '203.0.113.7' },
+    ]);
+    expect((await storedRows(p.projectId)).map((r) => JSON.parse(r.data))).toEqual([VALID_BODY]);
+  });
+
+  it('C22: the token may come in the CF-Turnstile-Response header instead', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    const { calls } = mockSiteverify(() => verdict(true));
+    const res = await submit({
+      key: p.apiKey,
+      json: VALID_BODY,
+      headers: { 'CF-Turnstile-Response': 'from-header' },
+    });
+    await expectEnvelope(res, 201);
+    expect(calls.map((f) => f.get('response'))).toEqual(['from-header']);
+  });
+
+  it('C22: a missing token is 403 "Spam check failed", siteverify is not asked, nothing is stored', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    const { calls } = mockSiteverify(() => verdict(true));
+    await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 403, SPAM_CHECK_FAILED);
+    await expectEnvelope(
+      await submit({ key: p.apiKey, json: { ...VALID_BODY, 'cf-turnstile-response': '' } }),
+      403,
+      SPAM_CHECK_FAILED,
+    );
+    expect(calls).toEqual([]);
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it('C22: a token siteverify refuses is 403 "Spam check failed", and nothing is stored', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    mockSiteverify(() => verdict(false, ['invalid-input-response']));
+    const res = await submit({ key: p.apiKey, json: { ...VALID_BODY, 'cf-turnstile-response': 'forged' } });
+    await expectEnvelope(res, 403, SPAM_CHECK_FAILED);
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it('C22: siteverify timing out is 503 with Retry-After, and nothing is stored', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    // Never answers; gives up only when the worker's own timeout aborts the request.
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      (_input, init) =>
+        new Promise((_, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        }),
+    );
+    const res = await submit({ key: p.apiKey, json: { ...VALID_BODY, 'cf-turnstile-response': 'slow' } });
+    await expectEnvelope(res, 503, {
+      message: 'Submission not saved',
+      error: { message: 'Service temporarily unavailable' },
+    });
+    expect(res.headers.get('Retry-After')).toBe('5');
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it.each([
+    ['answers 500', () => new Response('oops', { status: 500 })],
+    ['answers something that is not JSON', () => new Response('<html>')],
+    ['reports an internal error', () => verdict(false, ['internal-error'])],
+  ])('C22: siteverify that %s is 503, and nothing is stored', async (_, answer) => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    mockSiteverify(answer);
+    const res = await submit({ key: p.apiKey, json: { ...VALID_BODY, 'cf-turnstile-response': 't' } });
+    await expectEnvelope(res, 503);
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it('C5 + C22: the check runs after field validation: an invalid body is 400 and siteverify is not asked', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    const { calls } = mockSiteverify(() => verdict(true));
+    const res = await submit({ key: p.apiKey, json: { phone: 'x' } });
+    await expectEnvelope(res, 400, {
+      message: 'Validation failed',
+      errors: ["Field 'phone' is not of type integer"],
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('C22: the token field is never stored, even for a project without Turnstile', async () => {
+    const p = await seedProject();
+    const res = await submit({ key: p.apiKey, json: { ...VALID_BODY, 'cf-turnstile-response': 'x' } });
+    await expectEnvelope(res, 201);
+    expect((await storedRows(p.projectId)).map((r) => JSON.parse(r.data))).toEqual([VALID_BODY]);
+  });
+
+  it('C20 + C22: the retry of a saved request (its token now spent) is replayed; a spent token otherwise is 403', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    const redeemed = new Set<string>();
+    mockSiteverify((form) => {
+      const token = String(form.get('response'));
+      if (redeemed.has(token)) return verdict(false, ['timeout-or-duplicate']);
+      redeemed.add(token);
+      return verdict(true);
+    });
+    const body = { ...VALID_BODY, 'cf-turnstile-response': 'once' };
+    const headers = { 'Idempotency-Key': 'turnstile-retry' };
+    await expectEnvelope(await submit({ key: p.apiKey, json: body, headers }), 201);
+    const retry = await submit({ key: p.apiKey, json: body, headers });
+    await expectEnvelope(retry, 201);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    // The same spent token with another key, or without one, is refused.
+    await expectEnvelope(
+      await submit({ key: p.apiKey, json: body, headers: { 'Idempotency-Key': 'other' } }),
+      403,
+      SPAM_CHECK_FAILED,
+    );
+    await expectEnvelope(await submit({ key: p.apiKey, json: body }), 403, SPAM_CHECK_FAILED);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+  });
+});
