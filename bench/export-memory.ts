@@ -24,11 +24,11 @@ async function seed(dir: string, count: number): Promise<string> {
     message: 'x'.repeat(200),
   });
   const receivedAt = new Date().toISOString();
-  // 25 rows of 4 parameters per statement (D1 binds at most 100), 40 statements per batch.
+  // 20 rows of 5 parameters per statement (D1 binds at most 100), 50 statements per batch.
   for (let i = 0; i < count; i += 1000) {
     const statements = [];
-    for (let j = i; j < Math.min(i + 1000, count); j += 25) {
-      const rows = Array.from({ length: Math.min(25, count - j) }, () => ({
+    for (let j = i; j < Math.min(i + 1000, count); j += 20) {
+      const rows = Array.from({ length: Math.min(20, count - j) }, () => ({
         id: uuidv7(),
         projectId,
         data,

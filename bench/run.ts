@@ -70,6 +70,14 @@ const mf = new Miniflare(
         compatibilityDate: config.compatibility_date,
         d1Databases: { DB: d1?.database_id ?? '' },
         bindings: config.vars as Record<string, string | number>,
+        // The limiters of wrangler.toml, widened so that the load is measured, never refused: the
+        // check itself stays on the path.
+        ratelimits: Object.fromEntries(
+          config.ratelimits.map((r: { name: string; namespace_id: string; simple: { period: 10 | 60 } }) => [
+            r.name,
+            { namespace_id: r.namespace_id, simple: { limit: 1e9, period: r.simple.period } },
+          ]),
+        ),
         unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
       },
       {

@@ -18,19 +18,23 @@ import {
   deleteProject,
   listKeys,
   listProjects,
+  type ProjectSettings,
   projectDetails,
   removeField,
   removeOrigin,
   revokeKey,
   submissionPages,
+  updateProjectSettings,
 } from '../src/store.ts';
 import { type Database, openDatabase, type Target } from './database.ts';
 import {
   parseFieldSpec,
   parseFieldSpecs,
+  parseHoneypot,
   parseOrigin,
   parsePolicy,
   parseSince,
+  parseTurnstileSecret,
   UsageError,
 } from './input.ts';
 
@@ -43,17 +47,34 @@ const line = (stream: Writable, text: string) => stream.write(`${text}\n`);
 /** Creates a project from command-line input; `npm run dev` makes its example project through this. */
 export async function createProjectFromInput(
   db: Db,
-  input: { id?: string; name: string; fields: string[]; origins?: string[]; unknownFields?: string },
+  input: {
+    id?: string;
+    name: string;
+    fields: string[];
+    origins?: string[];
+    unknownFields?: string;
+    honeypot?: string;
+    turnstileSecret?: string;
+  },
 ) {
+  const fields = parseFieldSpecs(input.fields);
   const spec = {
     name: input.name,
-    fields: parseFieldSpecs(input.fields),
+    fields,
     origins: [...new Set((input.origins ?? []).map(parseOrigin))],
     unknownFields: parsePolicy(input.unknownFields ?? 'reject') as UnknownFieldPolicy,
+    honeypot: input.honeypot === undefined ? null : parseHoneypot(input.honeypot, fields),
   };
+  const turnstileSecret =
+    input.turnstileSecret === undefined ? null : parseTurnstileSecret(input.turnstileSecret);
   if (spec.name.trim() === '') throw new UsageError('A project needs a name');
-  const created = await createProject(db, input.id === undefined ? spec : { ...spec, id: input.id });
-  return { ...created, ...spec };
+  const created = await createProject(db, {
+    ...spec,
+    turnstileSecret,
+    ...(input.id === undefined ? {} : { id: input.id }),
+  });
+  // The Turnstile secret is not printed back: only whether one is set.
+  return { ...created, ...spec, turnstile: turnstileSecret !== null };
 }
 
 async function requireProject(db: Db, projectId: string) {
@@ -120,19 +141,32 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     .option('--field <name:type[:required]>', 'a field: type string, integer, number or boolean', collect, [])
     .option('--origin <origin>', 'an allowed origin, scheme://host[:port] (none: every origin)', collect, [])
     .option('--unknown-fields <policy>', 'reject or discard fields the project does not define', 'reject')
+    .option('--honeypot <field>', 'a hidden form field that people leave empty; filled, it marks spam')
+    .option(
+      '--turnstile-secret <secret>',
+      'require a Cloudflare Turnstile token, checked with this secret key',
+    )
     .action(
       withDb(
         async (
           db,
           global,
           name: string,
-          opts: { field: string[]; origin: string[]; unknownFields: string },
+          opts: {
+            field: string[];
+            origin: string[];
+            unknownFields: string;
+            honeypot?: string;
+            turnstileSecret?: string;
+          },
         ) => {
           const created = await createProjectFromInput(db, {
             name,
             fields: opts.field,
             origins: opts.origin,
             unknownFields: opts.unknownFields,
+            ...(opts.honeypot === undefined ? {} : { honeypot: opts.honeypot }),
+            ...(opts.turnstileSecret === undefined ? {} : { turnstileSecret: opts.turnstileSecret }),
           });
           print(global, created, () =>
             [
@@ -177,6 +211,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           id: p.id,
           name: p.name,
           unknownFields: p.unknownFields,
+          honeypot: p.honeypot,
+          turnstile: p.turnstileSecret !== null,
           createdAt: p.createdAt,
           fields: p.fields.map(({ name, type, required }) => ({ name, type, required })),
           origins: p.origins.map((o) => o.origin),
@@ -190,6 +226,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           [
             `Project ${p.id} "${p.name}" (created ${p.createdAt})`,
             `Unknown fields: ${p.unknownFields}`,
+            `Honeypot: ${p.honeypot ?? '(none)'}`,
+            `Turnstile: ${p.turnstileSecret === null ? 'off' : 'required (secret set)'}`,
             'Fields:',
             ...(p.fields.length
               ? p.fields.map((f) => `  ${f.name}: ${f.type}${f.required ? ' (required)' : ''}`)
@@ -201,6 +239,66 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           ].join('\n'),
         );
       }),
+    );
+
+  project
+    .command('set <project>')
+    .description('change the unknown-field policy, the honeypot or Turnstile')
+    .option('--unknown-fields <policy>', 'reject or discard fields the project does not define')
+    .option('--honeypot <field>', 'a hidden form field that people leave empty; filled, it marks spam')
+    .option('--no-honeypot', 'no honeypot')
+    .option(
+      '--turnstile-secret <secret>',
+      'require a Cloudflare Turnstile token, checked with this secret key',
+    )
+    .option('--no-turnstile', 'no longer require a Turnstile token')
+    .action(
+      withDb(
+        async (
+          db,
+          global,
+          projectId: string,
+          opts: {
+            unknownFields?: string;
+            honeypot?: string | false;
+            turnstileSecret?: string;
+            turnstile?: false;
+          },
+        ) => {
+          const p = await requireProject(db, projectId);
+          if (opts.turnstile === false && opts.turnstileSecret !== undefined) {
+            throw new UsageError('Give --turnstile-secret or --no-turnstile, not both');
+          }
+          const settings: ProjectSettings = {
+            ...(opts.unknownFields === undefined ? {} : { unknownFields: parsePolicy(opts.unknownFields) }),
+            ...(opts.honeypot === undefined
+              ? {}
+              : { honeypot: opts.honeypot === false ? null : parseHoneypot(opts.honeypot, p.fields) }),
+            ...(opts.turnstileSecret === undefined
+              ? {}
+              : { turnstileSecret: parseTurnstileSecret(opts.turnstileSecret) }),
+            ...(opts.turnstile === false ? { turnstileSecret: null } : {}),
+          };
+          if (Object.keys(settings).length === 0) {
+            throw new UsageError(
+              'Nothing to change: give --unknown-fields, --honeypot, --turnstile-secret or their --no- forms',
+            );
+          }
+          await updateProjectSettings(db, p.id, settings);
+          const after = { ...p, ...settings };
+          print(
+            global,
+            {
+              projectId: p.id,
+              unknownFields: after.unknownFields,
+              honeypot: after.honeypot,
+              turnstile: after.turnstileSecret !== null,
+            },
+            () =>
+              `Updated ${p.id}: unknown fields ${after.unknownFields}, honeypot ${after.honeypot ?? '(none)'}, Turnstile ${after.turnstileSecret === null ? 'off' : 'required'}.`,
+          );
+        },
+      ),
     );
 
   project
@@ -226,6 +324,9 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
         const p = await requireProject(db, projectId);
         if (p.fields.some((f) => f.name === def.name)) {
           throw new UsageError(`Field '${def.name}' already exists in project '${p.id}'`);
+        }
+        if (p.honeypot === def.name) {
+          throw new UsageError(`'${def.name}' is the honeypot of project '${p.id}': it cannot be a field`);
         }
         await addField(db, p.id, def);
         print(
@@ -340,48 +441,58 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     .description('every submission, oldest first: JSON lines, or CSV (RFC 4180) with one column per field')
     .addOption(new Option('--format <format>', 'jsonl or csv').choices(['jsonl', 'csv']).default('jsonl'))
     .option('--since <time>', 'only submissions received at or after this ISO 8601 time')
+    .option('--include-spam', 'include submissions that filled the honeypot, marked as spam')
     .action(
-      withDb(async (db, global, projectId: string, opts: { format: 'jsonl' | 'csv'; since?: string }) => {
-        if (global.json && opts.format === 'csv')
-          throw new UsageError('--json gives one JSON document: drop --format csv');
-        const since = opts.since === undefined ? undefined : parseSince(opts.since);
-        const p = await requireProject(db, projectId);
-        const pages = submissionPages(db, p.id, since === undefined ? {} : { since });
-        if (opts.format === 'csv') {
-          const names = p.fields.map((f) => f.name);
-          const rows = async function* () {
-            for await (const page of pages) {
-              for (const s of page) {
-                const data = JSON.parse(s.data) as Record<string, unknown>;
-                yield [s.id, s.receivedAt, ...names.map((n) => (Object.hasOwn(data, n) ? data[n] : ''))];
+      withDb(
+        async (
+          db,
+          global,
+          projectId: string,
+          opts: { format: 'jsonl' | 'csv'; since?: string; includeSpam?: boolean },
+        ) => {
+          if (global.json && opts.format === 'csv')
+            throw new UsageError('--json gives one JSON document: drop --format csv');
+          const since = opts.since === undefined ? undefined : parseSince(opts.since);
+          const p = await requireProject(db, projectId);
+          const includeSpam = opts.includeSpam === true;
+          const pages = submissionPages(db, p.id, { includeSpam, ...(since === undefined ? {} : { since }) });
+          if (opts.format === 'csv') {
+            const names = p.fields.map((f) => f.name);
+            const rows = async function* () {
+              for await (const page of pages) {
+                for (const s of page) {
+                  const data = JSON.parse(s.data) as Record<string, unknown>;
+                  const cells = names.map((n) => (Object.hasOwn(data, n) ? data[n] : ''));
+                  yield includeSpam ? [s.id, s.receivedAt, s.spam, ...cells] : [s.id, s.receivedAt, ...cells];
+                }
               }
+            };
+            // A cell that starts with = + - @ is prefixed with ' so a spreadsheet shows it, never runs it.
+            const csv = stringify({
+              header: true,
+              columns: ['id', 'received_at', ...(includeSpam ? ['spam'] : []), ...names],
+              escape_formulas: true,
+              cast: { boolean: (b) => String(b) },
+            });
+            await pipeline(Readable.from(rows()), csv, io.stdout, { end: false });
+          } else {
+            // JSON lines; with --json, one document whose array is streamed a page at a time.
+            const wrap = global.json === true;
+            let first = true;
+            if (wrap) io.stdout.write(`{"projectId":${JSON.stringify(p.id)},"submissions":[`);
+            for await (const page of pages) {
+              const items = page.map(
+                (s) =>
+                  `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},${includeSpam ? `"spam":${s.spam},` : ''}"fields":${s.data}}`,
+              );
+              const text = wrap ? `${first ? '' : ','}${items.join(',')}` : `${items.join('\n')}\n`;
+              first = false;
+              if (!io.stdout.write(text)) await once(io.stdout, 'drain');
             }
-          };
-          // A cell that starts with = + - @ is prefixed with ' so a spreadsheet shows it, never runs it.
-          const csv = stringify({
-            header: true,
-            columns: ['id', 'received_at', ...names],
-            escape_formulas: true,
-            cast: { boolean: (b) => String(b) },
-          });
-          await pipeline(Readable.from(rows()), csv, io.stdout, { end: false });
-        } else {
-          // JSON lines; with --json, one document whose array is streamed a page at a time.
-          const wrap = global.json === true;
-          let first = true;
-          if (wrap) io.stdout.write(`{"projectId":${JSON.stringify(p.id)},"submissions":[`);
-          for await (const page of pages) {
-            const items = page.map(
-              (s) =>
-                `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},"fields":${s.data}}`,
-            );
-            const text = wrap ? `${first ? '' : ','}${items.join(',')}` : `${items.join('\n')}\n`;
-            first = false;
-            if (!io.stdout.write(text)) await once(io.stdout, 'drain');
+            if (wrap) io.stdout.write(']}\n');
           }
-          if (wrap) io.stdout.write(']}\n');
-        }
-      }),
+        },
+      ),
     );
 
   return cli;

@@ -5,6 +5,7 @@ import {
   UNKNOWN_FIELD_POLICIES,
   type UnknownFieldPolicy,
 } from '../schema/tables.ts';
+import { TURNSTILE_FIELD } from '../src/turnstile.ts';
 import type { FieldDef } from '../src/validation.ts';
 
 /** Bad input: printed as one line, exit status 2, nothing changed. */
@@ -26,6 +27,9 @@ export function parseFieldSpec(spec: string): FieldDef {
     throw new UsageError(
       `Malformed field spec '${spec}': a field name is 1–100 characters without spaces or ':'`,
     );
+  }
+  if (name === TURNSTILE_FIELD) {
+    throw new UsageError(`'${TURNSTILE_FIELD}' is reserved for the Turnstile token, which is never stored`);
   }
   if (!(FIELD_TYPES as readonly string[]).includes(type)) {
     throw new UsageError(`Unknown field type '${type}' in '${spec}': use ${FIELD_TYPES.join(', ')}`);
@@ -69,4 +73,23 @@ export function parseSince(text: string): string {
   if (Number.isNaN(time))
     throw new UsageError(`Invalid time '${text}': use ISO 8601, e.g. 2026-11-22T09:00:00Z`);
   return new Date(time).toISOString();
+}
+
+/** C22: the honeypot is a form control's name, and not one of the project's fields. */
+export function parseHoneypot(name: string, fields: readonly { name: string }[]): string {
+  if (!FIELD_NAME.test(name) || name === TURNSTILE_FIELD) {
+    throw new UsageError(`Invalid honeypot field '${name}': 1–100 characters without spaces or ':'`);
+  }
+  if (fields.some((f) => f.name === name)) {
+    throw new UsageError(`The honeypot '${name}' cannot be one of the project's fields`);
+  }
+  return name;
+}
+
+/** C22: a Turnstile secret key as Cloudflare's dashboard shows it. */
+export function parseTurnstileSecret(secret: string): string {
+  if (!/^[\x21-\x7e]{1,255}$/.test(secret)) {
+    throw new UsageError('Invalid Turnstile secret: copy the secret key from the Turnstile widget settings');
+  }
+  return secret;
 }

@@ -1,21 +1,21 @@
 // Issue 4: each project's resolved configuration, kept in isolate memory for a few seconds, so a
 // warm submission costs one D1 round trip (the write) and a warm bad key none.
-import QuickLRU from 'quick-lru';
+import { Lru } from './lru.ts';
 import { type Db, findProjectByKeyHash, type ProjectConfig } from './store.ts';
 import { type CompiledFields, compileFields } from './validation.ts';
 
 export type ResolvedProject = ProjectConfig & { compiled: CompiledFields };
 
-/** Bounded: random keys cannot grow memory past this many entries (quick-lru keeps ≤ 2×). */
+/** Bounded: random keys cannot grow memory past this many entries. */
 const MAX_ENTRIES = 1000;
 export const DEFAULT_CACHE_SECONDS = 10;
 const MAX_CACHE_SECONDS = 30;
 
 type Caches = {
   ttlMs: number;
-  known: QuickLRU<string, ResolvedProject>;
+  known: Lru<string, ResolvedProject>;
   // Unknown and revoked keys apart, so a flood of bad keys cannot evict the good ones.
-  unknown: QuickLRU<string, true>;
+  unknown: Lru<string, true>;
 };
 
 // Per D1 binding: the cache speaks for one database.
@@ -33,8 +33,8 @@ function cachesFor(db: Db, ttlMs: number): Caches {
   if (caches === undefined || caches.ttlMs !== ttlMs) {
     caches = {
       ttlMs,
-      known: new QuickLRU({ maxSize: MAX_ENTRIES, maxAge: ttlMs }),
-      unknown: new QuickLRU({ maxSize: MAX_ENTRIES, maxAge: ttlMs }),
+      known: new Lru(MAX_ENTRIES, ttlMs),
+      unknown: new Lru(MAX_ENTRIES, ttlMs),
     };
     cachesByDb.set(db, caches);
   }
@@ -51,7 +51,7 @@ export async function resolveProject(
   const caches = cachesFor(db, seconds * 1000);
   const hit = caches.known.get(keyHash);
   if (hit !== undefined) return hit;
-  if (caches.unknown.has(keyHash)) return undefined;
+  if (caches.unknown.get(keyHash)) return undefined;
   const project = withSchemas(await findProjectByKeyHash(db, keyHash));
   if (project === undefined) caches.unknown.set(keyHash, true);
   else caches.known.set(keyHash, project);

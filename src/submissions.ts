@@ -14,6 +14,7 @@ import {
   REPLAYED_HEADER,
 } from './idempotency.ts';
 import { uuidv7 } from './ids.ts';
+import { tooManyRequests } from './rate-limits.ts';
 import { type Db, database, findIdempotencyKey, insertSubmissions, type NewSubmission } from './store.ts';
 import { spamCheckFailed, TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
 import { validateSubmission } from './validation.ts';
@@ -54,9 +55,6 @@ export const authenticate: Step = async (c, next) => {
   await next();
 };
 
-/** Seconds of the `period` of both limiters in wrangler.toml (a test holds them equal). */
-export const RATE_LIMIT_PERIOD_SECONDS = 10;
-
 /**
  * C21, right after step 2: per API key, and per client address for browser requests (those with an
  * Origin). The Rate Limiting binding answers from memory in the location: no D1 query.
@@ -70,14 +68,7 @@ export const rateLimit: Step = async (c, next) => {
     checks.push(c.env.ADDRESS_RATE_LIMIT.limit({ key: `${c.var.project.id} ${address}` }));
   }
   const outcomes = await Promise.all(checks);
-  if (outcomes.some((o) => !o.success)) {
-    throw new ApiError(
-      429,
-      'Too many requests',
-      `Rate limit exceeded: retry after ${RATE_LIMIT_PERIOD_SECONDS} seconds`,
-      { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) },
-    );
-  }
+  if (outcomes.some((o) => !o.success)) throw tooManyRequests();
   await next();
 };
 

@@ -37,7 +37,9 @@ export async function verifyTurnstile(
       signal: AbortSignal.timeout(SITEVERIFY_TIMEOUT_MS),
     });
     if (!res.ok) throw new Error(`siteverify answered ${res.status}`);
-    outcome = await res.json();
+    const parsed: unknown = await res.json();
+    if (typeof parsed !== 'object' || parsed === null) throw new Error('siteverify answered no object');
+    outcome = parsed;
   } catch (cause) {
     throw new UnavailableError('turnstile', cause);
   }

@@ -1,5 +1,5 @@
 // C20: Idempotency-Key — stored with the submission in one write; replay, 422, 409; the purge.
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -293,9 +293,7 @@ describe('C20: the hourly purge (Cron Trigger)', () => {
       });
     }
     const logs = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: now, cron: '7 * * * *' }), env, ctx);
-    await waitOnExecutionContext(ctx);
+    await worker.scheduled(createScheduledController({ scheduledTime: now, cron: '7 * * * *' }), env);
     const rows = await storedRows(p.projectId);
     expect(rows.map((r) => [r.idempotencyKey, r.bodyHash])).toEqual([
       [null, null],

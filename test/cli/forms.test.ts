@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submissions } from '../../schema/tables.ts';
 import type { Database } from '../../scripts/database.ts';
 import { hashKey } from '../../src/auth.ts';
-import { createProject, findProjectByKeyHash, insertSubmission } from '../../src/store.ts';
+import { createProject, findProjectByKeyHash, insertSubmission, insertSubmissions } from '../../src/store.ts';
 import { inProcess, openTemp, type Result, snapshot } from './helpers.ts';
 
 let database: Database;
@@ -75,6 +75,8 @@ describe('project create', () => {
         { name: 'age', type: 'integer', required: false },
       ],
       origins: ['https://shop.example'],
+      honeypot: null,
+      turnstileSecret: null,
     });
   });
 
@@ -397,16 +399,133 @@ describe('submissions export', () => {
       data: JSON.stringify({ name: `n${i}` }),
       receivedAt: '2026-01-01T00:00:00.000Z',
     }));
-    // D1 binds at most 100 parameters a statement: 25 rows of 4.
-    for (let i = 0; i < rows.length; i += 25) {
-      await database.db.insert(submissions).values(rows.slice(i, i + 25));
-    }
+    for (let i = 0; i < rows.length; i += 100) await insertSubmissions(database.db, rows.slice(i, i + 100));
     const result = await forms('submissions', 'export', big.projectId, '--format', 'csv');
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2501);
     expect(lines.slice(1).map((l) => l.split(',')[2])).toEqual(rows.map((_, i) => `n${i}`));
     const count = await database.db.$count(submissions, eq(submissions.projectId, big.projectId));
     expect(count).toBe(2500);
+  });
+});
+
+describe('spam settings (C22)', () => {
+  const SECRET = '0x4AAAAAAAtest-secret';
+
+  it('project create --honeypot --turnstile-secret: stored, never printed back', async () => {
+    const created = await forms(
+      'project',
+      'create',
+      'Contact',
+      '--field',
+      'name:string',
+      '--honeypot',
+      'website',
+      '--turnstile-secret',
+      SECRET,
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    expect(created.stdout).not.toContain(SECRET);
+    const { projectId, apiKey, honeypot, turnstile } = JSON.parse(created.stdout);
+    expect({ honeypot, turnstile }).toEqual({ honeypot: 'website', turnstile: true });
+    const config = await findProjectByKeyHash(database.db, await hashKey(apiKey));
+    expect(config).toMatchObject({ honeypot: 'website', turnstileSecret: SECRET });
+    const shown = await forms('project', 'show', projectId);
+    expect(shown.stdout).toContain('Honeypot: website');
+    expect(shown.stdout).toContain('Turnstile: required (secret set)');
+    expect(shown.stdout).not.toContain(SECRET);
+    const shownJson = await json('project', 'show', projectId);
+    expect(shownJson).toMatchObject({ honeypot: 'website', turnstile: true });
+    expect(JSON.stringify(shownJson)).not.toContain(SECRET);
+  });
+
+  it('project set changes the policy, the honeypot and Turnstile, and their --no- forms clear them', async () => {
+    const { projectId, apiKey } = await newProject();
+    const config = async () => findProjectByKeyHash(database.db, await hashKey(apiKey));
+    expect(
+      await json('project', 'set', projectId, '--honeypot', 'url', '--turnstile-secret', SECRET),
+    ).toEqual({
+      projectId,
+      unknownFields: 'reject',
+      honeypot: 'url',
+      turnstile: true,
+    });
+    expect(await config()).toMatchObject({
+      honeypot: 'url',
+      turnstileSecret: SECRET,
+      unknownFields: 'reject',
+    });
+    await json('project', 'set', projectId, '--no-honeypot', '--no-turnstile', '--unknown-fields', 'discard');
+    expect(await config()).toMatchObject({ honeypot: null, turnstileSecret: null, unknownFields: 'discard' });
+  });
+
+  it('refuses a honeypot that is a field, a field named as the honeypot or the Turnstile token, and empty changes', async () => {
+    const { projectId } = await newProject('--honeypot', 'website');
+    await expectRefused(
+      ['project', 'create', 'X', '--field', 'website:string', '--honeypot', 'website'],
+      /honeypot 'website' cannot be one of the project's fields/,
+    );
+    await expectRefused(['field', 'add', projectId, 'website:string'], /is the honeypot/);
+    await expectRefused(
+      ['field', 'add', projectId, 'cf-turnstile-response:string'],
+      /reserved for the Turnstile token/,
+    );
+    await expectRefused(
+      ['project', 'set', projectId, '--honeypot', 'name'],
+      /cannot be one of the project's fields/,
+    );
+    await expectRefused(['project', 'set', projectId], /Nothing to change/);
+    await expectRefused(
+      ['project', 'set', projectId, '--turnstile-secret', 'has space'],
+      /Invalid Turnstile secret/,
+    );
+    await expectRefused(
+      ['project', 'set', projectId, '--turnstile-secret', SECRET, '--no-turnstile'],
+      /not both/,
+    );
+    await expectRefused(['project', 'set', 'p_nosuchproject', '--no-honeypot'], /Unknown project/);
+  });
+
+  it('submissions export leaves spam out unless --include-spam, which marks each row', async () => {
+    const { projectId } = await newProject('--honeypot', 'website');
+    const at = '2026-11-22T10:00:00.000Z';
+    await insertSubmission(database.db, {
+      id: '01a00000-0000-7000-8000-000000000001',
+      projectId,
+      data: '{"name":"person"}',
+      receivedAt: at,
+    });
+    await insertSubmission(database.db, {
+      id: '01a00000-0000-7000-8000-000000000002',
+      projectId,
+      data: '{"name":"bot"}',
+      receivedAt: at,
+      spam: true,
+    });
+    const plain = await forms('submissions', 'export', projectId);
+    expect(
+      plain.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).fields.name),
+    ).toEqual(['person']);
+    const all = await forms('submissions', 'export', projectId, '--include-spam');
+    expect(
+      all.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => [JSON.parse(l).fields.name, JSON.parse(l).spam]),
+    ).toEqual([
+      ['person', false],
+      ['bot', true],
+    ]);
+    const csv = await forms('submissions', 'export', projectId, '--include-spam', '--format', 'csv');
+    expect(csv.stdout.trimEnd().split('\n')).toEqual([
+      'id,received_at,spam,name',
+      `01a00000-0000-7000-8000-000000000001,${at},false,person`,
+      `01a00000-0000-7000-8000-000000000002,${at},true,bot`,
+    ]);
   });
 });
 
