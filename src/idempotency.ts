@@ -49,17 +49,23 @@ function inProgress(): ApiError {
 /**
  * Claims the key for this request. A request whose key another request in this isolate is saving
  * waits for it (a double click, a quick retry), so that it can be answered with the first one's
- * outcome; if the first is still going after a few seconds, 409. Returns the release.
+ * outcome; if the first is still going after a few seconds, 409. Once the first is done, the rows
+ * in D1 decide (its row is there, or it failed and stored nothing), so those that waited go on
+ * together without claiming: the unique index lets one row in and the others replay it. Returns
+ * the release.
  */
 export async function claimKey(projectId: string, key: string): Promise<() => void> {
   const slot = `${projectId}\n${key}`;
   const deadline = Date.now() + WAIT_MS;
+  let waited = false;
   for (;;) {
     const since = claims.get(slot);
     if (since === undefined || Date.now() - since > STALE_MS) break;
     if (Date.now() >= deadline) throw inProgress();
+    waited = true;
     await scheduler.wait(2);
   }
+  if (waited) return () => {};
   const mine = Date.now();
   claims.set(slot, mine);
   return () => {

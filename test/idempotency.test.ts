@@ -211,6 +211,28 @@ describe('C20: concurrent requests with one key', () => {
     expect(await storedRows(p.projectId)).toHaveLength(1);
   });
 
+  it('C20: when the first of 20 concurrent requests fails to store (503), exactly one of the others stores it, and the rest replay', async () => {
+    const p = await seedProject();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    let writes = 0;
+    const spy = spyD1(env.DB, (sql) => isWrite(sql) && writes++ === 0);
+    const testEnv = { ...env, DB: spy.db };
+    await submitWithEnv(testEnv, { key: p.apiKey, json: { name: 'warm' } }); // fails: the first write
+    writes = 1;
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        // The first of the wave fails again; the 19 others wait for it, then go on.
+        if (i === 0) writes = 0;
+        return submitWithEnv(testEnv, { key: p.apiKey, json: VALID_BODY, headers: withKey('first-fails') });
+      }),
+    );
+    const outcomes = replies.map((r) => (r.status === 201 ? (replayed(r) ? 'replay' : 'stored') : r.status));
+    expect(outcomes.filter((o) => o === 503)).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'stored')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'replay')).toHaveLength(18);
+    expect((await storedRows(p.projectId)).map((r) => r.idempotencyKey)).toEqual(['first-fails']);
+  });
+
   it('C20: while the first request with a key is still being processed, another with that key gets 409', async () => {
     const p = await seedProject();
     await submit({ key: p.apiKey, json: VALID_BODY }); // the key's project is cached: the write is the only trip
