@@ -1,8 +1,9 @@
 // C20: Idempotency-Key. The key and a hash of the body are stored with the submission, in the same
 // write (a unique index on project and key), so a new key costs no extra round trip. This module
 // holds what is per isolate: the form of a key, and which keys have a first request being saved.
-import { ApiError } from './envelope.ts';
+
 import { toHex } from './hex.ts';
+import { inProgress, invalidIdempotencyKey } from './replies.ts';
 
 /** 1–255 printable ASCII characters (a header value arrives without surrounding spaces). */
 const KEY_FORM = /^[\x20-\x7e]{1,255}$/;
@@ -13,13 +14,7 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** The header's value, undefined when absent; a malformed one is a 400 (C20, with step 5 of C5). */
 export function parseIdempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!KEY_FORM.test(value)) {
-    throw new ApiError(
-      400,
-      'Invalid request header',
-      'Idempotency-Key must be 1 to 255 printable ASCII characters',
-    );
-  }
+  if (!KEY_FORM.test(value)) throw invalidIdempotencyKey();
   return value;
 }
 
@@ -36,15 +31,6 @@ const STALE_MS = 30_000;
 // Project and key → when the request now saving it began. Plain shared state, polled: a request
 // must not await another request's promise in Workers (see group-commit.ts).
 const claims = new Map<string, number>();
-
-function inProgress(): ApiError {
-  return new ApiError(
-    409,
-    'Request in progress',
-    'A request with this Idempotency-Key is still being processed; retry shortly',
-    { 'Retry-After': '1' },
-  );
-}
 
 /**
  * Claims the key for this request. A request whose key another request in this isolate is saving
@@ -72,8 +58,6 @@ export async function claimKey(projectId: string, key: string): Promise<() => vo
     if (claims.get(slot) === mine) claims.delete(slot);
   };
 }
-
-export { inProgress };
 
 /** Keys are kept (and replayed) for at least this long, then purged by the hourly job. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

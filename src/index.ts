@@ -3,8 +3,9 @@ import { HonoBase as Hono } from 'hono/hono-base';
 import { requestId } from 'hono/request-id';
 import { TrieRouter } from 'hono/router/trie-router';
 import { cors } from './cors.ts';
-import { ApiError, envelope, send, UnavailableError } from './envelope.ts';
+import { ApiError, send, UnavailableError } from './envelope.ts';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency.ts';
+import { internalError, methodNotAllowed, notFound, unavailable } from './replies.ts';
 import { database, purgeIdempotencyKeys } from './store.ts';
 import {
   type AppEnv,
@@ -36,26 +37,12 @@ app.post(
 );
 
 // C16: the one path answers other methods with 405; every other path is 404.
-app.all(SUBMIT_PATH, (c) =>
-  send(
-    c,
-    envelope(405, {
-      message: 'Method not allowed',
-      error: { message: `Method ${c.req.method} is not allowed here: submit with POST` },
-    }),
-    { Allow: 'POST, OPTIONS' },
-  ),
-);
+app.all(SUBMIT_PATH, (c) => {
+  const reply = methodNotAllowed(c.req.method);
+  return send(c, reply.toEnvelope(), reply.headers);
+});
 
-app.notFound((c) =>
-  send(
-    c,
-    envelope(404, {
-      message: 'Not found',
-      error: { message: `No endpoint here: submit with POST ${SUBMIT_PATH}` },
-    }),
-  ),
-);
+app.notFound((c) => send(c, notFound().toEnvelope()));
 
 /**
  * C8: the innermost cause only. Drizzle's query errors quote the bound parameters, which are the
@@ -82,23 +69,8 @@ app.onError((err, c) => {
       cause: innermost(err),
     }),
   );
-  if (err instanceof UnavailableError) {
-    return send(
-      c,
-      envelope(503, {
-        message: 'Submission not saved',
-        error: { message: 'Service temporarily unavailable' },
-      }),
-      { 'Retry-After': '5' },
-    );
-  }
-  return send(
-    c,
-    envelope(500, {
-      message: 'Internal server error',
-      error: { message: `Unexpected error; it has been logged as request ${requestId}` },
-    }),
-  );
+  const reply = err instanceof UnavailableError ? unavailable() : internalError(requestId);
+  return send(c, reply.toEnvelope(), reply.headers);
 });
 
 /** C20: the hourly Cron Trigger forgets Idempotency-Keys older than 24 hours. */

@@ -3,23 +3,38 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { hashKey, looksLikeKey, parseBearer } from './auth.ts';
 import { cacheSeconds, type ResolvedProject, resolveProject } from './cache.ts';
-import { ApiError, envelope, send } from './envelope.ts';
+import { send } from './envelope.ts';
 import { GroupCommit } from './group-commit.ts';
 import {
   bodyHash,
   claimKey,
   IDEMPOTENCY_HEADER,
-  inProgress,
   parseIdempotencyKey,
   REPLAYED_HEADER,
 } from './idempotency.ts';
 import { uuidv7 } from './ids.ts';
-import { tooManyRequests } from './rate-limits.ts';
+import {
+  created as createdEnvelope,
+  idempotencyKeyReused,
+  inProgress,
+  invalidKey,
+  noFields,
+  notConfigured,
+  notJson,
+  notObject,
+  originNotAllowed,
+  spamCheckFailed,
+  tooLarge,
+  tooManyRequests,
+  unauthorized,
+  unsupportedMediaType,
+  validationFailed,
+} from './replies.ts';
 import { type Db, database, findIdempotencyKey, insertSubmissions, type NewSubmission } from './store.ts';
-import { spamCheckFailed, TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
+import { TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
 import { validateSubmission } from './validation.ts';
 
-export const SUBMIT_PATH = '/api/v1/submit';
+export { SUBMIT_PATH } from './replies.ts';
 
 export type AppEnv = {
   Bindings: Env;
@@ -34,11 +49,6 @@ type Step = MiddlewareHandler<AppEnv>;
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
-function unauthorized(problem: string): ApiError {
-  // C6: every 401 names the scheme it wants.
-  return new ApiError(401, 'Authentication failed', problem, { 'WWW-Authenticate': 'Bearer' });
-}
-
 /** C5 steps 1–2 (C6, C7): bearer key → project, its fields and origins. */
 export const authenticate: Step = async (c, next) => {
   const bearer = parseBearer(c.req.header('Authorization'));
@@ -49,7 +59,7 @@ export const authenticate: Step = async (c, next) => {
     keyHash === undefined
       ? undefined
       : await resolveProject(database(c.env.DB), keyHash, cacheSeconds(c.env));
-  if (project === undefined || keyHash === undefined) throw unauthorized('Invalid API key');
+  if (project === undefined || keyHash === undefined) throw invalidKey();
   c.set('project', project);
   c.set('keyHash', keyHash);
   await next();
@@ -77,7 +87,7 @@ export const checkOrigin: Step = async (c, next) => {
   const origin = c.req.header('Origin');
   const { origins } = c.var.project;
   if (origin !== undefined && origins.length > 0 && !origins.includes(origin)) {
-    throw new ApiError(403, 'Request refused', 'Origin not allowed');
+    throw originNotAllowed();
   }
   await next();
 };
@@ -85,7 +95,7 @@ export const checkOrigin: Step = async (c, next) => {
 /** C5 step 4 (SPEC Errors): a project without fields cannot accept anything. */
 export const requireFields: Step = async (c, next) => {
   if (c.var.project.fields.length === 0) {
-    throw new ApiError(400, 'Project not configured', 'No fields were found for this project');
+    throw notConfigured();
   }
   await next();
 };
@@ -96,7 +106,7 @@ const JSON_MEDIA_TYPE = /^application\/(?:[!#$%&'*+.^_`|~0-9a-z-]+\+)?json[ \t]*
 /** C5 step 5 (C9), with the form of an Idempotency-Key (C20). */
 export const requireJson: Step = async (c, next) => {
   if (!JSON_MEDIA_TYPE.test(c.req.header('Content-Type') ?? '')) {
-    throw new ApiError(415, 'Unsupported media type', 'Content-Type must be application/json');
+    throw unsupportedMediaType();
   }
   c.set('idempotencyKey', parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)));
   await next();
@@ -113,7 +123,7 @@ export const limitBody: Step = (c, next) => {
   return bodyLimit({
     maxSize,
     onError: () => {
-      throw new ApiError(413, 'Request body too large', `Request body must not exceed ${maxSize} bytes`);
+      throw tooLarge(maxSize);
     },
   })(c, next);
 };
@@ -127,15 +137,13 @@ function parseObject(bytes: ArrayBuffer): Record<string, unknown> {
     // Invalid UTF-8 is refused rather than silently replaced with U+FFFD.
     body = JSON.parse(utf8.decode(bytes));
   } catch {
-    throw new ApiError(400, 'Invalid request body', 'Request body is not valid JSON');
+    throw notJson();
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError(400, 'Invalid request body', 'Request body must be a JSON object');
+    throw notObject();
   }
   return body as Record<string, unknown>;
 }
-
-const noFields = () => new ApiError(400, 'Invalid request body', 'Submission has no fields');
 
 // Issue 4: a batch stays well inside D1's limits (100 rows; ~1 MiB of JSON).
 const BATCH_LIMITS = { rows: 100, bytes: 1024 * 1024 };
@@ -163,11 +171,7 @@ function takeHoneypot(body: Record<string, unknown>, honeypot: string | null): b
 }
 
 function created(c: Context<AppEnv>, replayed = false): Response {
-  return send(
-    c,
-    envelope(201, { message: 'Submission received' }),
-    replayed ? { [REPLAYED_HEADER]: 'true' } : {},
-  );
+  return send(c, createdEnvelope(), replayed ? { [REPLAYED_HEADER]: 'true' } : {});
 }
 
 /**
@@ -183,7 +187,7 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
   const spam = takeHoneypot(body, project.honeypot);
   if (Object.keys(body).length === 0) throw noFields();
   const result = validateSubmission(project.compiled, body);
-  if (!result.ok) throw new ApiError(400, 'Validation failed', result.errors);
+  if (!result.ok) throw validationFailed(result.errors);
   // C11: with the `discard` policy a body of unknown fields leaves nothing to store.
   if (Object.keys(result.value).length === 0) throw noFields();
 
@@ -223,11 +227,7 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
     // Stored a moment ago in another isolate and purged since: rare enough to ask for a retry.
     if (first === undefined) throw inProgress();
     if (first.bodyHash !== hash) {
-      throw new ApiError(
-        422,
-        'Idempotency-Key reused',
-        'This Idempotency-Key was already used with a different request body',
-      );
+      throw idempotencyKeyReused();
     }
     return created(c, true);
   } finally {

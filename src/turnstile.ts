@@ -1,5 +1,5 @@
 // C22: Cloudflare Turnstile, verified server-side with the siteverify API.
-import { ApiError, UnavailableError } from './envelope.ts';
+import { UnavailableError } from './envelope.ts';
 
 export const TURNSTILE_FIELD = 'cf-turnstile-response';
 export const TURNSTILE_HEADER = 'CF-Turnstile-Response';
@@ -9,10 +9,6 @@ export const SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/si
 export const SITEVERIFY_TIMEOUT_MS = 3_000;
 /** Turnstile tokens are at most 2048 characters. */
 const MAX_TOKEN_LENGTH = 2048;
-
-export function spamCheckFailed(): ApiError {
-  return new ApiError(403, 'Request refused', 'Spam check failed');
-}
 
 /**
  * `pass`, `fail`, or `spent`: a real token that has already been redeemed, which is what a retry of

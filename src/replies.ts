@@ -1,0 +1,90 @@
+// Every reply of the service, in one place: the request path throws or sends these, and the OpenAPI
+// document (src/openapi.ts) is generated from them, so the two cannot drift. Free of Workers types,
+// so that Node code can import it.
+import { ApiError, type Envelope, envelope } from './envelope.ts';
+import { RATE_LIMIT_PERIOD_SECONDS } from './rate-limits.ts';
+
+export const SUBMIT_PATH = '/api/v1/submit';
+
+/** 201 (SPEC): `data` holds `message` only. */
+export const created = (): Envelope => envelope(201, { message: 'Submission received' });
+
+/** C6: every 401 names the scheme it wants. */
+export const unauthorized = (problem: string) =>
+  new ApiError(401, 'Authentication failed', problem, { 'WWW-Authenticate': 'Bearer' });
+export const invalidKey = () => unauthorized('Invalid API key');
+
+/** C21 */
+export const tooManyRequests = () =>
+  new ApiError(
+    429,
+    'Too many requests',
+    `Rate limit exceeded: retry after ${RATE_LIMIT_PERIOD_SECONDS} seconds`,
+    {
+      'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS),
+    },
+  );
+
+/** C15 */
+export const originNotAllowed = () => new ApiError(403, 'Request refused', 'Origin not allowed');
+
+/** C5 step 4 */
+export const notConfigured = () =>
+  new ApiError(400, 'Project not configured', 'No fields were found for this project');
+
+/** C9 */
+export const unsupportedMediaType = () =>
+  new ApiError(415, 'Unsupported media type', 'Content-Type must be application/json');
+
+/** C20: the form of an Idempotency-Key. */
+export const invalidIdempotencyKey = () =>
+  new ApiError(400, 'Invalid request header', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+
+/** C10 */
+export const tooLarge = (maxBytes: number) =>
+  new ApiError(413, 'Request body too large', `Request body must not exceed ${maxBytes} bytes`);
+
+/** C11 */
+export const notJson = () => new ApiError(400, 'Invalid request body', 'Request body is not valid JSON');
+export const notObject = () =>
+  new ApiError(400, 'Invalid request body', 'Request body must be a JSON object');
+export const noFields = () => new ApiError(400, 'Invalid request body', 'Submission has no fields');
+
+/** C12: every field problem at once. */
+export const validationFailed = (errors: string[]) => new ApiError(400, 'Validation failed', errors);
+
+/** C22 */
+export const spamCheckFailed = () => new ApiError(403, 'Request refused', 'Spam check failed');
+
+/** C20 */
+export const inProgress = () =>
+  new ApiError(
+    409,
+    'Request in progress',
+    'A request with this Idempotency-Key is still being processed; retry shortly',
+    {
+      'Retry-After': '1',
+    },
+  );
+export const idempotencyKeyReused = () =>
+  new ApiError(
+    422,
+    'Idempotency-Key reused',
+    'This Idempotency-Key was already used with a different request body',
+  );
+
+/** C18: D1 (or Turnstile's siteverify) failed or could not be reached. */
+export const unavailable = () =>
+  new ApiError(503, 'Submission not saved', 'Service temporarily unavailable', { 'Retry-After': '5' });
+
+/** C18: anything else; the id finds the log line. */
+export const internalError = (requestId: string) =>
+  new ApiError(500, 'Internal server error', `Unexpected error; it has been logged as request ${requestId}`);
+
+/** C16 */
+export const methodNotAllowed = (method: string) =>
+  new ApiError(405, 'Method not allowed', `Method ${method} is not allowed here: submit with POST`, {
+    Allow: 'POST, OPTIONS',
+  });
+export const notFound = () =>
+  new ApiError(404, 'Not found', `No endpoint here: submit with POST ${SUBMIT_PATH}`);

@@ -1,0 +1,185 @@
+// The form widget (issue 5), served by the worker's static assets as /widget.js. Dependency-free;
+// compiled and minified by `npm run build:assets`. Usage:
+//   <form data-endpoint="https://forms.example/api/v1/submit" data-key="edgeform_…"> … </form>
+//   <script src="https://forms.example/widget.js" defer></script>
+// or from code: EdgeForms.attach(form, { endpoint, key }) and EdgeForms.send({ endpoint, key, data }).
+
+type Options = { endpoint: string; key: string; success?: string };
+type Reply = {
+  data?: { message?: string; error?: { message?: string }; errors?: string[] };
+  status?: { code?: number };
+};
+export type Outcome = { ok: boolean; status: number; reply: Reply; replayed: boolean };
+
+const MAX_ATTEMPTS = 4;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds of a Retry-After header, else an exponential backoff (1 s, 2 s, 4 s), both capped. */
+function retryDelay(res: Response | undefined, attempt: number): number {
+  const seconds = Number(res?.headers.get('Retry-After'));
+  return Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 500 * 2 ** attempt, 10_000);
+}
+
+/**
+ * POSTs one submission. A network error, 409 (the first try is still being saved) or 503 is
+ * retried with backoff, honouring Retry-After, under the same Idempotency-Key, so that a retry of a
+ * submission that did arrive is answered from the first one and never stored twice.
+ */
+export async function send(options: Options & { data: Record<string, unknown> }): Promise<Outcome> {
+  const headers = {
+    Authorization: `Bearer ${options.key}`,
+    'Content-Type': 'application/json',
+    'Idempotency-Key': crypto.randomUUID(),
+  };
+  const body = JSON.stringify(options.data);
+  for (let attempt = 1; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(options.endpoint, { method: 'POST', headers, body, mode: 'cors' });
+    } catch (err) {
+      if (attempt >= MAX_ATTEMPTS) throw err;
+      await sleep(retryDelay(undefined, attempt));
+      continue;
+    }
+    if ((res.status === 503 || res.status === 409) && attempt < MAX_ATTEMPTS) {
+      await sleep(retryDelay(res, attempt));
+      continue;
+    }
+    const reply = (await res.json().catch(() => ({}))) as Reply;
+    return {
+      ok: res.ok,
+      status: res.status,
+      reply,
+      replayed: res.headers.get('Idempotent-Replayed') === 'true',
+    };
+  }
+}
+
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/**
+ * The form's controls as typed JSON: a checkbox is a boolean, a number input a number (whole or
+ * not), everything else a string; an empty optional control is left out.
+ */
+export function collect(form: HTMLFormElement): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const element of Array.from(form.elements)) {
+    const control = element as Control;
+    if (!control.name || control.disabled || !('value' in control)) continue;
+    const type = control.type;
+    if (type === 'submit' || type === 'button' || type === 'reset' || type === 'file' || type === 'image')
+      continue;
+    if (type === 'checkbox') {
+      data[control.name] = (control as HTMLInputElement).checked;
+    } else if (type === 'radio') {
+      if ((control as HTMLInputElement).checked) data[control.name] = control.value;
+    } else if (control.value === '' && !control.required) {
+      // Left out: the project sees an absent optional field, not an empty string.
+    } else if ((type === 'number' || type === 'range') && control.value !== '') {
+      data[control.name] = Number(control.value);
+    } else {
+      data[control.name] = control.value;
+    }
+  }
+  return data;
+}
+
+const FIELD_IN_MESSAGE = /^Field '(.+)' /;
+
+function ui(form: HTMLFormElement) {
+  let live = form.querySelector<HTMLElement>('[data-forms-status]');
+  if (!live) {
+    live = document.createElement('p');
+    live.setAttribute('data-forms-status', '');
+    form.prepend(live);
+  }
+  live.setAttribute('role', 'status');
+  live.setAttribute('aria-live', 'polite');
+  const status = live;
+
+  const clear = () => {
+    status.textContent = '';
+    status.removeAttribute('data-state');
+    for (const note of Array.from(form.querySelectorAll('[data-forms-error]'))) note.remove();
+    for (const field of Array.from(form.querySelectorAll('[aria-invalid]'))) {
+      field.removeAttribute('aria-invalid');
+      field.removeAttribute('aria-describedby');
+    }
+  };
+
+  const fieldError = (name: string, message: string): boolean => {
+    const field = form.elements.namedItem(name);
+    if (!(field instanceof HTMLElement)) return false;
+    const note = document.createElement('span');
+    note.id = `forms-error-${name}`;
+    note.setAttribute('data-forms-error', name);
+    note.textContent = message;
+    field.setAttribute('aria-invalid', 'true');
+    field.setAttribute('aria-describedby', note.id);
+    field.after(note);
+    return true;
+  };
+
+  const show = (state: 'success' | 'error' | 'sending', text: string) => {
+    status.setAttribute('data-state', state);
+    status.textContent = text;
+  };
+  return { clear, fieldError, show };
+}
+
+export function attach(form: HTMLFormElement, options: Options): void {
+  const view = ui(form);
+  let sending = false;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    // One submission at a time: a double click sends once.
+    if (sending) return;
+    sending = true;
+    const buttons = Array.from(form.querySelectorAll<HTMLButtonElement>('button, input[type=submit]'));
+    for (const b of buttons) b.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    view.clear();
+    view.show('sending', 'Sending…');
+    const emit = (name: string, detail: unknown) =>
+      form.dispatchEvent(new CustomEvent(name, { detail, bubbles: true }));
+    try {
+      const outcome = await send({ ...options, data: collect(form) });
+      if (outcome.ok) {
+        view.show('success', options.success ?? outcome.reply.data?.message ?? 'Sent');
+        form.reset();
+        emit('forms:success', outcome);
+      } else {
+        const data = outcome.reply.data ?? {};
+        const general: string[] = [];
+        if (data.error?.message) general.push(data.error.message);
+        for (const problem of data.errors ?? []) {
+          const name = FIELD_IN_MESSAGE.exec(problem)?.[1];
+          if (!(name && view.fieldError(name, problem))) general.push(problem);
+        }
+        const summary = data.message ?? `Error ${outcome.status}`;
+        view.show('error', general.length ? `${summary}: ${general.join('; ')}` : summary);
+        emit('forms:error', outcome);
+      }
+    } catch (error) {
+      view.show('error', 'The form could not be sent: check your connection and try again.');
+      emit('forms:error', { ok: false, status: 0, error });
+    } finally {
+      sending = false;
+      for (const b of buttons) b.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  });
+}
+
+function attachAll(): void {
+  for (const form of Array.from(
+    document.querySelectorAll<HTMLFormElement>('form[data-endpoint][data-key]'),
+  )) {
+    const { endpoint = '', key = '', success } = form.dataset;
+    attach(form, success === undefined ? { endpoint, key } : { endpoint, key, success });
+  }
+}
+
+(globalThis as { EdgeForms?: unknown }).EdgeForms = { attach, send, collect };
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', attachAll);
+else attachAll();
