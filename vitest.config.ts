@@ -28,15 +28,15 @@ export default defineConfig(async () => {
           test: {
             name: 'worker',
             include: ['test/**/*.test.ts'],
-            exclude: ['test/cli/**'],
+            exclude: ['test/cli/**', 'test/e2e/**', 'test/node/**'],
             setupFiles: ['./test/apply-migrations.ts'],
           },
         },
         {
           // The command-line tools, in Node, against temporary local databases.
           test: {
-            name: 'cli',
-            include: ['test/cli/**/*.test.ts'],
+            name: 'node',
+            include: ['test/cli/**/*.test.ts', 'test/node/**/*.test.ts'],
             environment: 'node',
             testTimeout: 60_000,
             hookTimeout: 120_000,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
+import { buildAssets } from '../scripts/build-assets.ts';
 import { openDatabase, persistArgs, wrangler } from '../scripts/database.ts';
 import { createProjectFromInput } from '../scripts/forms.ts';
 
@@ -33,7 +34,8 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-// 1. The production bundle, minified, and its startup profile.
+// 1. The production bundle, minified, and its startup profile (the static assets it names, first).
+await buildAssets();
 wrangler(['deploy', '--dry-run', '--minify', '--outdir', outdir]);
 const bundle = readFileSync(join(outdir, 'index.js'));
 const startup = execFileSync(

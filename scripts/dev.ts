@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashKey } from '../src/auth.ts';
 import { createKey, findProject, findProjectByKeyHash } from '../src/store.ts';
+import { buildAssets } from './build-assets.ts';
 import { openDatabase } from './database.ts';
 import { createProjectFromInput } from './forms.ts';
 
@@ -21,6 +22,9 @@ const { values } = parseArgs({
 const persistTo = typeof values['persist-to'] === 'string' ? values['persist-to'] : undefined;
 // Only the hash is in D1 (C7), so the example key itself is kept beside the local state (git-ignored).
 const KEY_FILE = join(persistTo ?? '.wrangler', 'example-key');
+
+// The widget and the OpenAPI document, served by wrangler dev as static assets.
+await buildAssets();
 
 async function exampleKey(): Promise<string> {
   const { db, close } = await openDatabase({ remote: false, persistTo });

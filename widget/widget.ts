@@ -15,9 +15,17 @@ const MAX_ATTEMPTS = 4;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Seconds of a Retry-After header, else an exponential backoff (1 s, 2 s, 4 s), both capped. */
-function retryDelay(res: Response | undefined, attempt: number): number {
+export function retryDelay(res: Response | undefined, attempt: number): number {
   const seconds = Number(res?.headers.get('Retry-After'));
   return Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 500 * 2 ** attempt, 10_000);
+}
+
+/** A random Idempotency-Key; randomUUID exists only on secure (HTTPS or localhost) pages. */
+function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
 }
 
 /**
@@ -29,7 +37,7 @@ export async function send(options: Options & { data: Record<string, unknown> })
   const headers = {
     Authorization: `Bearer ${options.key}`,
     'Content-Type': 'application/json',
-    'Idempotency-Key': crypto.randomUUID(),
+    'Idempotency-Key': newKey(),
   };
   const body = JSON.stringify(options.data);
   for (let attempt = 1; ; attempt++) {
@@ -181,5 +189,7 @@ function attachAll(): void {
 }
 
 (globalThis as { EdgeForms?: unknown }).EdgeForms = { attach, send, collect };
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', attachAll);
-else attachAll();
+if (typeof document !== 'undefined') {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', attachAll);
+  else attachAll();
+}

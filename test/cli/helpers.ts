@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -66,4 +67,41 @@ export async function snapshot(database: Database): Promise<string> {
     tables.map((t) => database.db.all(sql.raw(`select * from ${t} order by 1, 2`))),
   );
   return JSON.stringify(dumps);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** `npm run dev` on its own state and port, as a user starts it; resolves once wrangler is ready. */
+export async function startDev(
+  dir: string,
+  port: number,
+  extra: string[] = [],
+): Promise<{ process: ChildProcess; log: () => string }> {
+  const args = ['--persist-to', dir, '--port', String(port), '--ip', '127.0.0.1', ...extra];
+  const dev = spawn('npm', ['run', 'dev', '--', ...args], {
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    detached: true,
+  });
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${log}`)), 90_000);
+    const watch = (chunk: Buffer) => {
+      log += String(chunk);
+      if (log.includes('Ready on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    dev.stdout?.on('data', watch);
+    dev.stderr?.on('data', watch);
+  });
+  return { process: dev, log: () => log };
 }

@@ -1,24 +1,13 @@
 // Issue 3's round trip, as a user runs it: `npm run dev` in one process, `npm run forms` in others.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnForms, tempDir } from './helpers.ts';
+import { freePort, spawnForms, startDev, tempDir } from './helpers.ts';
 
 const dir = tempDir('round-trip');
 let port = 0;
 let dev: ChildProcess | undefined;
 let devLog = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function post(key: string, body: unknown) {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/submit`, {
@@ -39,33 +28,9 @@ async function forms(...args: string[]) {
 beforeAll(async () => {
   port = await freePort();
   // A one-second configuration cache, so the revocation below shows within the test.
-  const args = [
-    '--persist-to',
-    dir,
-    '--port',
-    String(port),
-    '--ip',
-    '127.0.0.1',
-    '--var',
-    'CONFIG_CACHE_SECONDS:1',
-  ];
-  dev = spawn('npm', ['run', 'dev', '--', ...args], {
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    detached: true,
-  });
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${devLog}`)), 90_000);
-    const watch = (chunk: Buffer) => {
-      devLog += String(chunk);
-      if (devLog.includes('Ready on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    dev?.stdout?.on('data', watch);
-    dev?.stderr?.on('data', watch);
-  });
-  await ready;
+  const started = await startDev(dir, port, ['--var', 'CONFIG_CACHE_SECONDS:1']);
+  dev = started.process;
+  devLog = started.log();
 });
 
 afterAll(() => {

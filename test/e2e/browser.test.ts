@@ -1,0 +1,197 @@
+// Issue 5: the example page and its widget in headless Chromium, against `npm run dev`. The page is
+// served from one origin (127.0.0.1:<page>) and the worker from another (127.0.0.1:<worker>), so
+// every submission goes through a real CORS preflight. A screenshot of each final state is saved in
+// test/e2e/artifacts/.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../scripts/database.ts';
+import { createProjectFromInput } from '../../scripts/forms.ts';
+import { openApiDocument } from '../../src/openapi.ts';
+import { submissionPages } from '../../src/store.ts';
+import { freePort, startDev, tempDir } from '../cli/helpers.ts';
+
+const ARTIFACTS = join(import.meta.dirname, 'artifacts');
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const PAGE = readFileSync(join(import.meta.dirname, '../../examples/contact.html'), 'utf8');
+
+const dir = tempDir('e2e');
+let dev: ChildProcess | undefined;
+let pages: Server | undefined;
+let browser: Browser | undefined;
+let workerUrl = '';
+let pageUrl = '';
+let exampleKey = '';
+let devLog = () => '';
+
+/** The example page as a site would serve it, pointing at our worker with the given key. */
+function servePage(port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname !== '/contact.html') {
+      res.writeHead(404).end();
+      return;
+    }
+    const html = PAGE.replaceAll('http://localhost:8787', workerUrl).replace(
+      'edgeform_PASTE_THE_KEY_FROM_NPM_RUN_DEV',
+      url.searchParams.get('key') ?? exampleKey,
+    );
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+async function stored(projectId: string) {
+  const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+  try {
+    const rows = [];
+    for await (const page of submissionPages(db, projectId))
+      rows.push(...page.map((r) => JSON.parse(r.data)));
+    return rows;
+  } finally {
+    await close();
+  }
+}
+
+async function open(key?: string): Promise<Page> {
+  if (!browser) throw new Error('no browser');
+  const page = await browser.newPage();
+  await page.goto(`${pageUrl}/contact.html${key ? `?key=${encodeURIComponent(key)}` : ''}`);
+  await page.waitForFunction("'EdgeForms' in window");
+  return page;
+}
+
+const status = (page: Page) => page.locator('[data-forms-status]');
+
+async function settled(page: Page, state: 'success' | 'error', name: string) {
+  await page.locator(`[data-forms-status][data-state="${state}"]`).waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const [workerPort, pagePort] = [await freePort(), await freePort()];
+  workerUrl = `http://127.0.0.1:${workerPort}`;
+  pageUrl = `http://127.0.0.1:${pagePort}`;
+  const started = await startDev(dir, workerPort);
+  dev = started.process;
+  devLog = started.log;
+  exampleKey = readFileSync(join(dir, 'example-key'), 'utf8').trim();
+  pages = await servePage(pagePort);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  pages?.close();
+  if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+});
+
+describe('the widget on the example page, in Chromium', () => {
+  it('serves /widget.js with its type, long-lived caching and open CORS', async () => {
+    const res = await fetch(`${workerUrl}/widget.js`, { headers: { Origin: pageUrl } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^(application|text)\/javascript/);
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=86400, stale-while-revalidate=604800');
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect((await res.text()).length).toBeGreaterThan(1000);
+  });
+
+  it('serves the OpenAPI document at /api/v1/openapi.json, as generated from the code', async () => {
+    const res = await fetch(`${workerUrl}/api/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(openApiDocument());
+  });
+
+  it('a valid submission shows success, and D1 holds exactly it', async () => {
+    const page = await open();
+    await page.fill('#name', 'Ada Lovelace');
+    await page.fill('#email', 'ada@example.com');
+    await page.fill('#phone', '2025550123');
+    await page.check('input[name=enquiry]');
+    await page.fill('#message', 'Hello from Chromium');
+    await page.click('button[type=submit]');
+    await settled(page, 'success', 'valid-submission');
+    expect(await status(page).textContent()).toBe('Thank you! We received your message.');
+    expect(await status(page).getAttribute('aria-live')).toBe('polite');
+    expect(await stored('example')).toEqual([
+      {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: 2025550123,
+        enquiry: true,
+        message: 'Hello from Chromium',
+      },
+    ]);
+    // A real cross-origin request: the browser sent the preflight first (wrangler dev logs it).
+    expect(devLog()).toMatch(/OPTIONS \/api\/v1\/submit 204/);
+    await page.close();
+  });
+
+  it('a wrong type shows the SPEC message at that field, and nothing is stored', async () => {
+    const before = (await stored('example')).length;
+    const page = await open();
+    // A site whose phone control is free text, while the project wants an integer.
+    await page.evaluate("document.querySelector('#phone').type = 'text'");
+    await page.fill('#name', 'Grace');
+    await page.fill('#phone', '555-0123');
+    await page.click('button[type=submit]');
+    await settled(page, 'error', 'wrong-type');
+    const note = page.locator('[data-forms-error="phone"]');
+    expect(await note.textContent()).toBe("Field 'phone' is not of type integer");
+    expect(await page.getAttribute('#phone', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#phone', 'aria-describedby')).toBe('forms-error-phone');
+    expect(await status(page).textContent()).toBe('Validation failed');
+    expect((await stored('example')).length).toBe(before);
+    await page.close();
+  });
+
+  it("a project that lists allowed origins refuses the page's origin, visibly", async () => {
+    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+    const other = await createProjectFromInput(db, {
+      name: 'Elsewhere',
+      fields: ['name:string'],
+      origins: ['https://shop.example'],
+    });
+    await close();
+    const page = await open(other.apiKey);
+    await page.fill('#name', 'Ada');
+    await page.click('button[type=submit]');
+    await settled(page, 'error', 'origin-refused');
+    expect(await status(page).textContent()).toBe('Request refused: Origin not allowed');
+    expect(await stored(other.projectId)).toEqual([]);
+    await page.close();
+  });
+
+  it('an invalid key shows a visible error', async () => {
+    const page = await open('edgeform_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    await page.fill('#name', 'Ada');
+    await page.click('button[type=submit]');
+    await settled(page, 'error', 'invalid-key');
+    expect(await status(page).textContent()).toBe('Authentication failed: Invalid API key');
+    await page.close();
+  });
+
+  it('a double click stores one submission', async () => {
+    const before = (await stored('example')).length;
+    const page = await open();
+    await page.fill('#name', 'Double Clicker');
+    await page.dblclick('button[type=submit]');
+    await settled(page, 'success', 'double-click');
+    // Give a second request, had there been one, the time to land.
+    await page.waitForTimeout(500);
+    const rows = await stored('example');
+    expect(rows.length - before).toBe(1);
+    expect(rows.at(-1)).toEqual({ name: 'Double Clicker', enquiry: false });
+    await page.close();
+  });
+});

@@ -1,0 +1,76 @@
+// Issue 5: the OpenAPI document is valid, and documents every reply the endpoint can give.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/envelope.ts';
+import { openApiDocument, postReplies } from '../../src/openapi.ts';
+import * as replies from '../../src/replies.ts';
+
+const doc = openApiDocument() as {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        responses: Record<
+          string,
+          { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }
+        >;
+      }
+    >
+  >;
+};
+const submitPath = doc.paths[replies.SUBMIT_PATH] ?? {};
+const documented = (method: string) => Object.keys(submitPath[method]?.responses ?? {}).map(Number);
+
+describe('OpenAPI 3.1 document', () => {
+  it('is valid OpenAPI 3.1 (checked by @readme/openapi-parser)', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(doc) as never);
+    if (!result.valid) throw new Error(compileErrors(result));
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every reply of src/replies.ts under the submit path, with the exact envelope as an example', () => {
+    const all = new Set(Object.keys(submitPath).flatMap(documented));
+    for (const [name, make] of Object.entries(replies)) {
+      if (typeof make !== 'function') continue;
+      const reply = (make as (arg: never) => unknown)('x' as never);
+      const status = reply instanceof ApiError ? reply.status : 201;
+      if (name === 'notFound') continue; // any other path: in info.description (OpenAPI cannot name "every other path")
+      expect(all, `${name} (${status})`).toContain(status);
+    }
+    expect(documented('post')).toEqual([201, 400, 401, 403, 409, 413, 415, 422, 429, 500, 503]);
+    expect(documented('options')).toEqual([204]);
+    for (const method of ['get', 'put', 'patch', 'delete']) expect(documented(method)).toEqual([405]);
+    // Each example is what the code sends.
+    for (const { name, reply } of postReplies()) {
+      const content = submitPath.post?.responses[String(reply.status)]?.content;
+      const examples = content?.['application/json; charset=utf-8']?.examples ?? {};
+      expect(examples[name]?.value).toEqual(reply.toEnvelope());
+    }
+  });
+
+  it('no reply escapes the catalogue: ApiError and envelope() are built only in src/replies.ts', () => {
+    const src = join(import.meta.dirname, '../../src');
+    for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
+      if (file === 'replies.ts' || file === 'envelope.ts') continue;
+      const text = readFileSync(join(src, file), 'utf8');
+      expect(text, file).not.toMatch(/new ApiError\(|[^.\w]envelope\(/);
+    }
+  });
+
+  it('the field types are the valibot schemas that validate submissions, as JSON Schema', () => {
+    const fieldValue = (
+      openApiDocument() as { components: { schemas: { FieldValue: { anyOf: unknown[] } } } }
+    ).components.schemas.FieldValue;
+    expect(fieldValue.anyOf).toEqual([
+      { title: 'string', type: 'string' },
+      { title: 'integer', type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+      { title: 'number', type: 'number' },
+      { title: 'boolean', type: 'boolean' },
+    ]);
+  });
+});

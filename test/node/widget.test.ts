@@ -1,0 +1,110 @@
+// Issue 5: the widget's sending logic (the browser tests cover the page): retries, backoff,
+// Retry-After, and one Idempotency-Key per submission across its retries.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { retryDelay, send } from '../../widget/widget.ts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+const envelope = (code: number, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ data: { message: 'm' }, status: { code, message: 'x' } }), {
+    status: code,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
+
+function fakeFetch(...answers: (Response | Error)[]) {
+  const calls: { headers: Headers; body: string }[] = [];
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => {
+    calls.push({ headers: new Headers(init?.headers), body: String(init?.body) });
+    const next = answers.shift();
+    if (next instanceof Error) throw next;
+    if (!next) throw new Error('no more answers');
+    return next;
+  });
+  return { calls, spy };
+}
+
+const options = { endpoint: 'https://forms.example/api/v1/submit', key: 'edgeform_k', data: { name: 'Ada' } };
+
+/** Runs send() with fake timers, returning the outcome and the waits between attempts. */
+async function run() {
+  vi.useFakeTimers();
+  const started = Date.now();
+  const waits: number[] = [];
+  const pending = send(options);
+  for (let i = 0; i < 10; i++) {
+    const before = Date.now();
+    await vi.runOnlyPendingTimersAsync();
+    if (Date.now() > before) waits.push(Date.now() - before);
+  }
+  const outcome = await pending;
+  return { outcome, waits, total: Date.now() - started };
+}
+
+describe('widget send()', () => {
+  it('a 503 is retried after Retry-After, with the same Idempotency-Key and body', async () => {
+    const { calls } = fakeFetch(envelope(503, { 'Retry-After': '2' }), envelope(201));
+    const { outcome, waits } = await run();
+    expect(outcome).toMatchObject({ ok: true, status: 201 });
+    expect(waits).toEqual([2000]);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.headers.get('Idempotency-Key')).toBe(calls[1]?.headers.get('Idempotency-Key'));
+    expect(calls[0]?.headers.get('Idempotency-Key')).toMatch(/^[\x21-\x7e]{16,255}$/);
+    expect(calls[0]?.headers.get('Authorization')).toBe('Bearer edgeform_k');
+    expect(calls.map((c) => c.body)).toEqual(['{"name":"Ada"}', '{"name":"Ada"}']);
+  });
+
+  it('a network error is retried with backoff; after 4 attempts it gives up with the error', async () => {
+    fakeFetch(
+      new TypeError('offline'),
+      new TypeError('offline'),
+      new TypeError('offline'),
+      new TypeError('offline'),
+    );
+    vi.useFakeTimers();
+    const pending = send(options).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    expect(await pending).toBeInstanceOf(TypeError);
+    expect([1, 2, 3].map((attempt) => retryDelay(undefined, attempt))).toEqual([1000, 2000, 4000]);
+  });
+
+  it('409 (the first try still being saved) is retried too; other errors are answered at once', async () => {
+    const first = fakeFetch(
+      envelope(409, { 'Retry-After': '1' }),
+      envelope(201, { 'Idempotent-Replayed': 'true' }),
+    );
+    const { outcome } = await run();
+    expect(outcome).toMatchObject({ ok: true, status: 201, replayed: true });
+    expect(first.calls).toHaveLength(2);
+    vi.restoreAllMocks();
+    for (const code of [400, 401, 403, 413, 415, 422, 429]) {
+      const { calls } = fakeFetch(envelope(code));
+      expect((await send(options)).status).toBe(code);
+      expect(calls).toHaveLength(1);
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('four 503s in a row: the last 503 is the outcome', async () => {
+    const { calls } = fakeFetch(envelope(503), envelope(503), envelope(503), envelope(503));
+    const { outcome } = await run();
+    expect(outcome).toMatchObject({ ok: false, status: 503 });
+    expect(calls).toHaveLength(4);
+  });
+
+  it('each submission has its own Idempotency-Key', async () => {
+    const { calls } = fakeFetch(envelope(201), envelope(201));
+    await send(options);
+    await send(options);
+    expect(calls[0]?.headers.get('Idempotency-Key')).not.toBe(calls[1]?.headers.get('Idempotency-Key'));
+  });
+
+  it('Retry-After is capped at 10 s; backoff grows from 1 s', () => {
+    const withHeader = (value: string) => new Response(null, { headers: { 'Retry-After': value } });
+    expect(retryDelay(withHeader('3'), 1)).toBe(3000);
+    expect(retryDelay(withHeader('3600'), 1)).toBe(10_000);
+    expect(retryDelay(withHeader('soon'), 2)).toBe(2000);
+  });
+});
