@@ -3,7 +3,7 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bodyHash } from '../src/idempotency.ts';
+import { bodyHash, parseIdempotencyKey } from '../src/idempotency.ts';
 import { uuidv7 } from '../src/ids.ts';
 import worker from '../src/index.ts';
 import { database, insertSubmission } from '../src/store.ts';
@@ -48,6 +48,26 @@ describe('C20: the form of an Idempotency-Key', () => {
     const res = await submit({ key: p.apiKey, json: VALID_BODY, headers: withKey(key) });
     await expectEnvelope(res, 201);
     expect((await storedRows(p.projectId)).map((r) => r.idempotencyKey)).toEqual([key]);
+  });
+
+  it('C20 (property): a key is accepted exactly when it is 1–255 printable ASCII characters', () => {
+    const printable = (k: string) =>
+      k.length >= 1 && k.length <= 255 && [...k].every((ch) => ch >= ' ' && ch <= '~');
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 300 }), fc.string({ maxLength: 300 })),
+        (key) => {
+          let accepted: boolean;
+          try {
+            accepted = parseIdempotencyKey(key) === key;
+          } catch {
+            accepted = false;
+          }
+          expect(accepted).toBe(printable(key));
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   it('C5 + C20: the form is checked with step 5: after the media type, before the body size', async () => {

@@ -80,6 +80,11 @@ const origins = fc.option(fc.constantFrom('https://shop.example', 'https://evil.
   nil: undefined,
 });
 
+// C20: absent, a few reused keys (replays, 422s), or anything at all.
+const idempotencyKeys = fc.option(fc.oneof(fc.constantFrom('k1', 'k2'), fc.string({ maxLength: 300 })), {
+  nil: undefined,
+});
+
 // Header values that a fetch client can carry (no CR, LF or NUL, and Latin-1 only).
 const headerSafe = (s: string) => /^[\t\x20-\x7e\x80-\xff]*$/.test(s);
 
@@ -92,12 +97,15 @@ describe('properties', () => {
         origins,
         bodies,
         fc.constantFrom(...Array<string>(12).fill('POST'), 'GET', 'PUT', 'DELETE', 'OPTIONS'),
-        async (auth, contentType, origin, body, method) => {
+        idempotencyKeys,
+        async (auth, contentType, origin, body, method, idempotencyKey) => {
           const headers: Record<string, string> = {};
           const authorization = auth();
           if (authorization !== undefined && headerSafe(authorization)) headers.Authorization = authorization;
           if (contentType !== undefined && headerSafe(contentType)) headers['Content-Type'] = contentType;
           if (origin !== undefined) headers.Origin = origin;
+          if (idempotencyKey !== undefined && headerSafe(idempotencyKey))
+            headers['Idempotency-Key'] = idempotencyKey;
           const res = await submit({
             method,
             headers,

@@ -1,5 +1,6 @@
 // C22: the honeypot and Turnstile. Siteverify is mocked at the worker's outbound fetch.
 import { env } from 'cloudflare:workers';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { database, submissionPages } from '../src/store.ts';
 import { SITEVERIFY_URL } from '../src/turnstile.ts';
@@ -50,6 +51,32 @@ describe('C22: honeypot', () => {
       message: 'Invalid request body',
       error: { message: 'Submission has no fields' },
     });
+  });
+
+  it('C22 (property): the honeypot is never stored, and a row is spam exactly when it was filled', async () => {
+    const p = await seedProject({ honeypot: 'website' });
+    let expected = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(fc.oneof(fc.string(), fc.constantFrom('', null, false, true, 0)), { nil: undefined }),
+        fc.string(),
+        async (website, name) => {
+          const body: Record<string, unknown> = { name };
+          if (website !== undefined) body.website = website;
+          const res = await submit({ key: p.apiKey, json: body });
+          await expectEnvelope(res, 201);
+          expected++;
+          const rows = await storedRows(p.projectId);
+          expect(rows).toHaveLength(expected);
+          const last = rows.at(-1);
+          expect(JSON.parse(last?.data ?? '{}')).toEqual({ name });
+          expect(last?.spam).toBe(
+            website !== undefined && website !== '' && website !== null && website !== false,
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('C22: spam is left out of exports unless asked for', async () => {
