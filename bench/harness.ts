@@ -1,0 +1,202 @@
+// The pieces of `npm run bench`, shared with `npm run bench:compare`: the production bundle, a
+// persisted local D1 with the real migrations and a seeded project, the workers in one Miniflare
+// (each on its own direct socket), and the load generator in its own process.
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
+import { unstable_readConfig } from 'wrangler';
+import { buildAssets } from '../scripts/build-assets.ts';
+import { openDatabase, persistArgs, wrangler } from '../scripts/database.ts';
+import { createProjectFromInput } from '../scripts/forms.ts';
+
+// The Rate Limiting binding (C21). In production its counters are kept in memory on the machine
+// that runs the worker and synchronised in the background, so a limit() call waits on no network.
+// Miniflare simulates it with a Durable Object that writes SQLite on every call, on the worker's own
+// thread: as costly here as a D1 write. `memory` (default) stands in an in-memory limiter with the
+// same interface and fixed windows; `miniflare` measures the simulator.
+export type Limiter = 'memory' | 'miniflare';
+export const LIMITER: Limiter = process.env.BENCH_LIMITER === 'miniflare' ? 'miniflare' : 'memory';
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/**
+ * The production bundle, minified, into `outdir`, with the entry that hands it in-memory limiters;
+ * of the checkout in `cwd` (another worktree, for `bench:compare`) when given.
+ */
+export async function buildBundle(outdir: string, cwd?: string): Promise<Buffer> {
+  if (cwd === undefined) {
+    await buildAssets();
+    // BENCH_MINIFY=false keeps the names, for profiles.
+    const minify = process.env.BENCH_MINIFY === 'false' ? ['--minify=false'] : ['--minify'];
+    wrangler(['deploy', '--dry-run', ...minify, '--outdir', outdir]);
+  } else {
+    const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
+    execFileSync('npm', ['run', '--silent', 'build:assets'], { cwd, env, stdio: ['ignore', 2, 2] });
+    execFileSync('wrangler', ['deploy', '--dry-run', '--minify', '--outdir', outdir], {
+      cwd,
+      env,
+      stdio: ['ignore', 2, 2],
+    });
+  }
+  // The production bundle, untouched, behind an entry that hands it in-memory limiters.
+  writeFileSync(
+    join(outdir, 'bench-entry.js'),
+    `import worker from './index.js';
+const windows = new Map();
+const limiter = (name, limit, period) => ({
+  async limit({ key }) {
+    const id = name + ' ' + key, epoch = Math.floor(Date.now() / (period * 1000));
+    let w = windows.get(id);
+    if (w === undefined || w.epoch !== epoch) windows.set(id, (w = { epoch, count: 0 }));
+    return { success: ++w.count <= limit };
+  },
+});
+const limiters = {
+  KEY_RATE_LIMIT: limiter('key', 1e9, 10),
+  ADDRESS_RATE_LIMIT: limiter('address', 1e9, 10),
+};
+export default { fetch: (request, env, ctx) => worker.fetch(request, { ...env, ...limiters }, ctx) };
+`,
+  );
+  return readFileSync(join(outdir, 'index.js'));
+}
+
+/** A persisted local D1 with the real migrations, and a project with SPEC's five fields. */
+export async function seed(state: string): Promise<{ projectId: string; apiKey: string }> {
+  wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(state)]);
+  const seeded = await openDatabase({ remote: false, persistTo: state });
+  try {
+    return await createProjectFromInput(seeded.db, {
+      name: 'Bench',
+      fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
+    });
+  } finally {
+    await seeded.close();
+  }
+}
+
+export const FLOOR_BODY = JSON.stringify({
+  data: { message: 'Submission received' },
+  status: { code: 201, message: 'Created' },
+});
+
+/**
+ * The services (name → the outdir of a bundle) and the floor in one Miniflare sharing one D1, each
+ * on its own socket. Returns the submit URL of each.
+ */
+export async function start(
+  services: Record<string, string>,
+  state: string,
+): Promise<{ mf: Miniflare; urls: Record<string, string> }> {
+  const config = unstable_readConfig({ config: 'wrangler.toml' });
+  const [d1] = config.d1_databases;
+  const service = (name: string, outdir: string) => ({
+    name,
+    modules: (LIMITER === 'memory' ? ['bench-entry.js', 'index.js'] : ['index.js']).map((file) => ({
+      type: 'ESModule' as const,
+      path: join(outdir, file),
+    })),
+    modulesRoot: outdir,
+    compatibilityDate: config.compatibility_date,
+    d1Databases: { DB: d1?.database_id ?? '' },
+    bindings: config.vars as Record<string, string | number>,
+    // The limiters of wrangler.toml, widened so that the load is measured, never refused: the
+    // check itself stays on the path.
+    ratelimits:
+      LIMITER === 'memory'
+        ? {}
+        : Object.fromEntries(
+            config.ratelimits.map(
+              (r: { name: string; namespace_id: string; simple: { period: 10 | 60 } }) => [
+                r.name,
+                { namespace_id: r.namespace_id, simple: { limit: 1e9, period: r.simple.period } },
+              ],
+            ),
+          ),
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+  });
+  // Miniflare 5 takes a new shape of options; the classic one converts exactly.
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      resourcePersistencePath: join(state, 'v3'),
+      workers: [
+        ...Object.entries(services).map(([name, outdir]) => service(name, outdir)),
+        {
+          name: 'floor',
+          modules: true,
+          script: `const body = ${JSON.stringify(FLOOR_BODY)};
+export default { fetch: () => new Response(body, { status: 201, headers: { 'Content-Type': 'application/json; charset=utf-8' } }) };`,
+          compatibilityDate: config.compatibility_date,
+          unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+        },
+      ],
+    }),
+  );
+  await mf.ready;
+  const urls: Record<string, string> = {};
+  for (const name of [...Object.keys(services), 'floor']) {
+    urls[name] = `${await mf.unsafeGetDirectURL(name)}api/v1/submit`;
+  }
+  return { mf, urls };
+}
+
+export function scenarios(apiKey: string) {
+  return {
+    accepted: {
+      key: apiKey,
+      body: {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: 2025550123,
+        enquiry: true,
+        message: 'Hello!',
+      },
+    },
+    typeError: {
+      key: apiKey,
+      body: { name: 42, email: 'ada@example.com', phone: '2025550123', enquiry: 'yes' },
+    },
+    badKey: { key: 'edgeform_00000000000000000000000000000000', body: { name: 'Ada' } },
+  } as const;
+}
+export type Scenario = keyof ReturnType<typeof scenarios>;
+export type Request = { key: string; body: object };
+
+export type Run = {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+};
+
+/** One run of exactly `amount` requests, by bench/load.ts (autocannon) in its own process. */
+export function load(url: string, request: Request, connections: number, amount: number): Promise<Run> {
+  const options = {
+    url,
+    connections,
+    amount,
+    headers: { Authorization: `Bearer ${request.key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(request.body),
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bench/load.ts', JSON.stringify(options)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as Run) : reject(new Error(`load: exit ${code}`)),
+    );
+  });
+}
