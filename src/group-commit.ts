@@ -3,11 +3,15 @@
 // still waits for the batch that holds its row; a failed batch fails every request in it, and D1's
 // batch is a transaction, so nothing of it is stored.
 //
-// Requests coordinate through plain shared state, never through each other's promises: in Workers a
-// promise belongs to the request that made it, and one request awaiting (or resolving) another's
-// promise hangs or fails when that request ends first. So every request waits on its own timer and
-// reads the state of its row, and whoever finds no write in flight leads the next batch, doing the
-// I/O in its own context.
+// Requests coordinate through shared state, and wake each other through promises each makes for
+// itself: a request waiting for its row creates its own promise, and whoever finishes a write
+// resolves it. workerd runs the continuation of a promise in the context of the request that made
+// it (the `handle_cross_request_promise_resolution` behaviour, on by default since 2024-10-14), so a
+// woken request goes on in its own context. Awaiting a promise another request made would run the
+// rest of this request in that one's context, where its own I/O is refused ("Cannot perform I/O on
+// behalf of a different request"): never done here. A timer backs every wait up, should the
+// request that was to wake it be gone; whoever finds no write in flight leads the next batch,
+// doing the I/O in its own context.
 
 export type Limits = { rows: number; bytes: number };
 
@@ -15,10 +19,30 @@ type Waiter<Row> = {
   row: Row;
   bytes: number;
   state: 'queued' | 'writing' | 'stored' | 'skipped' | { failed: unknown };
+  /** Resolves the promise this waiter's own request is sleeping on, if it is. */
+  wake: (() => void) | undefined;
 };
 
 /** A write older than this is presumed lost with its request: its rows fail and a new one may start. */
 const LOST_WRITE_MS = 30_000;
+/** How long a waiter sleeps when nobody wakes it (its waker gone): then it looks for itself. */
+const BACKSTOP_MS = 50;
+/** The longest a leader waits for the requests on their way to the queue. */
+const GATHER_MS = 2;
+
+const WOKEN = Symbol('woken'); // an abort reason that costs no DOMException and its stack
+
+/** Sleeps up to `ms`; `wake` ends it early, from any request. Resolves true if woken. */
+function nap(ms: number): { woken: Promise<boolean>; wake: () => void } {
+  const alarm = new AbortController();
+  return {
+    woken: scheduler.wait(ms, { signal: alarm.signal }).then(
+      () => false,
+      () => true,
+    ),
+    wake: () => alarm.abort(WOKEN),
+  };
+}
 
 export class GroupCommit<Row> {
   readonly #write: (rows: Row[]) => Promise<boolean[]>;
@@ -26,7 +50,11 @@ export class GroupCommit<Row> {
   readonly #limits: Limits;
   #queue: Waiter<Row>[] = [];
   #writing: { since: number; batch: Waiter<Row>[] } | undefined;
-  #lastBatchRows = 0;
+  /** The most rows seen queued or being written at once since the last batch began. */
+  #seen = 0;
+  /** How many rows the leader gathering a batch waits for. */
+  #target = 0;
+  #wakeGatherer: (() => void) | undefined;
 
   /** `write` stores the rows all or none, and says row by row whether each was stored or skipped. */
   constructor(write: (rows: Row[]) => Promise<boolean[]>, size: (row: Row) => number, limits: Limits) {
@@ -41,9 +69,11 @@ export class GroupCommit<Row> {
    * this request leads, so that a client hanging up cannot cancel it (ctx.waitUntil).
    */
   async add(row: Row, keepAlive: (write: Promise<void>) => void): Promise<boolean> {
-    const waiter: Waiter<Row> = { row, bytes: this.#size(row), state: 'queued' };
+    const waiter: Waiter<Row> = { row, bytes: this.#size(row), state: 'queued', wake: undefined };
     this.#queue.push(waiter);
-    for (let polls = 0; ; polls++) {
+    this.#seen = Math.max(this.#seen, this.#queue.length + (this.#writing?.batch.length ?? 0));
+    if (this.#queue.length >= this.#target) this.#wakeGatherer?.();
+    for (;;) {
       if (waiter.state === 'stored') return true;
       if (waiter.state === 'skipped') return false;
       if (typeof waiter.state === 'object') throw waiter.state.failed;
@@ -53,20 +83,41 @@ export class GroupCommit<Row> {
         keepAlive(write);
         await write;
       } else {
-        // 1 ms at first, then up to 4 ms: a D1 round trip is several milliseconds at best.
-        await scheduler.wait(Math.min(4, 1 + (polls >> 3)));
+        await this.#sleep(waiter);
       }
     }
+  }
+
+  /** Until the waiter is woken (its batch written, or its turn to lead), or the backstop fires. */
+  async #sleep(waiter: Waiter<Row>): Promise<void> {
+    const { woken, wake } = nap(BACKSTOP_MS);
+    waiter.wake = wake;
+    await woken;
+    waiter.wake = undefined;
+  }
+
+  /**
+   * Waits, up to GATHER_MS, until as many rows are queued as were seen in the system during the last
+   * batch: under a steady load the requests whose rows were just written come back with the next
+   * ones, so each batch carries every request then in flight, not those that happened to be early.
+   */
+  async #gather(target: number): Promise<void> {
+    const { woken, wake } = nap(GATHER_MS);
+    this.#target = target;
+    this.#wakeGatherer = wake;
+    await woken;
+    this.#wakeGatherer = undefined;
   }
 
   /** Takes the oldest rows within the limits (always at least one) and writes them as one batch. */
   async #lead(): Promise<void> {
     const writing = { since: Date.now(), batch: [] as Waiter<Row>[] };
     this.#writing = writing;
-    // Under load (the last batch had company), give the requests still on their way a millisecond
-    // to join: fewer, larger batches (bench/RESULTS.md: 0.148 of the floor at c=10 with a bare
-    // tick, 0.181 with 1 ms, 0.169 with 2 ms). A lone submission is written at once.
-    if (this.#lastBatchRows > 1) await scheduler.wait(1);
+    // Under load, wait for as many rows as the system held during the last batch: fewer, larger
+    // batches (bench/RESULTS.md). A lone submission is written at once.
+    const target = Math.min(this.#seen, this.#limits.rows);
+    this.#seen = this.#queue.length;
+    if (this.#queue.length < target) await this.#gather(target);
     let bytes = 0;
     const batch: Waiter<Row>[] = [];
     for (const waiter of this.#queue) {
@@ -81,7 +132,6 @@ export class GroupCommit<Row> {
     }
     this.#queue = this.#queue.slice(batch.length);
     writing.batch = batch;
-    this.#lastBatchRows = batch.length;
     let outcome: (i: number) => Waiter<Row>['state'];
     try {
       const stored = await this.#write(batch.map((w) => w.row));
@@ -92,8 +142,11 @@ export class GroupCommit<Row> {
     if (this.#writing === writing) {
       batch.forEach((w, i) => {
         w.state = outcome(i);
+        w.wake?.();
       });
       this.#writing = undefined;
+      // The oldest of those still queued leads the next batch.
+      this.#queue[0]?.wake?.();
     }
   }
 
@@ -101,7 +154,10 @@ export class GroupCommit<Row> {
     const writing = this.#writing;
     if (writing && Date.now() - writing.since > LOST_WRITE_MS) {
       const failed = new Error('group commit: the write was lost with the request that led it');
-      for (const w of writing.batch) w.state = { failed };
+      for (const w of writing.batch) {
+        w.state = { failed };
+        w.wake?.();
+      }
       this.#writing = undefined;
     }
   }
