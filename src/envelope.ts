@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { corsHeaders } from './cors.ts';
 // C1–C3: every reply is `{ data, status }`; this module is the only place that shapes one.
 
 // C2: RFC 9110 reason phrases.
@@ -86,6 +87,33 @@ export class StorageError extends UnavailableError {
   }
 }
 
+// C18: the id a fault is logged under. The client's own X-Request-Id if it is a plain token (as
+// Hono's requestId middleware accepts), else Cloudflare's Ray ID, else a random UUID.
+const REQUEST_ID = /^[\w\-=]{1,255}$/;
+
+export function requestIdOf(c: Context): string {
+  let id = c.get('requestId') as string | undefined;
+  if (id === undefined) {
+    const given = c.req.header('X-Request-Id');
+    id =
+      given !== undefined && REQUEST_ID.test(given) ? given : (c.req.header('cf-ray') ?? crypto.randomUUID());
+    c.set('requestId', id);
+  }
+  return id;
+}
+
+/**
+ * The reply, built in one step with all its headers: the request id, CORS (C14), and `headers`.
+ * (Setting headers through Hono's context costs a Headers object and response copies per request.)
+ */
 export function send(c: Context, body: Envelope, headers: Record<string, string> = {}): Response {
-  return c.body(JSON.stringify(body), body.status.code, { 'Content-Type': JSON_CONTENT_TYPE, ...headers });
+  return new Response(JSON.stringify(body), {
+    status: body.status.code,
+    headers: {
+      'Content-Type': JSON_CONTENT_TYPE,
+      'X-Request-Id': requestIdOf(c),
+      ...corsHeaders(c.req.header('Origin')),
+      ...headers,
+    },
+  });
 }

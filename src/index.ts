@@ -1,9 +1,8 @@
 // The whole service on one screen: middleware in the order of CONTRACT C5, the routes, the errors.
 import { HonoBase as Hono } from 'hono/hono-base';
-import { requestId } from 'hono/request-id';
 import { TrieRouter } from 'hono/router/trie-router';
-import { cors } from './cors.ts';
-import { ApiError, send, UnavailableError } from './envelope.ts';
+import { preflight } from './cors.ts';
+import { ApiError, requestIdOf, send, UnavailableError } from './envelope.ts';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency.ts';
 import { internalError, methodNotAllowed, notFound, unavailable } from './replies.ts';
 import { database, purgeIdempotencyKeys } from './store.ts';
@@ -22,8 +21,7 @@ import {
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 const app = new Hono<AppEnv>({ router: new TrieRouter() });
 
-app.use(requestId({ generator: (c) => c.req.header('cf-ray') ?? crypto.randomUUID() }));
-app.use(cors(SUBMIT_PATH));
+app.use(preflight(SUBMIT_PATH));
 
 app.post(
   SUBMIT_PATH,
@@ -58,7 +56,7 @@ function innermost(err: Error): string {
 // never the key, the body, or anything the reply would leak.
 app.onError((err, c) => {
   if (err instanceof ApiError) return send(c, err.toEnvelope(), err.headers);
-  const requestId = c.var.requestId;
+  const requestId = requestIdOf(c);
   console.error(
     JSON.stringify({
       level: 'error',
