@@ -37,8 +37,10 @@ export function looksLikeKey(token: string): boolean {
   return KEY_PATTERN.test(token);
 }
 
+const encoder = new TextEncoder();
+
 export async function hashKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(key));
   return toHex(new Uint8Array(digest));
 }
 
