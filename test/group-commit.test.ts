@@ -83,4 +83,46 @@ describe('GroupCommit', () => {
     await Promise.all([1, 2, 3].map((r) => commit.add(r, (p) => kept.push(p))));
     expect(kept).toHaveLength(2);
   });
+
+  it('a waiting row is woken as soon as its batch is written, not by its backstop timer', async () => {
+    const { batches, write } = recorder();
+    // A ten-minute backstop: only the wake-up can finish these within the test's time limit.
+    const commit = new GroupCommit(
+      write,
+      size,
+      { rows: 100, bytes: 1e6 },
+      { gatherMs: 2, backstopMs: 600_000 },
+    );
+    await Promise.all([...Array(10).keys()].map((r) => commit.add(r, keepAlive)));
+    expect(batches).toEqual([[0], [1, 2, 3, 4, 5, 6, 7, 8, 9]]);
+  });
+
+  it('under load, a batch waits for as many rows as the last one saw in flight', async () => {
+    const { batches, write } = recorder();
+    const commit = new GroupCommit(
+      write,
+      size,
+      { rows: 100, bytes: 1e6 },
+      { gatherMs: 600_000, backstopMs: 600_000 },
+    );
+    // 0 goes alone; 1–3 arrive during its write: four rows were in flight at once.
+    const first = [0, 1, 2, 3].map((r) => commit.add(r, keepAlive));
+    await scheduler.wait(30);
+    // The batch of 1–3 is still gathering (expecting four), and takes 4 when it comes.
+    expect(batches).toEqual([[0]]);
+    await Promise.all([...first, commit.add(4, keepAlive)]);
+    expect(batches).toEqual([[0], [1, 2, 3, 4]]);
+  });
+
+  it('a gathering batch goes without the rows it expected once gatherMs has passed', async () => {
+    const { batches, write } = recorder();
+    const commit = new GroupCommit(
+      write,
+      size,
+      { rows: 100, bytes: 1e6 },
+      { gatherMs: 10, backstopMs: 600_000 },
+    );
+    await Promise.all([0, 1, 2, 3].map((r) => commit.add(r, keepAlive)));
+    expect(batches).toEqual([[0], [1, 2, 3]]);
+  });
 });
