@@ -107,8 +107,18 @@ export function requestIdOf(c: Context): string {
  * (Setting headers through Hono's context costs a Headers object and response copies per request.)
  */
 export function send(c: Context, body: Envelope, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status: body.status.code,
+  return sendJson(c, body.status.code, JSON.stringify(body), headers);
+}
+
+/** `send`, for an envelope serialised once and kept (the 201 of every accepted submission). */
+export function sendJson(
+  c: Context,
+  status: EnvelopeStatus,
+  json: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(json, {
+    status,
     headers: {
       'Content-Type': JSON_CONTENT_TYPE,
       'X-Request-Id': requestIdOf(c),

@@ -92,20 +92,25 @@ const insertSqls = new Map<number, InsertSql>();
 /**
  * The insert of `n` rows, as SQL with its parameters in order, built by Drizzle from the table once
  * per row count and kept (issue 4: building it on every batch was a tenth of the accepted path).
+ * Rows with Idempotency-Keys may conflict (C20): their insert skips those and returns the ids it
+ * stored. Rows without cannot, so theirs is a plain insert, and returns nothing.
  */
-function insertSql(db: Db, n: number): InsertSql {
-  let built = insertSqls.get(n);
+function insertSql(db: Db, n: number, keyed: boolean): InsertSql {
+  const cacheKey = keyed ? -n : n;
+  let built = insertSqls.get(cacheKey);
   if (built === undefined) {
-    const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam', 'idempotencyKey', 'bodyHash'];
+    const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];
+    if (keyed) columns.push('idempotencyKey', 'bodyHash');
     const rows = Array.from({ length: n }, (_, i) =>
       Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${i} ${column}`)])),
     ) as unknown as (typeof submissions.$inferInsert)[];
-    const query = db
-      .insert(submissions)
-      .values(rows)
-      .onConflictDoNothing({ target: [submissions.projectId, submissions.idempotencyKey] })
-      .returning({ id: submissions.id })
-      .toSQL();
+    const insert = db.insert(submissions).values(rows);
+    const query = keyed
+      ? insert
+          .onConflictDoNothing({ target: [submissions.projectId, submissions.idempotencyKey] })
+          .returning({ id: submissions.id })
+          .toSQL()
+      : insert.toSQL();
     built = {
       sql: query.sql,
       // Each parameter is a Param: the placeholder, and the column that encodes its value.
@@ -115,7 +120,7 @@ function insertSql(db: Db, n: number): InsertSql {
         return { row: Number(row), column: column as Column, encoder: param.encoder };
       }),
     };
-    insertSqls.set(n, built);
+    insertSqls.set(cacheKey, built);
   }
   return built;
 }
@@ -137,18 +142,23 @@ function driverValue(rows: readonly NewSubmission[], { row, column, encoder }: I
 export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]): Promise<boolean[]> {
   const d1 = db.$client;
   const statements: D1PreparedStatement[] = [];
+  let keyed = false;
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    const { sql: text, params } = insertSql(db, chunk.length);
+    const chunkKeyed = chunk.some((r) => r.idempotencyKey != null);
+    keyed ||= chunkKeyed;
+    const { sql: text, params } = insertSql(db, chunk.length, chunkKeyed);
     statements.push(d1.prepare(text).bind(...params.map((param) => driverValue(chunk, param))));
   }
   const [first, ...rest] = statements;
   if (first === undefined) return [];
-  const results = await storage(async () =>
-    rest.length === 0 ? [await first.all<{ id: string }>()] : await d1.batch<{ id: string }>(statements),
-  );
-  const stored = new Set(results.flatMap((r) => r.results.map((row) => row.id)));
-  return rows.map((r) => stored.has(r.id));
+  const results = await storage(async () => {
+    if (rest.length > 0) return d1.batch<{ id: string }>(statements);
+    return [keyed ? await first.all<{ id: string }>() : await first.run()];
+  });
+  // All or none: a row without a key is stored; one with a key, if its id came back.
+  const stored = new Set(keyed ? results.flatMap((r) => r.results.map((row) => row.id)) : []);
+  return rows.map((r) => r.idempotencyKey == null || stored.has(r.id));
 }
 
 export async function insertSubmission(db: Db, submission: NewSubmission): Promise<boolean> {

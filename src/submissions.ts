@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { hashKey, looksLikeKey, parseBearer } from './auth.ts';
 import { cacheSeconds, type ResolvedProject, resolveProject } from './cache.ts';
-import { send } from './envelope.ts';
+import { sendJson } from './envelope.ts';
 import { GroupCommit } from './group-commit.ts';
 import {
   bodyHash,
@@ -170,8 +170,10 @@ function takeHoneypot(body: Record<string, unknown>, honeypot: string | null): b
   return value !== '' && value !== null && value !== false;
 }
 
+const CREATED_JSON = JSON.stringify(createdEnvelope());
+
 function created(c: Context<AppEnv>, replayed = false): Response {
-  return send(c, createdEnvelope(), replayed ? { [REPLAYED_HEADER]: 'true' } : {});
+  return sendJson(c, 201, CREATED_JSON, replayed ? { [REPLAYED_HEADER]: 'true' } : {});
 }
 
 /**
