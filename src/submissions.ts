@@ -1,8 +1,8 @@
 // POST /api/v1/submit, one middleware per step of CONTRACT C5, in that order.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { hashKey, looksLikeKey, parseBearer } from './auth.ts';
-import { cacheSeconds, type ResolvedProject, resolveProject } from './cache.ts';
+import { looksLikeKey, parseBearer } from './auth.ts';
+import { cacheSeconds, keyHashOf, type ResolvedProject, resolveProject } from './cache.ts';
 import { sendJson } from './envelope.ts';
 import { GroupCommit } from './group-commit.ts';
 import {
@@ -54,7 +54,7 @@ export const authenticate: Step = async (c, next) => {
   const bearer = parseBearer(c.req.header('Authorization'));
   if (!bearer.ok) throw unauthorized(bearer.problem);
   // A token that cannot be a key costs no D1 query.
-  const keyHash = looksLikeKey(bearer.token) ? await hashKey(bearer.token) : undefined;
+  const keyHash = looksLikeKey(bearer.token) ? await keyHashOf(bearer.token) : undefined;
   const project =
     keyHash === undefined
       ? undefined

@@ -1,10 +1,11 @@
 // Issue 4: the configuration cache — its time to live, its bounds, and what it costs in D1.
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apiKeys } from '../schema/tables.ts';
 import { generateKey, hashKey } from '../src/auth.ts';
-import { cacheSeconds, cacheSizes } from '../src/cache.ts';
+import { cacheSeconds, cacheSizes, keyHashOf } from '../src/cache.ts';
 import { addField, database } from '../src/store.ts';
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, submitWithEnv, VALID_BODY } from './helpers.ts';
@@ -70,10 +71,21 @@ describe('the configuration cache', () => {
     const sizes = cacheSizes(database(t.env.DB));
     expect(sizes.unknown).toBe(1000);
     expect(sizes.known).toBe(1);
+    expect(sizes.hashes).toBe(1000);
     t.spy.trips.length = 0;
     await expectEnvelope(await submitWithEnv(t.env, { key: p.apiKey, json: { name: 'still warm' } }), 201);
     expect(t.spy.trips.filter((s) => s.startsWith('select'))).toHaveLength(0);
   }, 60_000);
+
+  it('C7 (property): the memoised hash of a key is its SHA-256, on first sight and after', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 80 }), async (key) => {
+        const expected = await hashKey(key);
+        expect(await keyHashOf(key)).toBe(expected);
+        expect(await keyHashOf(key)).toBe(expected);
+      }),
+    );
+  });
 
   it('CONFIG_CACHE_SECONDS is held to 0–30, with 10 for a missing or malformed value', () => {
     const seconds = (value: unknown) =>
