@@ -3,15 +3,15 @@
 // still waits for the batch that holds its row; a failed batch fails every request in it, and D1's
 // batch is a transaction, so nothing of it is stored.
 //
-// Requests coordinate through shared state. A request waiting for its row sleeps on a timer of its
-// own (`scheduler.wait` with an AbortSignal); whoever finishes a write aborts the sleeps of the
-// requests in that batch, and of the oldest still queued, which leads the next. workerd delivers the
-// abort as the sleeping request's own I/O, so it resumes in its own context. Resolving a promise that
-// another request awaits would not do: workerd runs the continuation in the resolver's context, where
-// the woken request's own I/O is then refused ("Cannot perform I/O on behalf of a different
-// request"; tried: the worker suite's concurrent tests fail at once). The timer backs every sleep
-// up, should the request that was to wake it be gone; whoever finds no write in flight leads the
-// next batch, doing the I/O in its own context.
+// Requests coordinate through shared state. Waiting requests sleep on timers of their own
+// (`scheduler.wait`), all tied to one AbortSignal, the bell; whoever finishes a write aborts it,
+// which wakes the requests of that batch and those queued (the oldest of which leads the next).
+// workerd delivers the abort as each sleeper's own I/O, so it resumes in its own context. Resolving
+// a promise that another request awaits would not do: workerd runs the continuation in the
+// resolver's context, where the woken request's own I/O is then refused ("Cannot perform I/O on
+// behalf of a different request"; tried: the worker suite's concurrent tests fail at once). The
+// timer backs every sleep up, should the request that was to ring be gone; whoever finds no write
+// in flight leads the next batch, doing the I/O in its own context.
 
 export type Limits = { rows: number; bytes: number };
 
@@ -26,8 +26,6 @@ type Waiter<Row> = {
   row: Row;
   bytes: number;
   state: 'queued' | 'writing' | 'stored' | 'skipped' | { failed: unknown };
-  /** Resolves the promise this waiter's own request is sleeping on, if it is. */
-  wake: (() => void) | undefined;
 };
 
 /** A write older than this is presumed lost with its request: its rows fail and a new one may start. */
@@ -61,6 +59,7 @@ export class GroupCommit<Row> {
   /** How many rows the leader gathering a batch waits for. */
   #target = 0;
   #wakeGatherer: (() => void) | undefined;
+  #bell: AbortController | undefined;
 
   /** `write` stores the rows all or none, and says row by row whether each was stored or skipped. */
   constructor(
@@ -81,7 +80,7 @@ export class GroupCommit<Row> {
    * this request leads, so that a client hanging up cannot cancel it (ctx.waitUntil).
    */
   async add(row: Row, keepAlive: (write: Promise<void>) => void): Promise<boolean> {
-    const waiter: Waiter<Row> = { row, bytes: this.#size(row), state: 'queued', wake: undefined };
+    const waiter: Waiter<Row> = { row, bytes: this.#size(row), state: 'queued' };
     this.#queue.push(waiter);
     this.#seen = Math.max(this.#seen, this.#queue.length + (this.#writing?.batch.length ?? 0));
     if (this.#queue.length >= this.#target) this.#wakeGatherer?.();
@@ -95,17 +94,23 @@ export class GroupCommit<Row> {
         keepAlive(write);
         await write;
       } else {
-        await this.#sleep(waiter);
+        await this.#sleep();
       }
     }
   }
 
   /** Until the waiter is woken (its batch written, or its turn to lead), or the backstop fires. */
-  async #sleep(waiter: Waiter<Row>): Promise<void> {
-    const { woken, wake } = nap(this.#timing.backstopMs);
-    waiter.wake = wake;
-    await woken;
-    waiter.wake = undefined;
+  async #sleep(): Promise<void> {
+    // One alarm for every sleeper until the next write ends: one abort wakes them all.
+    this.#bell ??= new AbortController();
+    await scheduler.wait(this.#timing.backstopMs, { signal: this.#bell.signal }).catch(() => {});
+  }
+
+  /** Wakes every sleeper: those of the batch just written, and those queued, one of which leads. */
+  #ring(): void {
+    const bell = this.#bell;
+    this.#bell = undefined;
+    bell?.abort(WOKEN);
   }
 
   /**
@@ -154,11 +159,9 @@ export class GroupCommit<Row> {
     if (this.#writing === writing) {
       batch.forEach((w, i) => {
         w.state = outcome(i);
-        w.wake?.();
       });
       this.#writing = undefined;
-      // The oldest of those still queued leads the next batch.
-      this.#queue[0]?.wake?.();
+      this.#ring();
     }
   }
 
@@ -168,8 +171,8 @@ export class GroupCommit<Row> {
       const failed = new Error('group commit: the write was lost with the request that led it');
       for (const w of writing.batch) {
         w.state = { failed };
-        w.wake?.();
       }
+      this.#ring();
       this.#writing = undefined;
     }
   }

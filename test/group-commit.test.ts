@@ -97,6 +97,19 @@ describe('GroupCommit', () => {
     expect(batches).toEqual([[0], [1, 2, 3, 4, 5, 6, 7, 8, 9]]);
   });
 
+  it('the end of a write wakes the rows still queued too, and the oldest leads the next batch', async () => {
+    const { batches, write } = recorder();
+    // Row limit 5 and a ten-minute backstop: rows left over from a batch go on only if woken.
+    const commit = new GroupCommit(
+      write,
+      size,
+      { rows: 5, bytes: 1e6 },
+      { gatherMs: 2, backstopMs: 600_000 },
+    );
+    await Promise.all([...Array(13).keys()].map((r) => commit.add(r, keepAlive)));
+    expect(batches).toEqual([[0], [1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12]]);
+  });
+
   it('under load, a batch waits for as many rows as the last one saw in flight', async () => {
     const { batches, write } = recorder();
     const commit = new GroupCommit(
