@@ -35,16 +35,9 @@ const DEFAULT_TIMING: Timing = { gatherMs: 2, backstopMs: 50 };
 
 const WOKEN = Symbol('woken'); // an abort reason that costs no DOMException and its stack
 
-/** Sleeps up to `ms`; `wake` ends it early, from any request. Resolves true if woken. */
-function nap(ms: number): { woken: Promise<boolean>; wake: () => void } {
-  const alarm = new AbortController();
-  return {
-    woken: scheduler.wait(ms, { signal: alarm.signal }).then(
-      () => false,
-      () => true,
-    ),
-    wake: () => alarm.abort(WOKEN),
-  };
+/** Sleeps up to `ms`, or until `signal` is aborted, from any request. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return scheduler.wait(ms, { signal }).catch(() => {});
 }
 
 export class GroupCommit<Row> {
@@ -56,9 +49,8 @@ export class GroupCommit<Row> {
   #writing: { since: number; batch: Waiter<Row>[] } | undefined;
   /** The most rows seen queued or being written at once since the last batch began. */
   #seen = 0;
-  /** How many rows the leader gathering a batch waits for. */
-  #target = 0;
-  #wakeGatherer: (() => void) | undefined;
+  /** The leader gathering a batch: how many rows it waits for, and its alarm. */
+  #gathering: { target: number; alarm: AbortController } | undefined;
   #bell: AbortController | undefined;
 
   /** `write` stores the rows all or none, and says row by row whether each was stored or skipped. */
@@ -83,7 +75,7 @@ export class GroupCommit<Row> {
     const waiter: Waiter<Row> = { row, bytes: this.#size(row), state: 'queued' };
     this.#queue.push(waiter);
     this.#seen = Math.max(this.#seen, this.#queue.length + (this.#writing?.batch.length ?? 0));
-    if (this.#queue.length >= this.#target) this.#wakeGatherer?.();
+    if (this.#gathering && this.#queue.length >= this.#gathering.target) this.#gathering.alarm.abort(WOKEN);
     for (;;) {
       if (waiter.state === 'stored') return true;
       if (waiter.state === 'skipped') return false;
@@ -103,7 +95,7 @@ export class GroupCommit<Row> {
   async #sleep(): Promise<void> {
     // One alarm for every sleeper until the next write ends: one abort wakes them all.
     this.#bell ??= new AbortController();
-    await scheduler.wait(this.#timing.backstopMs, { signal: this.#bell.signal }).catch(() => {});
+    await sleep(this.#timing.backstopMs, this.#bell.signal);
   }
 
   /** Wakes every sleeper: those of the batch just written, and those queued, one of which leads. */
@@ -119,11 +111,10 @@ export class GroupCommit<Row> {
    * ones, so each batch carries every request then in flight, not those that happened to be early.
    */
   async #gather(target: number): Promise<void> {
-    const { woken, wake } = nap(this.#timing.gatherMs);
-    this.#target = target;
-    this.#wakeGatherer = wake;
-    await woken;
-    this.#wakeGatherer = undefined;
+    const gathering = { target, alarm: new AbortController() };
+    this.#gathering = gathering;
+    await sleep(this.#timing.gatherMs, gathering.alarm.signal);
+    this.#gathering = undefined;
   }
 
   /** Takes the oldest rows within the limits (always at least one) and writes them as one batch. */
@@ -169,9 +160,7 @@ export class GroupCommit<Row> {
     const writing = this.#writing;
     if (writing && Date.now() - writing.since > LOST_WRITE_MS) {
       const failed = new Error('group commit: the write was lost with the request that led it');
-      for (const w of writing.batch) {
-        w.state = { failed };
-      }
+      for (const w of writing.batch) w.state = { failed };
       this.#ring();
       this.#writing = undefined;
     }
