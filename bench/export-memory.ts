@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { submissions } from '../schema/tables.ts';
 import { openDatabase } from '../scripts/database.ts';
 import { createProjectFromInput } from '../scripts/forms.ts';
-import { uuidv7 } from '../src/ids.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
 
 async function seed(dir: string, count: number): Promise<string> {
   const { db, close } = await openDatabase({ remote: false, persistTo: dir });

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getPlatformProxy, unstable_readConfig } from 'wrangler';
-import { type Db, database } from '../src/store.ts';
+import { type Db, database } from '../src/store/db.ts';
 
 type D1 = Parameters<typeof database>[0];
 export type Target = { remote: boolean; persistTo?: string | undefined };

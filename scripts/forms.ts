@@ -7,14 +7,13 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { stringify } from 'csv-stringify';
 import type { UnknownFieldPolicy } from '../schema/tables.ts';
-import { hashKey, looksLikeKey } from '../src/auth.ts';
-import { StorageError } from '../src/envelope.ts';
+import { StorageError } from '../src/lib/faults.ts';
+import { createKey, createProject } from '../src/projects/admin.ts';
+import { hashKey, looksLikeKey } from '../src/projects/keys.ts';
+import type { Db } from '../src/store/db.ts';
 import {
   addField,
   addOrigin,
-  createKey,
-  createProject,
-  type Db,
   deleteProject,
   listKeys,
   listProjects,
@@ -23,9 +22,9 @@ import {
   removeField,
   removeOrigin,
   revokeKey,
-  submissionPages,
   updateProjectSettings,
-} from '../src/store.ts';
+} from '../src/store/projects.ts';
+import { submissionPages } from '../src/store/submissions.ts';
 import { type Database, openDatabase, type Target } from './database.ts';
 import {
   parseFieldSpec,

@@ -5,8 +5,8 @@ import {
   UNKNOWN_FIELD_POLICIES,
   type UnknownFieldPolicy,
 } from '../schema/tables.ts';
-import { TURNSTILE_FIELD } from '../src/turnstile.ts';
-import type { FieldDef } from '../src/validation.ts';
+import type { FieldDef } from '../src/fields/validation.ts';
+import { TURNSTILE_FIELD } from '../src/submit/turnstile.ts';
 
 /** Bad input: printed as one line, exit status 2, nothing changed. */
 export class UsageError extends Error {

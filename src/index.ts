@@ -1,11 +1,15 @@
 // The whole service on one screen: middleware in the order of CONTRACT C5, the routes, the errors.
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
-import { preflight } from './cors.ts';
-import { ApiError, requestIdOf, send, UnavailableError } from './envelope.ts';
-import { IDEMPOTENCY_WINDOW_MS } from './idempotency.ts';
-import { internalError, methodNotAllowed, notFound, unavailable } from './replies.ts';
-import { database, purgeIdempotencyKeys } from './store.ts';
+import { preflight } from './http/cors.ts';
+import { ApiError } from './http/envelope.ts';
+import { internalError, methodNotAllowed, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
+import { requestIdOf } from './http/request-id.ts';
+import { send } from './http/send.ts';
+import { UnavailableError } from './lib/faults.ts';
+import { database } from './store/db.ts';
+import { purgeIdempotencyKeys } from './store/submissions.ts';
+import { IDEMPOTENCY_WINDOW_MS } from './submit/idempotency.ts';
 import {
   type AppEnv,
   authenticate,
@@ -14,9 +18,8 @@ import {
   rateLimit,
   requireFields,
   requireJson,
-  SUBMIT_PATH,
   submit,
-} from './submissions.ts';
+} from './submit/steps.ts';
 
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 const app = new Hono<AppEnv>({ router: new TrieRouter() });

@@ -1,7 +1,14 @@
 // Unit tests of the pure key functions (C6, C7).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateKey, hashKey, KEY_PREFIX, looksLikeKey, parseBearer } from '../src/auth.ts';
+import {
+  displayPrefix,
+  generateKey,
+  hashKey,
+  KEY_PREFIX,
+  looksLikeKey,
+  parseBearer,
+} from '../src/projects/keys.ts';
 
 describe('C7: generateKey', () => {
   it('C7: a key has the recognisable prefix and 32 base62 characters (≥128 random bits)', () => {

@@ -4,9 +4,10 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apiKeys } from '../schema/tables.ts';
-import { generateKey, hashKey } from '../src/auth.ts';
-import { cacheSeconds, cacheSizes, keyHashOf } from '../src/cache.ts';
-import { addField, database } from '../src/store.ts';
+import { cacheSeconds, cacheSizes, keyHashOf } from '../src/projects/cache.ts';
+import { generateKey, hashKey } from '../src/projects/keys.ts';
+import { database } from '../src/store/db.ts';
+import { addField } from '../src/store/projects.ts';
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, submitWithEnv, VALID_BODY } from './helpers.ts';
 

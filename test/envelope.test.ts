@@ -1,6 +1,6 @@
 // Unit tests of the reply shapes (C1–C3).
 import { describe, expect, it } from 'vitest';
-import { ApiError, envelope, REASON_PHRASES } from '../src/envelope.ts';
+import { ApiError, envelope, REASON_PHRASES } from '../src/http/envelope.ts';
 
 describe('C2: reason phrases', () => {
   it('C2: are the RFC 9110 phrases for every status the contract names', () => {

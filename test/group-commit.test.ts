@@ -1,6 +1,6 @@
 // Issue 4: group commit, as a unit (a fake write that records its batches).
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../src/group-commit.ts';
+import { GroupCommit } from '../src/lib/group-commit.ts';
 
 function recorder(
   fail: (batch: number[]) => boolean = () => false,

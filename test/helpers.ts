@@ -3,10 +3,12 @@ import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { submissions } from '../schema/tables.ts';
-import { REASON_PHRASES, type StatusCode } from '../src/envelope.ts';
+import type { FieldDef } from '../src/fields/validation.ts';
+import { REASON_PHRASES, type StatusCode } from '../src/http/envelope.ts';
 import worker from '../src/index.ts';
-import { createProject, database, type ProjectSpec } from '../src/store.ts';
-import type { FieldDef } from '../src/validation.ts';
+import { createProject } from '../src/projects/admin.ts';
+import { database } from '../src/store/db.ts';
+import type { ProjectSpec } from '../src/store/projects.ts';
 
 export const URL_SUBMIT = 'https://forms.test/api/v1/submit';
 

@@ -1,7 +1,7 @@
 // C17: ids are UUIDv7, unique and time-ordered.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { uuidv7 } from '../src/ids.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const msOf = (id: string) => Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16);

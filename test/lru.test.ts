@@ -1,7 +1,7 @@
 // Issue 4: the bounded cache behind the configuration cache.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Lru } from '../src/lru.ts';
+import { Lru } from '../src/lib/lru.ts';
 
 describe('Lru', () => {
   it('past its bound, drops the least recently used entry; a hit counts as a use', () => {

@@ -5,8 +5,8 @@ import { desc, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { submissions } from '../schema/tables.ts';
-import { REASON_PHRASES } from '../src/envelope.ts';
-import { database } from '../src/store.ts';
+import { REASON_PHRASES } from '../src/http/envelope.ts';
+import { database } from '../src/store/db.ts';
 import { SPEC_FIELDS, seedProject, submit } from './helpers.ts';
 
 const RUNS = 1000;

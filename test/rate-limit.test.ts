@@ -2,7 +2,8 @@
 // 3 requests per key, 2 per address, per 10 s).
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { createKey, database } from '../src/store.ts';
+import { createKey } from '../src/projects/admin.ts';
+import { database } from '../src/store/db.ts';
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submitWithEnv, VALID_BODY } from './helpers.ts';
 

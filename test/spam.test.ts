@@ -2,8 +2,9 @@
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { database, submissionPages } from '../src/store.ts';
-import { SITEVERIFY_URL } from '../src/turnstile.ts';
+import { database } from '../src/store/db.ts';
+import { submissionPages } from '../src/store/submissions.ts';
+import { SITEVERIFY_URL } from '../src/submit/turnstile.ts';
 import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
 
 afterEach(() => {

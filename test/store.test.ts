@@ -2,8 +2,9 @@
 // or in a batch of several, all or none, each said to be stored or skipped.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { uuidv7 } from '../src/ids.ts';
-import { database, insertSubmissions, type NewSubmission } from '../src/store.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
+import { database } from '../src/store/db.ts';
+import { insertSubmissions, type NewSubmission } from '../src/store/submissions.ts';
 import { seedProject, storedRows } from './helpers.ts';
 
 const row = (projectId: string, i: number, idempotencyKey?: string): NewSubmission => ({

@@ -3,8 +3,9 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../schema/tables.ts';
-import { hashKey } from '../src/auth.ts';
-import { createKey, database } from '../src/store.ts';
+import { createKey } from '../src/projects/admin.ts';
+import { hashKey } from '../src/projects/keys.ts';
+import { database } from '../src/store/db.ts';
 import {
   expectEnvelope,
   type SPEC_FIELDS,

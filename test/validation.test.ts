@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FIELD_TYPES, type FieldType } from '../schema/tables.ts';
-import { compileFields, type FieldDef, validateSubmission } from '../src/validation.ts';
+import { compileFields, type FieldDef, validateSubmission } from '../src/fields/validation.ts';
 
 /** The C13 table, written as plainly as possible: the oracle for the properties below. */
 function accepts(type: FieldType, value: unknown): boolean {

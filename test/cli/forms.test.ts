@@ -3,8 +3,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submissions } from '../../schema/tables.ts';
 import type { Database } from '../../scripts/database.ts';
-import { hashKey } from '../../src/auth.ts';
-import { createProject, findProjectByKeyHash, insertSubmission, insertSubmissions } from '../../src/store.ts';
+import { createProject } from '../../src/projects/admin.ts';
+import { hashKey } from '../../src/projects/keys.ts';
+import { findProjectByKeyHash } from '../../src/store/projects.ts';
+import { insertSubmission, insertSubmissions } from '../../src/store/submissions.ts';
 import { inProcess, openTemp, type Result, snapshot } from './helpers.ts';
 
 let database: Database;

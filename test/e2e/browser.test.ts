@@ -10,8 +10,8 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../scripts/database.ts';
 import { createProjectFromInput } from '../../scripts/forms.ts';
-import { openApiDocument } from '../../src/openapi.ts';
-import { submissionPages } from '../../src/store.ts';
+import { openApiDocument } from '../../src/http/openapi.ts';
+import { submissionPages } from '../../src/store/submissions.ts';
 import { freePort, startDev, tempDir } from '../cli/helpers.ts';
 
 const ARTIFACTS = join(import.meta.dirname, 'artifacts');

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
-import { RATE_LIMIT_PERIOD_SECONDS } from '../../src/rate-limits.ts';
+import { RATE_LIMIT_PERIOD_SECONDS } from '../../src/http/replies.ts';
 
 const config = unstable_readConfig({ config: 'wrangler.toml' });
 

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/envelope.ts';
-import { openApiDocument, postReplies } from '../../src/openapi.ts';
-import * as replies from '../../src/replies.ts';
+import { ApiError } from '../../src/http/envelope.ts';
+import { openApiDocument, postReplies } from '../../src/http/openapi.ts';
+import * as replies from '../../src/http/replies.ts';
 
 const doc = openApiDocument() as {
   openapi: string;
@@ -33,7 +33,7 @@ describe('OpenAPI 3.1 document', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('documents every reply of src/replies.ts under the submit path, with the exact envelope as an example', () => {
+  it('documents every reply of src/http/replies.ts under the submit path, with the exact envelope as an example', () => {
     const all = new Set(Object.keys(submitPath).flatMap(documented));
     for (const [name, make] of Object.entries(replies)) {
       if (typeof make !== 'function') continue;
@@ -53,10 +53,12 @@ describe('OpenAPI 3.1 document', () => {
     }
   });
 
-  it('no reply escapes the catalogue: ApiError and envelope() are built only in src/replies.ts', () => {
+  it('no reply escapes the catalogue: ApiError and envelope() are built only in src/http/replies.ts', () => {
     const src = join(import.meta.dirname, '../../src');
-    for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
-      if (file === 'replies.ts' || file === 'envelope.ts') continue;
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(files).toContain(join('submit', 'steps.ts'));
+    for (const file of files) {
+      if (file === join('http', 'replies.ts') || file === join('http', 'envelope.ts')) continue;
       const text = readFileSync(join(src, file), 'utf8');
       expect(text, file).not.toMatch(/new ApiError\(|[^.\w]envelope\(/);
     }

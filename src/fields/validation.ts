@@ -1,6 +1,6 @@
 // C12–C13: a project's field definitions compiled to valibot schemas, and one pass over a body.
 import * as v from 'valibot';
-import type { FieldType, UnknownFieldPolicy } from '../schema/tables.ts';
+import type { FieldType, UnknownFieldPolicy } from '../../schema/tables.ts';
 
 export type FieldDef = { name: string; type: FieldType; required: boolean };
 

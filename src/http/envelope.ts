@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import { corsHeaders } from './cors.ts';
 // C1–C3: every reply is `{ data, status }`; this module is the only place that shapes one.
 
 // C2: RFC 9110 reason phrases.
@@ -67,63 +65,4 @@ export class ApiError extends Error {
         : { message: this.summary, error: { message: this.message } },
     );
   }
-}
-
-/** A service we depend on failed or could not be reached: answered 503 with Retry-After. */
-export class UnavailableError extends Error {
-  readonly service: 'd1' | 'turnstile';
-  constructor(service: 'd1' | 'turnstile', cause: unknown) {
-    super(`${service} unavailable`, { cause });
-    this.name = 'UnavailableError';
-    this.service = service;
-  }
-}
-
-/** D1 failed or could not be reached (C18). */
-export class StorageError extends UnavailableError {
-  constructor(cause: unknown) {
-    super('d1', cause);
-    this.name = 'StorageError';
-  }
-}
-
-// C18: the id a fault is logged under. The client's own X-Request-Id if it is a plain token (as
-// Hono's requestId middleware accepts), else Cloudflare's Ray ID, else a random UUID.
-const REQUEST_ID = /^[\w\-=]{1,255}$/;
-
-export function requestIdOf(c: Context): string {
-  let id = c.get('requestId') as string | undefined;
-  if (id === undefined) {
-    const given = c.req.header('X-Request-Id');
-    id =
-      given !== undefined && REQUEST_ID.test(given) ? given : (c.req.header('cf-ray') ?? crypto.randomUUID());
-    c.set('requestId', id);
-  }
-  return id;
-}
-
-/**
- * The reply, built in one step with all its headers: the request id, CORS (C14), and `headers`.
- * (Setting headers through Hono's context costs a Headers object and response copies per request.)
- */
-export function send(c: Context, body: Envelope, headers: Record<string, string> = {}): Response {
-  return sendJson(c, body.status.code, JSON.stringify(body), headers);
-}
-
-/** `send`, for an envelope serialised once and kept (the 201 of every accepted submission). */
-export function sendJson(
-  c: Context,
-  status: EnvelopeStatus,
-  json: string,
-  headers: Record<string, string> = {},
-): Response {
-  return new Response(json, {
-    status,
-    headers: {
-      'Content-Type': JSON_CONTENT_TYPE,
-      'X-Request-Id': requestIdOf(c),
-      ...corsHeaders(c.req.header('Origin')),
-      ...headers,
-    },
-  });
 }

@@ -1,5 +1,5 @@
 // C22: Cloudflare Turnstile, verified server-side with the siteverify API.
-import { UnavailableError } from './envelope.ts';
+import { UnavailableError } from '../lib/faults.ts';
 
 export const TURNSTILE_FIELD = 'cf-turnstile-response';
 export const TURNSTILE_HEADER = 'CF-Turnstile-Response';

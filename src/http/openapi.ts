@@ -4,11 +4,11 @@
 // assets/api/v1/openapi.json, which the worker's static assets serve.
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { FIELD_TYPES } from '../schema/tables.ts';
-import { KEY_PREFIX } from './auth.ts';
+import { FIELD_TYPES } from '../../schema/tables.ts';
+import { fieldSchema, requiredError, typeError, unknownError } from '../fields/validation.ts';
+import { KEY_PREFIX } from '../projects/keys.ts';
 import { type ApiError, type Envelope, REASON_PHRASES } from './envelope.ts';
 import * as replies from './replies.ts';
-import { fieldSchema, requiredError, typeError, unknownError } from './validation.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 // C6–C7: bearer credentials and API keys. Pure: no storage here.
-import { toHex } from './hex.ts';
+import { toHex } from '../lib/hex.ts';
 
 /** Recognisable, so that secret scanners can find a leaked key (C7). */
 export const KEY_PREFIX = 'edgeform_';

@@ -2,8 +2,8 @@
 // write (a unique index on project and key), so a new key costs no extra round trip. This module
 // holds what is per isolate: the form of a key, and which keys have a first request being saved.
 
-import { toHex } from './hex.ts';
-import { inProgress, invalidIdempotencyKey } from './replies.ts';
+import { inProgress, invalidIdempotencyKey } from '../http/replies.ts';
+import { toHex } from '../lib/hex.ts';
 
 /** 1–255 printable ASCII characters (a header value arrives without surrounding spaces). */
 const KEY_FORM = /^[\x20-\x7e]{1,255}$/;

@@ -1,18 +1,7 @@
-// POST /api/v1/submit, one middleware per step of CONTRACT C5, in that order.
+// POST /api/v1/submit, one middleware per step of C5, in that order.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { looksLikeKey, parseBearer } from './auth.ts';
-import { cacheSeconds, keyHashOf, type ResolvedProject, resolveProject } from './cache.ts';
-import { sendJson } from './envelope.ts';
-import { GroupCommit } from './group-commit.ts';
-import {
-  bodyHash,
-  claimKey,
-  IDEMPOTENCY_HEADER,
-  parseIdempotencyKey,
-  REPLAYED_HEADER,
-} from './idempotency.ts';
-import { uuidv7 } from './ids.ts';
+import { validateSubmission } from '../fields/validation.ts';
 import {
   created as createdEnvelope,
   idempotencyKeyReused,
@@ -29,12 +18,22 @@ import {
   unauthorized,
   unsupportedMediaType,
   validationFailed,
-} from './replies.ts';
-import { type Db, database, findIdempotencyKey, insertSubmissions, type NewSubmission } from './store.ts';
+} from '../http/replies.ts';
+import { sendJson } from '../http/send.ts';
+import { GroupCommit } from '../lib/group-commit.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { cacheSeconds, keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
+import { looksLikeKey, parseBearer } from '../projects/keys.ts';
+import { type Db, database } from '../store/db.ts';
+import { findIdempotencyKey, insertSubmissions, type NewSubmission } from '../store/submissions.ts';
+import {
+  bodyHash,
+  claimKey,
+  IDEMPOTENCY_HEADER,
+  parseIdempotencyKey,
+  REPLAYED_HEADER,
+} from './idempotency.ts';
 import { TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
-import { validateSubmission } from './validation.ts';
-
-export { SUBMIT_PATH } from './replies.ts';
 
 export type AppEnv = {
   Bindings: Env;

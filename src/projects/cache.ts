@@ -1,9 +1,10 @@
 // Issue 4: each project's resolved configuration, kept in isolate memory for a few seconds, so a
 // warm submission costs one D1 round trip (the write) and a warm bad key none.
-import { hashKey } from './auth.ts';
-import { Lru } from './lru.ts';
-import { type Db, findProjectByKeyHash, type ProjectConfig } from './store.ts';
-import { type CompiledFields, compileFields } from './validation.ts';
+import { type CompiledFields, compileFields } from '../fields/validation.ts';
+import { Lru } from '../lib/lru.ts';
+import type { Db } from '../store/db.ts';
+import { findProjectByKeyHash, type ProjectConfig } from '../store/projects.ts';
+import { hashKey } from './keys.ts';
 
 export type ResolvedProject = ProjectConfig & { compiled: CompiledFields };
 

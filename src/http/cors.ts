@@ -1,7 +1,7 @@
 // C14: CORS on every reply, so a widget on any page can read even an error.
 import type { MiddlewareHandler } from 'hono';
 import { cors as honoCors } from 'hono/cors';
-import { requestIdOf } from './envelope.ts';
+import { requestIdOf } from './request-id.ts';
 
 // The preflight cannot carry the API key, so it cannot know the project's origins: it admits any
 // origin, and C15 is enforced on the request itself (with a 403 the page can read).
@@ -28,7 +28,7 @@ export function preflight(submitPath: string): MiddlewareHandler {
 }
 
 /**
- * The CORS headers of every other reply, written into it by `send` (envelope.ts). Hono's middleware
+ * The CORS headers of every other reply, written into it by `send` (send.ts). Hono's middleware
  * does the same by copying the finished response twice per request (bench/RESULTS.md).
  */
 export function corsHeaders(origin: string | undefined): Record<string, string> {

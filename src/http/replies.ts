@@ -2,9 +2,11 @@
 // document (src/openapi.ts) is generated from them, so the two cannot drift. Free of Workers types,
 // so that Node code can import it.
 import { ApiError, type Envelope, envelope } from './envelope.ts';
-import { RATE_LIMIT_PERIOD_SECONDS } from './rate-limits.ts';
 
 export const SUBMIT_PATH = '/api/v1/submit';
+
+/** C21: the `period` of the limiters in wrangler.toml, in seconds (a test holds them equal). */
+export const RATE_LIMIT_PERIOD_SECONDS = 10;
 
 /** 201 (SPEC): `data` holds `message` only. */
 export const created = (): Envelope => envelope(201, { message: 'Submission received' });

@@ -1,0 +1,29 @@
+// Every reply leaves through here, built in one step with all its headers: the request id, CORS
+// (C14), and its own. (Setting headers through Hono's context costs a Headers object and response
+// copies per request.)
+import type { Context } from 'hono';
+import { corsHeaders } from './cors.ts';
+import { type Envelope, type EnvelopeStatus, JSON_CONTENT_TYPE } from './envelope.ts';
+import { requestIdOf } from './request-id.ts';
+
+export function send(c: Context, body: Envelope, headers: Record<string, string> = {}): Response {
+  return sendJson(c, body.status.code, JSON.stringify(body), headers);
+}
+
+/** `send`, for an envelope serialised once and kept (the 201 of every accepted submission). */
+export function sendJson(
+  c: Context,
+  status: EnvelopeStatus,
+  json: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(json, {
+    status,
+    headers: {
+      'Content-Type': JSON_CONTENT_TYPE,
+      'X-Request-Id': requestIdOf(c),
+      ...corsHeaders(c.req.header('Origin')),
+      ...headers,
+    },
+  });
+}

@@ -1,0 +1,27 @@
+// The Drizzle handle on a D1 binding, and the one way a D1 failure is raised (C18).
+import type { D1Database } from '@cloudflare/workers-types';
+import { type DrizzleD1Database, drizzle } from 'drizzle-orm/d1';
+import { StorageError } from '../lib/faults.ts';
+
+export type Db = DrizzleD1Database & { $client: D1Database };
+
+const databases = new WeakMap<D1Database, Db>();
+
+/** One Drizzle instance per binding: building the relational config on every request is waste. */
+export function database(d1: D1Database): Db {
+  let db = databases.get(d1);
+  if (db === undefined) {
+    db = drizzle(d1);
+    databases.set(d1, db);
+  }
+  return db;
+}
+
+/** C18: any failure to reach or use D1 becomes a StorageError, answered 503. */
+export async function storage<T>(query: () => Promise<T>): Promise<T> {
+  try {
+    return await query();
+  } catch (cause) {
+    throw new StorageError(cause);
+  }
+}

@@ -1,0 +1,224 @@
+// Projects and what they own: fields, allowed origins, API keys (as hashes, C7). The hot path's
+// key lookup, and the administration of the command-line tool and `npm run dev`.
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Project, UnknownFieldPolicy } from '../../schema/tables.ts';
+import { allowedOrigins, apiKeys, fields, projects, submissions } from '../../schema/tables.ts';
+import type { FieldDef } from '../fields/validation.ts';
+import { type Db, storage } from './db.ts';
+
+export type ProjectConfig = {
+  id: string;
+  unknownFields: UnknownFieldPolicy;
+  fields: FieldDef[];
+  origins: string[];
+  honeypot: string | null;
+  turnstileSecret: string | null;
+};
+
+/** The hot-path read: key hash → project, its fields in order, and its origins, in one query. */
+export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectConfig | undefined> {
+  const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1)) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
+  const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
+  return storage(async () => {
+    const [row] = await db
+      .select({
+        id: projects.id,
+        unknownFields: projects.unknownFields,
+        honeypot: projects.honeypot,
+        turnstileSecret: projects.turnstileSecret,
+        fields: fieldList,
+        origins: originList,
+      })
+      .from(apiKeys)
+      .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+      .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+    if (row === undefined) return undefined;
+    const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required'> & { required: 0 | 1 })[];
+    return {
+      id: row.id,
+      unknownFields: row.unknownFields,
+      honeypot: row.honeypot,
+      turnstileSecret: row.turnstileSecret,
+      fields: fieldDefs.map((f) => ({ ...f, required: f.required === 1 })),
+      origins: JSON.parse(row.origins) as string[],
+    };
+  });
+}
+
+// ---- Administration (used by `npm run dev`, and by the command-line tool) ----
+
+export type ProjectSpec = {
+  id?: string;
+  name: string;
+  unknownFields?: UnknownFieldPolicy;
+  fields: FieldDef[];
+  origins?: string[];
+  honeypot?: string | null;
+  turnstileSecret?: string | null;
+};
+
+export type ProjectSettings = Partial<Pick<Project, 'unknownFields' | 'honeypot' | 'turnstileSecret'>>;
+
+/** Changes a project's settings; returns whether the project exists. */
+export async function updateProjectSettings(db: Db, projectId: string, settings: ProjectSettings) {
+  const updated = await storage(() =>
+    db.update(projects).set(settings).where(eq(projects.id, projectId)).returning({ id: projects.id }),
+  );
+  return updated.length > 0;
+}
+
+/** A short, readable project id: `p_` and 12 random base32 characters. */
+function newProjectId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `p_${Array.from(bytes, (b) => alphabet[b % 32]).join('')}`;
+}
+
+/** What D1 keeps of an API key (C7): its hash and the prefix shown to tell keys apart. */
+export type KeyRow = { keyHash: string; displayPrefix: string };
+
+/** Inserts a project with its fields, origins and first key, all or nothing (one D1 batch). */
+export async function insertProject(db: Db, spec: ProjectSpec, key: KeyRow): Promise<string> {
+  const projectId = spec.id ?? newProjectId();
+  const now = new Date().toISOString();
+  const origins = spec.origins ?? [];
+  await storage(() =>
+    db.batch([
+      db.insert(projects).values({
+        id: projectId,
+        name: spec.name,
+        unknownFields: spec.unknownFields ?? 'reject',
+        honeypot: spec.honeypot ?? null,
+        turnstileSecret: spec.turnstileSecret ?? null,
+        createdAt: now,
+      }),
+      ...spec.fields.map((f, position) => db.insert(fields).values({ projectId, ...f, position })),
+      ...origins.map((origin) => db.insert(allowedOrigins).values({ projectId, origin })),
+      db.insert(apiKeys).values({ ...key, projectId, createdAt: now }),
+    ]),
+  );
+  return projectId;
+}
+
+export async function insertKey(db: Db, projectId: string, key: KeyRow): Promise<void> {
+  await storage(() => db.insert(apiKeys).values({ ...key, projectId, createdAt: new Date().toISOString() }));
+}
+
+export async function findProject(db: Db, projectId: string) {
+  const [project] = await storage(() => db.select().from(projects).where(eq(projects.id, projectId)));
+  return project;
+}
+
+/** A project with everything it owns but its submissions, for `project show` (one D1 batch). */
+export async function projectDetails(db: Db, projectId: string) {
+  const [[project], projectFields, origins, keys] = await storage(() =>
+    db.batch([
+      db.select().from(projects).where(eq(projects.id, projectId)),
+      db.select().from(fields).where(eq(fields.projectId, projectId)).orderBy(fields.position),
+      db
+        .select()
+        .from(allowedOrigins)
+        .where(eq(allowedOrigins.projectId, projectId))
+        .orderBy(allowedOrigins.origin),
+      db
+        .select({
+          displayPrefix: apiKeys.displayPrefix,
+          createdAt: apiKeys.createdAt,
+          revokedAt: apiKeys.revokedAt,
+        })
+        .from(apiKeys)
+        .where(eq(apiKeys.projectId, projectId))
+        .orderBy(apiKeys.createdAt),
+    ]),
+  );
+  return project && { ...project, fields: projectFields, origins, keys };
+}
+
+export function listProjects(db: Db) {
+  const count = (table: typeof fields | typeof apiKeys | typeof submissions) =>
+    // Qualified by hand: unqualified, `id` would name the inner table's column in `submissions`.
+    sql<number>`(select count(*) from ${table} where ${table.projectId} = "projects"."id")`.mapWith(Number);
+  return storage(() =>
+    db
+      .select({
+        id: projects.id,
+        name: projects.name,
+        createdAt: projects.createdAt,
+        fields: count(fields),
+        keys: count(apiKeys),
+        submissions: count(submissions),
+      })
+      .from(projects)
+      .orderBy(projects.createdAt, projects.id),
+  );
+}
+
+/** Everything the project owns goes with it, in one batch (no reliance on foreign-key pragmas). */
+export function deleteProject(db: Db, projectId: string) {
+  return storage(() =>
+    db.batch([
+      db.delete(submissions).where(eq(submissions.projectId, projectId)),
+      db.delete(apiKeys).where(eq(apiKeys.projectId, projectId)),
+      db.delete(allowedOrigins).where(eq(allowedOrigins.projectId, projectId)),
+      db.delete(fields).where(eq(fields.projectId, projectId)),
+      db.delete(projects).where(eq(projects.id, projectId)),
+    ]),
+  );
+}
+
+/** Appends a field after the last one, in one statement (its position is computed by D1). */
+export function addField(db: Db, projectId: string, field: FieldDef) {
+  const next = sql<number>`(select coalesce(max(${fields.position}), -1) + 1 from ${fields} where ${fields.projectId} = ${projectId})`;
+  return storage(() => db.insert(fields).values({ projectId, ...field, position: next }));
+}
+
+export async function removeField(db: Db, projectId: string, name: string): Promise<boolean> {
+  const removed = await storage(() =>
+    db
+      .delete(fields)
+      .where(and(eq(fields.projectId, projectId), eq(fields.name, name)))
+      .returning({ name: fields.name }),
+  );
+  return removed.length > 0;
+}
+
+export function addOrigin(db: Db, projectId: string, origin: string) {
+  return storage(() => db.insert(allowedOrigins).values({ projectId, origin }));
+}
+
+export async function removeOrigin(db: Db, projectId: string, origin: string): Promise<boolean> {
+  const removed = await storage(() =>
+    db
+      .delete(allowedOrigins)
+      .where(and(eq(allowedOrigins.projectId, projectId), eq(allowedOrigins.origin, origin)))
+      .returning({ origin: allowedOrigins.origin }),
+  );
+  return removed.length > 0;
+}
+
+export function listKeys(db: Db, projectId: string) {
+  return storage(() =>
+    db
+      .select({
+        keyHash: apiKeys.keyHash,
+        displayPrefix: apiKeys.displayPrefix,
+        createdAt: apiKeys.createdAt,
+        revokedAt: apiKeys.revokedAt,
+      })
+      .from(apiKeys)
+      .where(eq(apiKeys.projectId, projectId))
+      .orderBy(apiKeys.createdAt),
+  );
+}
+
+/** Marks a key revoked; only an active key of this project changes. Returns whether one did. */
+export async function revokeKey(db: Db, projectId: string, keyHash: string): Promise<boolean> {
+  const revoked = await storage(() =>
+    db
+      .update(apiKeys)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(and(eq(apiKeys.keyHash, keyHash), eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)))
+      .returning({ keyHash: apiKeys.keyHash }),
+  );
+  return revoked.length > 0;
+}
