@@ -25,7 +25,7 @@ export function spyD1(
     if (ms > 0) await scheduler.wait(ms);
     if (fail(sql)) {
       await scheduler.wait(2); // a failure takes a round trip too
-      throw new Error(`D1_ERROR: injected fault for: ${sql}`);
+      throw new Error(`D1_ERROR: Network connection lost (injected outage, for: ${sql})`);
     }
   };
 

@@ -1,6 +1,7 @@
-// Issue 4: group commit, as a unit (a fake write that records its batches).
+// Group commit (C17, C18, C31), as a unit: a fake write that records its batches.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../src/lib/group-commit.ts';
+import { GroupCommit, writeSplitting } from '../src/lib/group-commit.ts';
 
 function recorder(
   fail: (batch: number[]) => boolean = () => false,
@@ -137,5 +138,70 @@ describe('GroupCommit', () => {
     );
     await Promise.all([0, 1, 2, 3].map((r) => commit.add(r, keepAlive)));
     expect(batches).toEqual([[0], [1, 2, 3]]);
+  });
+
+  it('C31: a batch that fails for one row is split: the other rows are stored, the bad row alone fails', async () => {
+    // A write fails whenever the batch holds row 3, as D1 fails a batch with one bad row.
+    const { batches, write } = recorder((rows) => rows.includes(3));
+    const commit = new GroupCommit(write, size, { rows: 100, bytes: 1e6 }, { split: () => true });
+    const results = await Promise.allSettled([0, 1, 2, 3, 4, 5].map((r) => commit.add(r, keepAlive)));
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    // [1..5] failed, then its halves [1,2,3] and [4,5], then [1,2] and [3].
+    expect(batches).toEqual([[0], [1, 2, 3, 4, 5], [1, 2, 3], [1, 2], [3], [4, 5]]);
+  });
+
+  it('C18: an outage (split says no) fails the batch once, without splitting', async () => {
+    const { batches, write } = recorder(() => true);
+    const commit = new GroupCommit(write, size, { rows: 100, bytes: 1e6 }, { split: () => false });
+    const results = await Promise.allSettled([0, 1, 2, 3].map((r) => commit.add(r, keepAlive)));
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(batches).toEqual([[0], [1, 2, 3]]);
+  });
+
+  it('C18: the rows of a write presumed lost fail with the error the owner chose', async () => {
+    const lostError = new Error('lost: answer 503');
+    let calls = 0;
+    // The second write never ends (its request was cancelled); the others do.
+    const write = (rows: number[]) =>
+      ++calls === 2 ? new Promise<boolean[]>(() => {}) : Promise.resolve(rows.map(() => true));
+    const commit = new GroupCommit(
+      write,
+      size,
+      { rows: 100, bytes: 1e6 },
+      { lostWriteMs: 20, backstopMs: 5, lost: () => lostError },
+    );
+    // 0 is written alone; 1 and 2 arrive meanwhile and share the write that never ends, led by 1.
+    const rows = [0, 1, 2].map((r) => commit.add(r, keepAlive));
+    await expect(rows[0]).resolves.toBe(true);
+    // 2 waits for that write, and fails with the owner's error once it is presumed lost.
+    await expect(rows[2]).rejects.toBe(lostError);
+    await expect(commit.add(3, keepAlive)).resolves.toBe(true);
+  });
+
+  it('C31 (property): any mix of good and bad rows: each good row stored exactly once, each bad row refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }), async (bad) => {
+        const stored: number[] = [];
+        // All or none, as D1's batch: one bad row fails the write, and nothing of it is kept.
+        const write = async (rows: number[]) => {
+          if (rows.some((r) => bad[r])) throw new Error('constraint');
+          stored.push(...rows);
+          return rows.map(() => true);
+        };
+        const rows = bad.map((_, i) => i);
+        const outcomes = await writeSplitting(write, rows, () => true);
+        expect(outcomes.map((o) => o === 'stored')).toEqual(bad.map((b) => !b));
+        expect(outcomes.filter((o) => typeof o === 'object')).toHaveLength(bad.filter(Boolean).length);
+        expect([...stored].sort((a, b) => a - b)).toEqual(rows.filter((r) => !bad[r]));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -104,4 +104,12 @@ describe('C10: the setting', () => {
     const res = await submitWithEnv(odd, { key: project.apiKey, body: bodyOfSize(LIMIT + 1) });
     await expectEnvelope(res, 413, tooLarge(LIMIT));
   });
+
+  it('C10: a setting above 1 MiB is held to 1 MiB, so that every accepted body fits in a D1 row', async () => {
+    const huge = { ...env, MAX_BODY_BYTES: 50 * 1024 * 1024 } as unknown as Env;
+    const MiB = 1024 * 1024;
+    const res = await submitWithEnv(huge, { key: project.apiKey, body: bodyOfSize(MiB + 1) });
+    await expectEnvelope(res, 413, tooLarge(MiB));
+    await expectEnvelope(await submitWithEnv(huge, { key: project.apiKey, body: bodyOfSize(MiB) }), 201);
+  });
 });

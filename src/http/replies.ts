@@ -46,6 +46,14 @@ export const invalidIdempotencyKey = () =>
 export const tooLarge = (maxBytes: number) =>
   new ApiError(413, 'Request body too large', `Request body must not exceed ${maxBytes} bytes`);
 
+/** C10 + C18: what would be stored is over what D1 can hold in a row (numbers can grow when written out). */
+export const tooLargeToStore = () =>
+  new ApiError(
+    413,
+    'Request body too large',
+    'Submission is too large to store: send fewer or shorter values',
+  );
+
 /** C11 */
 export const notJson = () => new ApiError(400, 'Invalid request body', 'Request body is not valid JSON');
 export const notObject = () =>

@@ -1,7 +1,10 @@
-// Issue 4: group commit. Submissions that arrive in one isolate while a write is in flight join the
-// next D1 batch, so N concurrent submissions cost about one round trip instead of N. Each request
-// still waits for the batch that holds its row; a failed batch fails every request in it, and D1's
-// batch is a transaction, so nothing of it is stored.
+// Group commit. Submissions that arrive in one isolate while a write is in flight join the next D1
+// batch, so N concurrent submissions cost about one round trip instead of N. Each request still
+// waits for the batch that holds its row. D1's batch is a transaction: when it fails, nothing of it
+// is stored. A batch that failed because of what one of its rows holds (the writer's `split` says
+// so) is split in halves and written again, down to single rows, so that every row gets its own
+// outcome and a bad row never fails the rows it shared a write with; a failure of the store
+// itself (an outage) fails the batch, once.
 //
 // Requests coordinate through shared state. Waiting requests sleep on timers of their own
 // (`scheduler.wait`), all tied to one AbortSignal, the bell; whoever finishes a write aborts it,
@@ -15,23 +18,57 @@
 
 export type Limits = { rows: number; bytes: number };
 
-export type Timing = {
+export type Options = {
   /** The longest a leader waits for the rows it expects (see #gather). */
   gatherMs: number;
   /** How long a waiter sleeps when nobody wakes it (its waker gone): then it looks for itself. */
   backstopMs: number;
+  /** A write older than this is presumed lost with its request: its rows fail, a new one may start. */
+  lostWriteMs: number;
+  /** Whether a failed batch may owe its failure to one of its rows (then it is split). */
+  split: (error: unknown) => boolean;
+  /** The error of the rows of a write presumed lost. */
+  lost: () => unknown;
 };
+
+type Outcome = 'stored' | 'skipped' | { failed: unknown };
 
 type Waiter<Row> = {
   row: Row;
   bytes: number;
-  state: 'queued' | 'writing' | 'stored' | 'skipped' | { failed: unknown };
+  state: 'queued' | 'writing' | Outcome;
 };
 
-/** A write older than this is presumed lost with its request: its rows fail and a new one may start. */
-const LOST_WRITE_MS = 30_000;
 // bench/RESULTS.md: a 1 ms gather measured worse than 2 ms at c=10, 4 ms no better.
-const DEFAULT_TIMING: Timing = { gatherMs: 2, backstopMs: 50 };
+const DEFAULTS: Options = {
+  gatherMs: 2,
+  backstopMs: 50,
+  lostWriteMs: 30_000,
+  split: () => false,
+  lost: () => new Error('group commit: the write was lost with the request that led it'),
+};
+
+/**
+ * Writes the rows as one batch; if the batch fails and `split` blames its rows, each half again, down
+ * to single rows. Returns each row's outcome. A batch of n rows with one bad row costs about
+ * 2·log2(n) more writes; every good row is stored exactly once (a failed batch stored nothing).
+ */
+export async function writeSplitting<Row>(
+  write: (rows: Row[]) => Promise<boolean[]>,
+  rows: Row[],
+  split: (error: unknown) => boolean,
+): Promise<Outcome[]> {
+  try {
+    const stored = await write(rows);
+    return rows.map((_, i) => (stored[i] === false ? 'skipped' : 'stored'));
+  } catch (failed) {
+    if (rows.length === 1 || !split(failed)) return rows.map(() => ({ failed }));
+    const half = Math.ceil(rows.length / 2);
+    const first = await writeSplitting(write, rows.slice(0, half), split);
+    const second = await writeSplitting(write, rows.slice(half), split);
+    return [...first, ...second];
+  }
+}
 
 const WOKEN = Symbol('woken'); // an abort reason that costs no DOMException and its stack
 
@@ -44,7 +81,7 @@ export class GroupCommit<Row> {
   readonly #write: (rows: Row[]) => Promise<boolean[]>;
   readonly #size: (row: Row) => number;
   readonly #limits: Limits;
-  readonly #timing: Timing;
+  readonly #options: Options;
   #queue: Waiter<Row>[] = [];
   #writing: { since: number; batch: Waiter<Row>[] } | undefined;
   /** The most rows seen queued or being written at once since the last batch began. */
@@ -58,12 +95,12 @@ export class GroupCommit<Row> {
     write: (rows: Row[]) => Promise<boolean[]>,
     size: (row: Row) => number,
     limits: Limits,
-    timing: Timing = DEFAULT_TIMING,
+    options: Partial<Options> = {},
   ) {
     this.#write = write;
     this.#size = size;
     this.#limits = limits;
-    this.#timing = timing;
+    this.#options = { ...DEFAULTS, ...options };
   }
 
   /**
@@ -95,7 +132,7 @@ export class GroupCommit<Row> {
   async #sleep(): Promise<void> {
     // One alarm for every sleeper until the next write ends: one abort wakes them all.
     this.#bell ??= new AbortController();
-    await sleep(this.#timing.backstopMs, this.#bell.signal);
+    await sleep(this.#options.backstopMs, this.#bell.signal);
   }
 
   /** Wakes every sleeper: those of the batch just written, and those queued, one of which leads. */
@@ -113,7 +150,7 @@ export class GroupCommit<Row> {
   async #gather(target: number): Promise<void> {
     const gathering = { target, alarm: new AbortController() };
     this.#gathering = gathering;
-    await sleep(this.#timing.gatherMs, gathering.alarm.signal);
+    await sleep(this.#options.gatherMs, gathering.alarm.signal);
     this.#gathering = undefined;
   }
 
@@ -140,16 +177,14 @@ export class GroupCommit<Row> {
     }
     this.#queue = this.#queue.slice(batch.length);
     writing.batch = batch;
-    let outcome: (i: number) => Waiter<Row>['state'];
-    try {
-      const stored = await this.#write(batch.map((w) => w.row));
-      outcome = (i) => (stored[i] === false ? 'skipped' : 'stored');
-    } catch (failed) {
-      outcome = () => ({ failed });
-    }
+    const outcomes = await writeSplitting(
+      this.#write,
+      batch.map((w) => w.row),
+      this.#options.split,
+    );
     if (this.#writing === writing) {
       batch.forEach((w, i) => {
-        w.state = outcome(i);
+        w.state = outcomes[i] ?? { failed: this.#options.lost() };
       });
       this.#writing = undefined;
       this.#ring();
@@ -158,8 +193,8 @@ export class GroupCommit<Row> {
 
   #expireLostWrite(): void {
     const writing = this.#writing;
-    if (writing && Date.now() - writing.since > LOST_WRITE_MS) {
-      const failed = new Error('group commit: the write was lost with the request that led it');
+    if (writing && Date.now() - writing.since > this.#options.lostWriteMs) {
+      const failed = this.#options.lost();
       for (const w of writing.batch) w.state = { failed };
       this.#ring();
       this.#writing = undefined;

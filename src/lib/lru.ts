@@ -24,6 +24,10 @@ export class Lru<K, V> {
     return entry.value;
   }
 
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
   set(key: K, value: V, now = Date.now()): void {
     this.#entries.delete(key);
     this.#entries.set(key, { value, expires: now + this.#ttlMs });

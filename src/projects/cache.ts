@@ -73,6 +73,17 @@ export async function resolveProject(
   return project;
 }
 
+/**
+ * Forgets what is cached for a key: D1 has said its project is gone (C31). It is remembered as
+ * unknown, so that the requests that follow answer 401 without a query.
+ */
+export function forgetKey(db: Db, keyHash: string): void {
+  const caches = cachesByDb.get(db);
+  if (caches === undefined) return;
+  caches.known.delete(keyHash);
+  caches.unknown.set(keyHash, true);
+}
+
 function withSchemas(project: ProjectConfig | undefined): ResolvedProject | undefined {
   return project && { ...project, compiled: compileFields(project.fields, project.unknownFields) };
 }

@@ -4,6 +4,32 @@ import { and, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 
+/**
+ * Why D1 refused a write (C18, C31). `undefined`: an outage, D1 unreachable or failing for its own
+ * reasons (retrying later may succeed; the whole batch fails). Otherwise the refusal may be owed to
+ * what a row holds, so a batch is split until the row at fault is alone: `project-gone` (its
+ * project was deleted since its key was cached: the foreign key), `too-large` (over D1's row or
+ * string size), or `refused` (any other statement error).
+ */
+export type RowFault = 'project-gone' | 'too-large' | 'refused';
+
+// The messages of D1's transient failures, as Cloudflare's D1 documentation lists them.
+const OUTAGE =
+  /network connection lost|connection (?:was )?(?:lost|reset|refused)|object to be reset|was reset|overloaded|transient|internal error|timed? ?out|unavailable|exceeded its (?:memory|cpu)|fetch failed/i;
+
+export function rowFault(error: unknown): RowFault | undefined {
+  let inner = error;
+  while (inner instanceof Error && inner.cause !== undefined) inner = inner.cause;
+  const message = inner instanceof Error ? inner.message : String(inner);
+  if (OUTAGE.test(message)) return undefined;
+  if (/FOREIGN KEY constraint/i.test(message)) return 'project-gone';
+  if (/TOOBIG|too big|too large/i.test(message)) return 'too-large';
+  return 'refused';
+}
+
+/** D1's largest string or row is 2,000,000 bytes: a submission's JSON stays below it, with room for the other columns. */
+export const MAX_STORED_BYTES = 1_900_000;
+
 export type NewSubmission = {
   id: string;
   projectId: string;

@@ -20,12 +20,12 @@ import {
   validationFailed,
 } from '../http/replies.ts';
 import { sendJson } from '../http/send.ts';
-import { GroupCommit } from '../lib/group-commit.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { cacheSeconds, keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
 import { looksLikeKey, parseBearer } from '../projects/keys.ts';
-import { type Db, database } from '../store/db.ts';
-import { findIdempotencyKey, insertSubmissions, type NewSubmission } from '../store/submissions.ts';
+import { database } from '../store/db.ts';
+import { findIdempotencyKey, type NewSubmission } from '../store/submissions.ts';
+import { commitRow } from './commit.ts';
 import {
   bodyHash,
   claimKey,
@@ -47,6 +47,8 @@ export type AppEnv = {
 type Step = MiddlewareHandler<AppEnv>;
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+/** C10: the largest MAX_BODY_BYTES honoured, so that every accepted body fits in one D1 row. */
+export const MAX_BODY_BYTES_LIMIT = 1024 * 1024;
 
 /** C5 steps 1–2 (C6, C7): bearer key → project, its fields and origins. */
 export const authenticate: Step = async (c, next) => {
@@ -113,7 +115,8 @@ export const requireJson: Step = async (c, next) => {
 
 export function maxBodyBytes(env: Env): number {
   const configured = Number(env.MAX_BODY_BYTES);
-  return Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(configured) || configured <= 0) return DEFAULT_MAX_BODY_BYTES;
+  return Math.min(configured, MAX_BODY_BYTES_LIMIT);
 }
 
 /** C5 step 6 (C10): Content-Length when given, else the bytes read; never buffers past the limit. */
@@ -142,23 +145,6 @@ function parseObject(bytes: ArrayBuffer): Record<string, unknown> {
     throw notObject();
   }
   return body as Record<string, unknown>;
-}
-
-// Issue 4: a batch stays well inside D1's limits (100 rows; ~1 MiB of JSON).
-const BATCH_LIMITS = { rows: 100, bytes: 1024 * 1024 };
-const committers = new WeakMap<Db, GroupCommit<NewSubmission>>();
-
-function committer(db: Db): GroupCommit<NewSubmission> {
-  let commit = committers.get(db);
-  if (commit === undefined) {
-    commit = new GroupCommit(
-      (rows) => insertSubmissions(db, rows),
-      (row) => row.data.length,
-      BATCH_LIMITS,
-    );
-    committers.set(db, commit);
-  }
-  return commit;
 }
 
 /** C22: a honeypot counts as filled unless absent or left empty (`""`, `null`, `false`). */
@@ -211,7 +197,7 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
   };
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
   if (idempotencyKey === undefined) {
-    await committer(db).add(row, keepAlive);
+    await commitRow(db, row, c.var.keyHash, keepAlive);
     return created(c);
   }
 
@@ -220,7 +206,12 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
   const release = await claimKey(project.id, idempotencyKey);
   try {
     if (!spentToken) {
-      const stored = await committer(db).add({ ...row, idempotencyKey, bodyHash: hash }, keepAlive);
+      const stored = await commitRow(
+        db,
+        { ...row, idempotencyKey, bodyHash: hash },
+        c.var.keyHash,
+        keepAlive,
+      );
       if (stored) return created(c);
     }
     const first = await findIdempotencyKey(db, project.id, idempotencyKey);

@@ -1,0 +1,62 @@
+// C17, C18, C31: the write of an accepted submission, through the group commit. A batch that D1
+// refuses because of one row is split until that row is alone, so its fault is its own: a deleted
+// project's row answers 401, an oversized row 413, and the rows that shared its write are stored.
+import { invalidKey, tooLargeToStore } from '../http/replies.ts';
+import { StorageError } from '../lib/faults.ts';
+import { GroupCommit } from '../lib/group-commit.ts';
+import { forgetKey } from '../projects/cache.ts';
+import type { Db } from '../store/db.ts';
+import { insertSubmissions, MAX_STORED_BYTES, type NewSubmission, rowFault } from '../store/submissions.ts';
+
+// A batch stays well inside D1's limits: 100 rows, 1 MiB of JSON counted in UTF-8 bytes (the
+// stored text's size, not its UTF-16 length).
+const BATCH_LIMITS = { rows: 100, bytes: 1024 * 1024 };
+const committers = new WeakMap<Db, GroupCommit<NewSubmission>>();
+const encoder = new TextEncoder();
+
+export function utf8Bytes(text: string): number {
+  return encoder.encode(text).byteLength;
+}
+
+function committer(db: Db): GroupCommit<NewSubmission> {
+  let commit = committers.get(db);
+  if (commit === undefined) {
+    commit = new GroupCommit(
+      (rows) => insertSubmissions(db, rows),
+      (row) => utf8Bytes(row.data),
+      BATCH_LIMITS,
+      {
+        split: (error) => rowFault(error) !== undefined,
+        // C18: a write presumed lost is a storage failure: 503 with Retry-After, never a bare 500.
+        lost: () => new StorageError(new Error('the write was presumed lost with the request that led it')),
+      },
+    );
+    committers.set(db, commit);
+  }
+  return commit;
+}
+
+/**
+ * Stores the row once D1 has acknowledged it (true), or reports that its Idempotency-Key was
+ * already used (false). `keyHash` is the key the row came with: when D1 says its project is gone,
+ * that key is forgotten at once, so the next request with it costs a lookup and gets 401 there.
+ */
+export async function commitRow(
+  db: Db,
+  row: NewSubmission,
+  keyHash: string,
+  keepAlive: (write: Promise<unknown>) => void,
+): Promise<boolean> {
+  if (utf8Bytes(row.data) > MAX_STORED_BYTES) throw tooLargeToStore();
+  try {
+    return await committer(db).add(row, keepAlive);
+  } catch (error) {
+    const fault = rowFault(error);
+    if (fault === 'project-gone') {
+      forgetKey(db, keyHash);
+      throw invalidKey();
+    }
+    if (fault === 'too-large') throw tooLargeToStore();
+    throw error;
+  }
+}
