@@ -15,12 +15,14 @@ export default defineConfig(async () => {
               miniflare: {
                 bindings: { TEST_MIGRATIONS: migrations },
                 // C21: the suite sends thousands of requests with a few keys, so the limiters of
-                // wrangler.toml are widened here; test/abuse.test.ts swaps in the tight ones.
+                // wrangler.toml are widened here; test/rate-limit.test.ts swaps in the tight ones.
                 ratelimits: {
                   KEY_RATE_LIMIT: { namespace_id: '1001', simple: { limit: 1_000_000, period: 10 } },
                   ADDRESS_RATE_LIMIT: { namespace_id: '1002', simple: { limit: 1_000_000, period: 10 } },
-                  TIGHT_KEY_RATE_LIMIT: { namespace_id: '9001', simple: { limit: 3, period: 10 } },
-                  TIGHT_ADDRESS_RATE_LIMIT: { namespace_id: '9002', simple: { limit: 2, period: 10 } },
+                  AUTH_FAILURE_RATE_LIMIT: { namespace_id: '1003', simple: { limit: 1_000_000, period: 10 } },
+                  TIGHT_KEY_RATE_LIMIT: { namespace_id: '9001', simple: { limit: 3, period: 60 } },
+                  TIGHT_ADDRESS_RATE_LIMIT: { namespace_id: '9002', simple: { limit: 2, period: 60 } },
+                  TIGHT_AUTH_FAILURE_RATE_LIMIT: { namespace_id: '9003', simple: { limit: 2, period: 60 } },
                 },
               },
             }),

@@ -4,6 +4,7 @@ interface __BaseEnv_Env {
 	DB: D1Database;
 	KEY_RATE_LIMIT: RateLimit;
 	ADDRESS_RATE_LIMIT: RateLimit;
+	AUTH_FAILURE_RATE_LIMIT: RateLimit;
 	MAX_BODY_BYTES: 65536;
 	CONFIG_CACHE_SECONDS: 10;
 }

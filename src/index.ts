@@ -4,7 +4,7 @@ import { TrieRouter } from 'hono/router/trie-router';
 import { preflight } from './http/cors.ts';
 import { ApiError } from './http/envelope.ts';
 import { internalError, methodNotAllowed, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
-import { requestIdOf } from './http/request-id.ts';
+import { clientRequestIdOf, requestIdOf } from './http/request-id.ts';
 import { send } from './http/send.ts';
 import { UnavailableError } from './lib/faults.ts';
 import { database } from './store/db.ts';
@@ -64,6 +64,7 @@ app.onError((err, c) => {
     JSON.stringify({
       level: 'error',
       requestId,
+      clientRequestId: clientRequestIdOf(c),
       method: c.req.method,
       path: c.req.path,
       error: err.name,

@@ -52,13 +52,23 @@ describe('C18: storage faults', () => {
     const secretBody = { ...VALID_BODY, message: 'a-very-private-message' };
     const res = await submitWithEnv(
       { ...env, DB: spy.db },
-      { key: project.apiKey, json: secretBody, headers: { 'X-Request-Id': 'req-123' } },
+      {
+        key: project.apiKey,
+        json: secretBody,
+        headers: { 'X-Request-Id': 'req-123', 'CF-Ray': '8f1e2d3c4b5a6978-AMS' },
+      },
     );
     await expectEnvelope(res, 503);
-    expect(res.headers.get('X-Request-Id')).toBe('req-123');
+    // The Ray id stays the request id; the client's own id is logged beside it, never instead.
+    expect(res.headers.get('X-Request-Id')).toBe('8f1e2d3c4b5a6978-AMS');
     expect(lines).toHaveLength(1);
     const log = lines.join('\n');
-    expect(JSON.parse(log)).toMatchObject({ level: 'error', requestId: 'req-123', error: 'StorageError' });
+    expect(JSON.parse(log)).toMatchObject({
+      level: 'error',
+      requestId: '8f1e2d3c4b5a6978-AMS',
+      clientRequestId: 'req-123',
+      error: 'StorageError',
+    });
     expect(log).not.toContain(project.apiKey);
     expect(log).not.toContain('a-very-private-message');
     expect(log).not.toContain('Ada Lovelace');

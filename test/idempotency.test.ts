@@ -7,7 +7,13 @@ import worker from '../src/index.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { database } from '../src/store/db.ts';
 import { insertSubmission } from '../src/store/submissions.ts';
-import { bodyHash, parseIdempotencyKey } from '../src/submit/idempotency.ts';
+import {
+  bodyHash,
+  claimKey,
+  claimsHeld,
+  MAX_CLAIMS,
+  parseIdempotencyKey,
+} from '../src/submit/idempotency.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 
@@ -350,5 +356,28 @@ describe('C20: the hourly purge (Cron Trigger)', () => {
     await expectEnvelope(reused, 201);
     expect(replayed(reused)).toBeNull();
     expect(await storedRows(p.projectId)).toHaveLength(3);
+  });
+});
+
+describe('C20: claims of requests that never finish', () => {
+  it('C20: a claim left behind by a cancelled request is swept once stale, on the next claim', async () => {
+    const project = `p_sweep_${crypto.randomUUID()}`;
+    // Ten requests claim their keys and never release them (their `finally` never ran).
+    for (let i = 0; i < 10; i++) await claimKey(project, `left-${i}`);
+    expect(claimsHeld()).toBeGreaterThanOrEqual(10);
+    // 31 seconds later, a new claim sweeps them all: only its own is held.
+    const release = await claimKey(project, 'later', Date.now() + 31_000);
+    expect(claimsHeld()).toBe(1);
+    release();
+    expect(claimsHeld()).toBe(0);
+  });
+
+  it('C20: however many claims are left behind, the map holds at most MAX_CLAIMS', async () => {
+    const project = `p_flood_${crypto.randomUUID()}`;
+    for (let i = 0; i < MAX_CLAIMS + 500; i++) await claimKey(project, `k${i}`);
+    expect(claimsHeld()).toBe(MAX_CLAIMS);
+    // Later, one claim sweeps what is stale, and its release leaves nothing behind.
+    (await claimKey(project, 'later', Date.now() + 31_000))();
+    expect(claimsHeld()).toBe(0);
   });
 });

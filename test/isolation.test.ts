@@ -3,6 +3,7 @@
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { StorageError } from '../src/lib/faults.ts';
 import { writeSplitting } from '../src/lib/group-commit.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { hashKey } from '../src/projects/keys.ts';
@@ -14,7 +15,7 @@ import {
   type NewSubmission,
   rowFault,
 } from '../src/store/submissions.ts';
-import { commitRow } from '../src/submit/commit.ts';
+import { commitRow, lostWrite } from '../src/submit/commit.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import {
   expectEnvelope,
@@ -144,5 +145,10 @@ describe("C31: one project's bad row", () => {
     const error = await commitRow(database(env.DB), big, await hashKey(p.apiKey), () => {}).catch((e) => e);
     expect(error).toMatchObject({ status: 413 });
     expect(await storedData(p.projectId)).toEqual([]);
+  });
+
+  it('C18: the rows of a write presumed lost fail as a storage failure (answered 503 with Retry-After, as D1 faults are)', () => {
+    // The group commit fails such rows with the error its owner gives (test/group-commit.test.ts).
+    expect(lostWrite()).toBeInstanceOf(StorageError);
   });
 });

@@ -1,6 +1,6 @@
 // C10: the body limit, on Content-Length and on the bytes actually read.
 import { env } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectEnvelope, seedProject, storedData, storedRows, submit, submitWithEnv } from './helpers.ts';
 
 const LIMIT = 65536;
@@ -111,5 +111,38 @@ describe('C10: the setting', () => {
     const res = await submitWithEnv(huge, { key: project.apiKey, body: bodyOfSize(MiB + 1) });
     await expectEnvelope(res, 413, tooLarge(MiB));
     await expectEnvelope(await submitWithEnv(huge, { key: project.apiKey, body: bodyOfSize(MiB) }), 201);
+  });
+});
+
+describe('C11: a body that breaks off', () => {
+  /** Sends the first bytes of a body, then fails, as a connection does when the client hangs up. */
+  function brokenOff(text: string) {
+    const bytes = new TextEncoder().encode(text);
+    let sent = false;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new TypeError('Network connection lost.'));
+        sent = true;
+        controller.enqueue(bytes.slice(0, 10));
+      },
+    });
+  }
+
+  it.each([
+    ['without Content-Length (read by the size limit)', {}],
+    ['with Content-Length (read by the handler)', { 'Content-Length': '40' }],
+  ])('C11 + C18: %s: 400, nothing stored, and no fault logged', async (_, headers) => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const p = await seedProject();
+    const body = brokenOff(JSON.stringify({ name: 'Ada', message: 'x'.repeat(10) }));
+    // Straight into the app, so that the stream's failure reaches the worker as it would in production.
+    const res = await submitWithEnv(env, { key: p.apiKey, body, headers });
+    await expectEnvelope(res, 400, {
+      message: 'Invalid request body',
+      error: { message: 'Request body was not received in full' },
+    });
+    expect(errors).not.toHaveBeenCalled();
+    expect(await storedRows(p.projectId)).toEqual([]);
+    errors.mockRestore();
   });
 });

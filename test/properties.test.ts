@@ -161,3 +161,57 @@ describe('properties', () => {
     );
   }, 120_000);
 });
+
+describe('C13 (property): an integer is judged on the number as written', () => {
+  // JSON number texts: an optional minus, an int part, an optional fraction, an optional exponent.
+  const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 20 });
+  const numberText = fc
+    .tuple(
+      fc.boolean(),
+      digits.map((d) => d.replace(/^0+(?=\d)/, '')),
+      fc.option(digits, { nil: undefined }),
+      fc.option(fc.tuple(fc.constantFrom('e', 'E', 'e+', 'e-'), fc.integer({ min: 0, max: 30 })), {
+        nil: undefined,
+      }),
+    )
+    .map(
+      ([minus, int, frac, exp]) =>
+        `${minus ? '-' : ''}${int}${frac === undefined ? '' : `.${frac}`}${exp === undefined ? '' : `${exp[0]}${exp[1]}`}`,
+    );
+
+  it('C13: accepted as integer exactly when written as digits alone within ±(2^53−1); stored as that integer', async () => {
+    await fc.assert(
+      fc.asyncProperty(numberText, async (text) => {
+        const res = await submit({ key: project.apiKey, body: `{"phone": ${text}}` });
+        const whole = /^-?(?:0|[1-9][0-9]*)$/.test(text) && Math.abs(Number(text)) <= Number.MAX_SAFE_INTEGER;
+        expect(res.status).toBe(whole ? 201 : 400);
+        if (!whole) {
+          expect(await res.json()).toMatchObject({
+            data: { errors: ["Field 'phone' is not of type integer"] },
+          });
+        } else {
+          const [last] = await database(env.DB)
+            .select()
+            .from(submissions)
+            .where(eq(submissions.projectId, project.projectId))
+            .orderBy(desc(submissions.id))
+            .limit(1);
+          // Digits within the safe range are stored as that very integer, never rounded.
+          expect(BigInt(JSON.parse(last?.data ?? '{}').phone)).toBe(BigInt(text));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('C13: the same texts are all numbers to a number field, and nested numbers are never judged', async () => {
+    await fc.assert(
+      fc.asyncProperty(numberText, async (text) => {
+        const finite = Number.isFinite(Number(text));
+        const res = await submit({ key: project.apiKey, body: `{"score": ${text}}` });
+        expect(res.status).toBe(finite ? 201 : 400);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -1,7 +1,7 @@
 // C21: rate limits with the Workers Rate Limiting binding (the tight limiters of vitest.config.ts:
-// 3 requests per key, 2 per address, per 10 s).
+// 3 requests per key, 2 per address, 2 failed authentications per address, per 10 s).
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createKey } from '../src/projects/admin.ts';
 import { database } from '../src/store/db.ts';
 import { spyD1 } from './d1-spy.ts';
@@ -11,6 +11,7 @@ const tight = {
   ...env,
   KEY_RATE_LIMIT: env.TIGHT_KEY_RATE_LIMIT,
   ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT,
+  AUTH_FAILURE_RATE_LIMIT: env.TIGHT_AUTH_FAILURE_RATE_LIMIT,
 };
 
 const TOO_MANY = {
@@ -80,15 +81,28 @@ describe('C21: rate limits', () => {
     await expectEnvelope(await submitWithEnv(tight, { key: second, json: VALID_BODY, headers: other }), 201);
   });
 
-  it('C21: requests without Origin (servers) are limited per key only, not per address', async () => {
+  it('C21: requests without Origin are limited per address too (a key in a page is public)', async () => {
     const p = await seedProject();
-    const server = { 'CF-Connecting-IP': '203.0.113.8' };
-    for (let i = 0; i < 3; i++) {
+    const script = { 'CF-Connecting-IP': '203.0.113.8' };
+    for (let i = 0; i < 2; i++) {
       await expectEnvelope(
-        await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: server }),
+        await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: script }),
         201,
       );
     }
+    await expectEnvelope(
+      await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: script }),
+      429,
+      TOO_MANY,
+    );
+    // A visitor at another address still gets through: the script used up its own budget only.
+    // (With the project's other key: this one has spent its per-key budget of 3.)
+    const second = await createKey(database(env.DB), p.projectId);
+    const visitor = { Origin: 'https://site.example', 'CF-Connecting-IP': '198.51.100.20' };
+    await expectEnvelope(
+      await submitWithEnv(tight, { key: second, json: VALID_BODY, headers: visitor }),
+      201,
+    );
   });
 
   it('C21: the check costs no D1 query', async () => {
@@ -99,5 +113,81 @@ describe('C21: rate limits', () => {
     spy.trips.length = 0;
     await expectEnvelope(await submitWithEnv(testEnv, { key: p.apiKey, json: VALID_BODY }), 429);
     expect(spy.trips).toEqual([]);
+  });
+
+  it('C21: failed authentications are limited per address; past the limit, unknown keys cost no D1 query', async () => {
+    const p = await seedProject();
+    const spy = spyD1(env.DB);
+    const spied = { ...tight, DB: spy.db };
+    const attacker = { 'CF-Connecting-IP': '192.0.2.66' };
+    // The valid key is cached first, from this same address.
+    await expectEnvelope(
+      await submitWithEnv(spied, {
+        key: p.apiKey,
+        json: VALID_BODY,
+        headers: { 'CF-Connecting-IP': '192.0.2.67' },
+      }),
+      201,
+    );
+    const randomKey = () => `edgeform_${crypto.randomUUID().replaceAll('-', '')}`;
+    for (let i = 0; i < 2; i++) {
+      await expectEnvelope(
+        await submitWithEnv(spied, { key: randomKey(), json: VALID_BODY, headers: attacker }),
+        401,
+      );
+    }
+    await expectEnvelope(
+      await submitWithEnv(spied, { key: randomKey(), json: VALID_BODY, headers: attacker }),
+      429,
+      TOO_MANY,
+    );
+    // Refused now: a flood of fresh random keys costs no D1 read at all.
+    const before = spy.trips.length;
+    for (let i = 0; i < 20; i++) {
+      await expectEnvelope(
+        await submitWithEnv(spied, { key: randomKey(), json: VALID_BODY, headers: attacker }),
+        429,
+      );
+    }
+    await expectEnvelope(
+      await submitWithEnv(spied, { authorization: 'Basic x', json: VALID_BODY, headers: attacker }),
+      429,
+    );
+    expect(spy.trips.length).toBe(before);
+    // Another address is not affected, and gets its 401 from D1.
+    await expectEnvelope(
+      await submitWithEnv(spied, {
+        key: randomKey(),
+        json: VALID_BODY,
+        headers: { 'CF-Connecting-IP': '192.0.2.99' },
+      }),
+      401,
+    );
+    expect(spy.trips.length).toBe(before + 1);
+  });
+
+  it('C21: a failing Rate Limiting binding lets requests through (fail open) and is logged, without the key', async () => {
+    const p = await seedProject();
+    const warnings: string[] = [];
+    const spyWarn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+      warnings.push(args.map(String).join(' '));
+    });
+    const broken = {
+      limit: () => Promise.reject(new Error('rate limiter unreachable')),
+    } as unknown as RateLimit;
+    const failing = { ...env, KEY_RATE_LIMIT: broken, ADDRESS_RATE_LIMIT: broken };
+    const res = await submitWithEnv(failing, {
+      key: p.apiKey,
+      json: VALID_BODY,
+      headers: { 'CF-Connecting-IP': '192.0.2.70' },
+    });
+    await expectEnvelope(res, 201);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+    expect(warnings).toHaveLength(2);
+    for (const line of warnings) {
+      expect(JSON.parse(line)).toMatchObject({ level: 'warn', event: 'rate-limit-unavailable' });
+      expect(line).not.toContain(p.apiKey);
+    }
+    spyWarn.mockRestore();
   });
 });

@@ -7,6 +7,8 @@ export type FieldDef = { name: string; type: FieldType; required: boolean };
 export type CompiledFields = {
   /** Keyed by field name; a Map, so that `__proto__` or `constructor` are ordinary names (C13). */
   readonly schemas: ReadonlyMap<string, v.GenericSchema>;
+  /** Names of the `integer` fields: their numbers must also be written as integers (C13). */
+  readonly integers: ReadonlySet<string>;
   /** Required field names in configured order (C12). */
   readonly required: readonly string[];
   readonly unknownFields: UnknownFieldPolicy;
@@ -40,22 +42,34 @@ export function fieldSchema(name: string, type: FieldType): v.GenericSchema {
 export function compileFields(defs: readonly FieldDef[], unknownFields: UnknownFieldPolicy): CompiledFields {
   return {
     schemas: new Map(defs.map((d) => [d.name, fieldSchema(d.name, d.type)])),
+    integers: new Set(defs.filter((d) => d.type === 'integer').map((d) => d.name)),
     required: defs.filter((d) => d.required).map((d) => d.name),
     unknownFields,
   };
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * C12: every problem in one pass, in body order, then the missing required fields in configured
  * order. With the `discard` policy, unknown fields are dropped from the value to store.
+ * `notIntegerText`: the fields whose number was not written as an integer in the body (C13).
  */
-export function validateSubmission(compiled: CompiledFields, body: Submission): ValidationResult {
+export function validateSubmission(
+  compiled: CompiledFields,
+  body: Submission,
+  notIntegerText: ReadonlySet<string> = NONE,
+): ValidationResult {
   const errors: string[] = [];
   const kept: [string, unknown][] = [];
   for (const [name, value] of Object.entries(body)) {
     const schema = compiled.schemas.get(name);
     if (schema === undefined) {
       if (compiled.unknownFields === 'reject') errors.push(unknownError(name));
+      continue;
+    }
+    if (notIntegerText.has(name) && compiled.integers.has(name)) {
+      errors.push(typeError(name, 'integer'));
       continue;
     }
     const result = v.safeParse(schema, value);

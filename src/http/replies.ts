@@ -58,6 +58,9 @@ export const tooLargeToStore = () =>
 export const notJson = () => new ApiError(400, 'Invalid request body', 'Request body is not valid JSON');
 export const notObject = () =>
   new ApiError(400, 'Invalid request body', 'Request body must be a JSON object');
+/** C11: the body broke off before its end (the client hung up, or its connection failed). */
+export const bodyBrokenOff = () =>
+  new ApiError(400, 'Invalid request body', 'Request body was not received in full');
 export const noFields = () => new ApiError(400, 'Invalid request body', 'Submission has no fields');
 
 /** C12: every field problem at once. */

@@ -56,17 +56,25 @@ export async function keyHashOf(key: string): Promise<string> {
   return hash;
 }
 
-/** Key hash → project, fields (with their compiled schemas) and origins; undefined if no such key. */
+/**
+ * Key hash → project, fields (with their compiled schemas) and origins; undefined if no such key.
+ * `beforeQuery` runs only when D1 must be asked, and may refuse by throwing (C21).
+ */
 export async function resolveProject(
   db: Db,
   keyHash: string,
   seconds: number,
+  beforeQuery: () => void = () => {},
 ): Promise<ResolvedProject | undefined> {
-  if (seconds === 0) return withSchemas(await findProjectByKeyHash(db, keyHash));
+  if (seconds === 0) {
+    beforeQuery();
+    return withSchemas(await findProjectByKeyHash(db, keyHash));
+  }
   const caches = cachesFor(db, seconds * 1000);
   const hit = caches.known.get(keyHash);
   if (hit !== undefined) return hit;
   if (caches.unknown.get(keyHash)) return undefined;
+  beforeQuery();
   const project = withSchemas(await findProjectByKeyHash(db, keyHash));
   if (project === undefined) caches.unknown.set(keyHash, true);
   else caches.known.set(keyHash, project);

@@ -18,6 +18,10 @@ export function utf8Bytes(text: string): number {
   return encoder.encode(text).byteLength;
 }
 
+/** C18: a write presumed lost is a storage failure: 503 with Retry-After, never a bare 500. */
+export const lostWrite = () =>
+  new StorageError(new Error('the write was presumed lost with the request that led it'));
+
 function committer(db: Db): GroupCommit<NewSubmission> {
   let commit = committers.get(db);
   if (commit === undefined) {

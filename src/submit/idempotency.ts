@@ -28,9 +28,26 @@ const WAIT_MS = 3_000;
 /** A claim older than this was lost with its request. */
 const STALE_MS = 30_000;
 
-// Project and key → when the request now saving it began. Plain shared state, polled: a request
-// must not await another request's promise in Workers (see group-commit.ts).
+/** At most this many claims are held; past it the oldest goes (it is stale, or near enough). */
+export const MAX_CLAIMS = 10_000;
+
+// Project and key → when the request now saving it began, oldest first. Plain shared state,
+// polled: a request must not await another request's promise in Workers (see group-commit.ts).
+// A request whose `finally` never runs (its invocation cancelled) leaves its claim behind: claims
+// older than STALE_MS are swept on every new claim, and the map never holds more than MAX_CLAIMS.
 const claims = new Map<string, number>();
+
+function sweep(now: number): void {
+  for (const [slot, since] of claims) {
+    if (now - since <= STALE_MS && claims.size < MAX_CLAIMS) break;
+    claims.delete(slot);
+  }
+}
+
+/** Claims held now, for tests and diagnostics. */
+export function claimsHeld(): number {
+  return claims.size;
+}
 
 /**
  * Claims the key for this request. A request whose key another request in this isolate is saving
@@ -40,19 +57,22 @@ const claims = new Map<string, number>();
  * together without claiming: the unique index lets one row in and the others replay it. Returns
  * the release.
  */
-export async function claimKey(projectId: string, key: string): Promise<() => void> {
+export async function claimKey(projectId: string, key: string, now = Date.now()): Promise<() => void> {
   const slot = `${projectId}\n${key}`;
-  const deadline = Date.now() + WAIT_MS;
+  const deadline = now + WAIT_MS;
   let waited = false;
   for (;;) {
     const since = claims.get(slot);
-    if (since === undefined || Date.now() - since > STALE_MS) break;
+    if (since === undefined || Math.max(now, Date.now()) - since > STALE_MS) break;
     if (Date.now() >= deadline) throw inProgress();
     waited = true;
     await scheduler.wait(2);
   }
   if (waited) return () => {};
-  const mine = Date.now();
+  const mine = Math.max(now, Date.now());
+  sweep(mine);
+  // Deleted first, so that the map stays in the order claims were made (the sweep relies on it).
+  claims.delete(slot);
   claims.set(slot, mine);
   return () => {
     if (claims.get(slot) === mine) claims.delete(slot);

@@ -2,15 +2,15 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { validateSubmission } from '../fields/validation.ts';
+import { ApiError } from '../http/envelope.ts';
 import {
+  bodyBrokenOff,
   created as createdEnvelope,
   idempotencyKeyReused,
   inProgress,
   invalidKey,
   noFields,
   notConfigured,
-  notJson,
-  notObject,
   originNotAllowed,
   spamCheckFailed,
   tooLarge,
@@ -25,6 +25,7 @@ import { cacheSeconds, keyHashOf, type ResolvedProject, resolveProject } from '.
 import { looksLikeKey, parseBearer } from '../projects/keys.ts';
 import { database } from '../store/db.ts';
 import { findIdempotencyKey, type NewSubmission } from '../store/submissions.ts';
+import { parseObject } from './body.ts';
 import { commitRow } from './commit.ts';
 import {
   bodyHash,
@@ -33,6 +34,7 @@ import {
   parseIdempotencyKey,
   REPLAYED_HEADER,
 } from './idempotency.ts';
+import { checkRateLimits, clientAddress, countFailedAuthentication, mayLookUpKeys } from './rate-limit.ts';
 import { TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
 
 export type AppEnv = {
@@ -50,36 +52,37 @@ const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** C10: the largest MAX_BODY_BYTES honoured, so that every accepted body fits in one D1 row. */
 export const MAX_BODY_BYTES_LIMIT = 1024 * 1024;
 
-/** C5 steps 1–2 (C6, C7): bearer key → project, its fields and origins. */
+/**
+ * C5 steps 1–2 (C6, C7): bearer key → project, its fields and origins. C21: every failed
+ * authentication counts against the client's address; an address over that limit gets 429, and
+ * its unknown keys cost no D1 query.
+ */
 export const authenticate: Step = async (c, next) => {
   const bearer = parseBearer(c.req.header('Authorization'));
-  if (!bearer.ok) throw unauthorized(bearer.problem);
+  if (!bearer.ok) {
+    await countFailedAuthentication(c, c.env);
+    throw unauthorized(bearer.problem);
+  }
   // A token that cannot be a key costs no D1 query.
   const keyHash = looksLikeKey(bearer.token) ? await keyHashOf(bearer.token) : undefined;
   const project =
     keyHash === undefined
       ? undefined
-      : await resolveProject(database(c.env.DB), keyHash, cacheSeconds(c.env));
-  if (project === undefined || keyHash === undefined) throw invalidKey();
+      : await resolveProject(database(c.env.DB), keyHash, cacheSeconds(c.env), () => {
+          if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
+        });
+  if (project === undefined || keyHash === undefined) {
+    await countFailedAuthentication(c, c.env);
+    throw invalidKey();
+  }
   c.set('project', project);
   c.set('keyHash', keyHash);
   await next();
 };
 
-/**
- * C21, right after step 2: per API key, and per client address for browser requests (those with an
- * Origin). The Rate Limiting binding answers from memory in the location: no D1 query.
- */
+/** C21, right after step 2: per API key, and per client address and project, for every request. */
 export const rateLimit: Step = async (c, next) => {
-  const checks: Promise<RateLimitOutcome>[] = [];
-  // The key's hash, not the key: the key itself is never handed anywhere (C8).
-  if (c.env.KEY_RATE_LIMIT) checks.push(c.env.KEY_RATE_LIMIT.limit({ key: c.var.keyHash }));
-  const address = c.req.header('CF-Connecting-IP');
-  if (c.env.ADDRESS_RATE_LIMIT && address && c.req.header('Origin') !== undefined) {
-    checks.push(c.env.ADDRESS_RATE_LIMIT.limit({ key: `${c.var.project.id} ${address}` }));
-  }
-  const outcomes = await Promise.all(checks);
-  if (outcomes.some((o) => !o.success)) throw tooManyRequests();
+  await checkRateLimits(c, c.env, c.var.keyHash, c.var.project.id);
   await next();
 };
 
@@ -119,33 +122,29 @@ export function maxBodyBytes(env: Env): number {
   return Math.min(configured, MAX_BODY_BYTES_LIMIT);
 }
 
-/** C5 step 6 (C10): Content-Length when given, else the bytes read; never buffers past the limit. */
-export const limitBody: Step = (c, next) => {
+/**
+ * C5 step 6 (C10): Content-Length when given, else the bytes read; never buffers past the limit.
+ * C11: a body that breaks off (the client hung up) is the client's fault, answered 400 and not
+ * logged as ours; the reply reaches nobody, but no fault is recorded for it.
+ */
+export const limitBody: Step = async (c, next) => {
   const maxSize = maxBodyBytes(c.env);
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw tooLarge(maxSize);
-    },
-  })(c, next);
-};
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-/** C5 steps 7–8 (C11): strict UTF-8, then JSON, then an object. */
-function parseObject(bytes: ArrayBuffer): Record<string, unknown> {
-  let body: unknown;
+  let reading = true;
   try {
-    // Invalid UTF-8 is refused rather than silently replaced with U+FFFD.
-    body = JSON.parse(utf8.decode(bytes));
-  } catch {
-    throw notJson();
+    await bodyLimit({
+      maxSize,
+      onError: () => {
+        throw tooLarge(maxSize);
+      },
+    })(c, async () => {
+      reading = false;
+      await next();
+    });
+  } catch (error) {
+    if (reading && !(error instanceof ApiError)) throw bodyBrokenOff();
+    throw error;
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw notObject();
-  }
-  return body as Record<string, unknown>;
-}
+};
 
 /** C22: a honeypot counts as filled unless absent or left empty (`""`, `null`, `false`). */
 function takeHoneypot(body: Record<string, unknown>, honeypot: string | null): boolean {
@@ -167,13 +166,15 @@ function created(c: Context<AppEnv>, replayed = false): Response {
  */
 export async function submit(c: Context<AppEnv>): Promise<Response> {
   const { project, idempotencyKey } = c.var;
-  const bytes = await c.req.arrayBuffer();
-  const body = parseObject(bytes);
+  const bytes = await c.req.arrayBuffer().catch(() => {
+    throw bodyBrokenOff();
+  });
+  const { body, notIntegerText } = parseObject(bytes);
   // Neither the Turnstile token nor the honeypot is a field of the project, or ever stored.
   const token = takeToken(body, c.req.header(TURNSTILE_HEADER));
   const spam = takeHoneypot(body, project.honeypot);
   if (Object.keys(body).length === 0) throw noFields();
-  const result = validateSubmission(project.compiled, body);
+  const result = validateSubmission(project.compiled, body, notIntegerText);
   if (!result.ok) throw validationFailed(result.errors);
   // C11: with the `discard` policy a body of unknown fields leaves nothing to store.
   if (Object.keys(result.value).length === 0) throw noFields();

@@ -1,0 +1,77 @@
+// C21: rate limits, with the Workers Rate Limiting binding (counts kept in memory in each
+// Cloudflare location: no D1 query). A key in a web page is public, so limits per key protect
+// nobody from a script that has copied it: every request is also limited per client address, and
+// failed authentications per client address before they can cost D1 reads.
+import type { Context } from 'hono';
+import { RATE_LIMIT_PERIOD_SECONDS, tooManyRequests } from '../http/replies.ts';
+import { requestIdOf } from '../http/request-id.ts';
+import { Lru } from '../lib/lru.ts';
+
+type Limiter = RateLimit | undefined;
+
+/**
+ * Asks a limiter. C21: if the binding itself fails, the request goes on, and the failure is logged:
+ * a broken limiter must not refuse every visitor of every form (fail open, as most services do;
+ * D1 and the per-key budgets still bound the harm).
+ */
+export async function allowed(c: Context, limiter: Limiter, name: string, key: string): Promise<boolean> {
+  if (limiter === undefined) return true;
+  try {
+    return (await limiter.limit({ key })).success;
+  } catch (error) {
+    console.warn(
+      JSON.stringify({
+        level: 'warn',
+        requestId: requestIdOf(c),
+        event: 'rate-limit-unavailable',
+        limiter: name,
+        error: error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : String(error),
+      }),
+    );
+    return true;
+  }
+}
+
+/** The client's address as Cloudflare gives it; absent only outside Cloudflare (tests, `wrangler dev` without it). */
+export const clientAddress = (c: Context): string | undefined => c.req.header('CF-Connecting-IP');
+
+// Addresses the failed-authentication limiter has refused, for one period: their unknown keys are
+// answered 429 without a D1 query. Bounded, so that many addresses cannot grow memory.
+const refused = new Lru<string, true>(10_000, RATE_LIMIT_PERIOD_SECONDS * 1000);
+
+/** Whether this address may cost a key lookup in D1 now. */
+export function mayLookUpKeys(address: string | undefined): boolean {
+  return address === undefined || refused.get(address) !== true;
+}
+
+/**
+ * C21: counts a failed authentication against the client's address; over the limit, the address
+ * is refused key lookups for the period, and this request gets 429 instead of its 401.
+ */
+export async function countFailedAuthentication(c: Context, env: Env): Promise<void> {
+  const address = clientAddress(c);
+  if (address === undefined) return;
+  if (!mayLookUpKeys(address)) throw tooManyRequests();
+  if (!(await allowed(c, env.AUTH_FAILURE_RATE_LIMIT, 'AUTH_FAILURE_RATE_LIMIT', address))) {
+    refused.set(address, true);
+    throw tooManyRequests();
+  }
+}
+
+/** C21, right after step 2: per API key, and per client address and project, for every request. */
+export async function checkRateLimits(
+  c: Context,
+  env: Env,
+  keyHash: string,
+  projectId: string,
+): Promise<void> {
+  const address = clientAddress(c);
+  const [perKey, perAddress] = await Promise.all([
+    // The key's hash, not the key: the key itself is never handed anywhere (C8).
+    allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', keyHash),
+    address === undefined
+      ? true
+      : allowed(c, env.ADDRESS_RATE_LIMIT, 'ADDRESS_RATE_LIMIT', `${projectId} ${address}`),
+  ]);
+  if (!perKey || !perAddress) throw tooManyRequests();
+}
