@@ -24,7 +24,6 @@ import {
   storedRows,
   submit,
   submitWithEnv,
-  URL_SUBMIT,
   VALID_BODY,
 } from './helpers.ts';
 

@@ -25,7 +25,8 @@ export function parseObject(bytes: ArrayBuffer): ParsedBody {
   let marks: [Holder, string][] | undefined;
   const reviver: Reviver = function (key, value, context) {
     if (typeof value === 'number' && !INTEGER_TEXT.test(context?.source ?? '')) {
-      (marks ??= []).push([this, key]);
+      marks ??= [];
+      marks.push([this, key]);
     }
     return value;
   };
