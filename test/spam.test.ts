@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { database } from '../src/store/db.ts';
 import { submissionPages } from '../src/store/submissions.ts';
-import { SITEVERIFY_URL } from '../src/submit/turnstile.ts';
-import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
+import { SITEVERIFY_URL, siteverifyIdempotencyKey } from '../src/submit/turnstile.ts';
+import { isWrite, spyD1 } from './d1-spy.ts';
+import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -239,5 +240,121 @@ describe('C22: Turnstile', () => {
     );
     await expectEnvelope(await submit({ key: p.apiKey, json: body }), 403, SPAM_CHECK_FAILED);
     expect(await storedRows(p.projectId)).toHaveLength(1);
+  });
+
+  it.each(['invalid-input-secret', 'missing-input-secret'])(
+    "C22: siteverify refusing the project's own secret (%s) is 503, logged without the secret, not a 403 for the visitor",
+    async (code) => {
+      const p = await seedProject({ turnstileSecret: SECRET });
+      const lines: string[] = [];
+      vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+        lines.push(args.map(String).join(' '));
+      });
+      mockSiteverify(() => verdict(false, [code]));
+      const res = await submit({
+        key: p.apiKey,
+        json: { ...VALID_BODY, 'cf-turnstile-response': 'fine-token' },
+      });
+      await expectEnvelope(res, 503);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(code);
+      expect(lines[0]).not.toContain(SECRET);
+      expect(lines[0]).not.toContain('fine-token');
+      expect(await storedRows(p.projectId)).toEqual([]);
+    },
+  );
+});
+
+/**
+ * Siteverify as Cloudflare documents it: a token is redeemed once; asked again with the same
+ * idempotency_key and token, it answers what it answered the first time; otherwise the token is spent.
+ */
+function idempotentSiteverify(options: { hangFirst?: boolean } = {}) {
+  const redeemed = new Map<string, string | null>(); // token → idempotency_key of its redemption
+  let calls = 0;
+  const idempotencyKeys: (string | null)[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    if (request.url !== SITEVERIFY_URL) throw new Error(`unexpected fetch ${request.url}`);
+    const form = await request.formData();
+    const token = String(form.get('response'));
+    const key = form.get('idempotency_key') as string | null;
+    idempotencyKeys.push(key);
+    calls++;
+    let answer: Response;
+    if (!redeemed.has(token)) {
+      redeemed.set(token, key);
+      answer = verdict(true);
+    } else {
+      answer =
+        key !== null && redeemed.get(token) === key
+          ? verdict(true)
+          : verdict(false, ['timeout-or-duplicate']);
+    }
+    if (options.hangFirst && calls === 1) {
+      // Redeemed, but the answer comes after the worker has given up.
+      return new Promise<Response>((_, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    }
+    return answer;
+  });
+  return { idempotencyKeys };
+}
+
+describe("C20 + C22: a token this service redeemed lets that request's retries through", () => {
+  const body = { ...VALID_BODY, 'cf-turnstile-response': 'redeemed-once' };
+
+  it('C22: the D1 write failed after siteverify redeemed the token: the retry (same token, key and body) is stored once', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { idempotencyKeys } = idempotentSiteverify();
+    const headers = { 'Idempotency-Key': 'retry-after-503' };
+    const failing = { ...env, DB: spyD1(env.DB, isWrite).db };
+    await expectEnvelope(await submitWithEnv(failing, { key: p.apiKey, json: body, headers }), 503);
+    await expectEnvelope(await submit({ key: p.apiKey, json: body, headers }), 201);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+    // Siteverify was given one idempotency_key, a UUID, both times.
+    expect(idempotencyKeys).toHaveLength(2);
+    expect(idempotencyKeys[0]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(idempotencyKeys[1]).toBe(idempotencyKeys[0]);
+    // The same token with another Idempotency-Key, another body, or none, is spent: 403.
+    await expectEnvelope(
+      await submit({ key: p.apiKey, json: body, headers: { 'Idempotency-Key': 'another' } }),
+      403,
+      SPAM_CHECK_FAILED,
+    );
+    await expectEnvelope(
+      await submit({ key: p.apiKey, json: { ...body, name: 'Eve' }, headers }),
+      403,
+      SPAM_CHECK_FAILED,
+    );
+    await expectEnvelope(await submit({ key: p.apiKey, json: body }), 403, SPAM_CHECK_FAILED);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+  });
+
+  it('C22: siteverify answered after our time-out (503): the retry passes and is stored once', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    idempotentSiteverify({ hangFirst: true });
+    const headers = { 'Idempotency-Key': 'retry-after-timeout' };
+    await expectEnvelope(await submit({ key: p.apiKey, json: body, headers }), 503);
+    expect(await storedRows(p.projectId)).toEqual([]);
+    await expectEnvelope(await submit({ key: p.apiKey, json: body, headers }), 201);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+  });
+
+  it('C22: different projects, keys or bodies give different siteverify idempotency keys', async () => {
+    const base = await siteverifyIdempotencyKey('p_a', 'k', 'h');
+    expect(await siteverifyIdempotencyKey('p_a', 'k', 'h')).toBe(base);
+    for (const other of [
+      await siteverifyIdempotencyKey('p_b', 'k', 'h'),
+      await siteverifyIdempotencyKey('p_a', 'k2', 'h'),
+      await siteverifyIdempotencyKey('p_a', 'k', 'h2'),
+    ]) {
+      expect(other).not.toBe(base);
+    }
   });
 });

@@ -1,10 +1,10 @@
-// The form widget (issue 5), served by the worker's static assets as /widget.js. Dependency-free;
+// The form widget, served by the worker's static assets as /widget.js. Dependency-free;
 // compiled and minified by `npm run build:assets`. Usage:
 //   <form data-endpoint="https://forms.example/api/v1/submit" data-key="edgeform_…"> … </form>
 //   <script src="https://forms.example/widget.js" defer></script>
 // or from code: EdgeForms.attach(form, { endpoint, key }) and EdgeForms.send({ endpoint, key, data }).
 
-type Options = { endpoint: string; key: string; success?: string };
+type Options = { endpoint: string; key: string; success?: string; timeoutMs?: number };
 type Reply = {
   data?: { message?: string; error?: { message?: string }; errors?: string[] };
   status?: { code?: number };
@@ -12,6 +12,8 @@ type Reply = {
 export type Outcome = { ok: boolean; status: number; reply: Reply; replayed: boolean };
 
 const MAX_ATTEMPTS = 4;
+/** One attempt that has not been answered (and read) in this time is abandoned and retried. */
+export const ATTEMPT_TIMEOUT_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Seconds of a Retry-After header, else an exponential backoff (1 s, 2 s, 4 s), both capped. */
@@ -29,9 +31,10 @@ function newKey(): string {
 }
 
 /**
- * POSTs one submission. A network error, 409 (the first try is still being saved) or 503 is
- * retried with backoff, honouring Retry-After, under the same Idempotency-Key, so that a retry of a
- * submission that did arrive is answered from the first one and never stored twice.
+ * POSTs one submission. A network error, an attempt with no whole answer within the time-out, 409
+ * (the first try is still being saved) or 503 is retried with backoff, honouring Retry-After,
+ * under the same Idempotency-Key, so that a retry of a submission that did arrive is answered from
+ * the first one and never stored twice. After the last attempt, a network error or time-out throws.
  */
 export async function send(options: Options & { data: Record<string, unknown> }): Promise<Outcome> {
   const headers = {
@@ -40,26 +43,61 @@ export async function send(options: Options & { data: Record<string, unknown> })
     'Idempotency-Key': newKey(),
   };
   const body = JSON.stringify(options.data);
+  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   for (let attempt = 1; ; attempt++) {
+    // A stalled connection must not leave the form "Sending…" for good: each attempt has a time-out,
+    // over the answer and its body both.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
     let res: Response;
+    let reply: Reply;
     try {
-      res = await fetch(options.endpoint, { method: 'POST', headers, body, mode: 'cors' });
+      res = await fetch(options.endpoint, {
+        method: 'POST',
+        headers,
+        body,
+        mode: 'cors',
+        signal: abort.signal,
+      });
+      if ((res.status === 503 || res.status === 409) && attempt < MAX_ATTEMPTS) {
+        clearTimeout(timer);
+        await sleep(retryDelay(res, attempt));
+        continue;
+      }
+      reply = (await res.json().catch((err: unknown) => {
+        if (abort.signal.aborted) throw err;
+        return {};
+      })) as Reply;
     } catch (err) {
       if (attempt >= MAX_ATTEMPTS) throw err;
       await sleep(retryDelay(undefined, attempt));
       continue;
+    } finally {
+      clearTimeout(timer);
     }
-    if ((res.status === 503 || res.status === 409) && attempt < MAX_ATTEMPTS) {
-      await sleep(retryDelay(res, attempt));
-      continue;
-    }
-    const reply = (await res.json().catch(() => ({}))) as Reply;
     return {
       ok: res.ok,
       status: res.status,
       reply,
       replayed: res.headers.get('Idempotent-Replayed') === 'true',
     };
+  }
+}
+
+/**
+ * C22: a Turnstile token can be redeemed once. Once a submission has ended (sent, refused, or given
+ * up), the page's Turnstile widget is reset so that the next attempt carries a fresh token; retries
+ * inside one submission keep its token, which the service lets through for that submission.
+ */
+function resetTurnstile(form: HTMLFormElement): void {
+  const turnstile = (globalThis as { turnstile?: { reset(widget?: Element | string): void } }).turnstile;
+  if (typeof turnstile?.reset !== 'function') return;
+  const widget = form.querySelector('.cf-turnstile');
+  try {
+    if (widget) turnstile.reset(widget);
+    else turnstile.reset();
+  } catch {
+    // A page whose widget is gone or was rendered elsewhere: nothing to reset here.
   }
 }
 
@@ -172,6 +210,7 @@ export function attach(form: HTMLFormElement, options: Options): void {
       view.show('error', 'The form could not be sent: check your connection and try again.');
       emit('forms:error', { ok: false, status: 0, error });
     } finally {
+      resetTurnstile(form);
       sending = false;
       for (const b of buttons) b.disabled = false;
       form.removeAttribute('aria-busy');

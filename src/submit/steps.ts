@@ -35,7 +35,7 @@ import {
   REPLAYED_HEADER,
 } from './idempotency.ts';
 import { checkRateLimits, clientAddress, countFailedAuthentication, mayLookUpKeys } from './rate-limit.ts';
-import { TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
+import { siteverifyIdempotencyKey, TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
 
 export type AppEnv = {
   Bindings: Env;
@@ -179,10 +179,20 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
   // C11: with the `discard` policy a body of unknown fields leaves nothing to store.
   if (Object.keys(result.value).length === 0) throw noFields();
 
+  // C20: the body's hash, for a request that carries an Idempotency-Key.
+  const hash = idempotencyKey === undefined ? undefined : await bodyHash(bytes);
+
   // Between steps 9 and 10: Turnstile (C22).
   let spentToken = false;
   if (project.turnstileSecret !== null) {
-    const verdict = await verifyTurnstile(project.turnstileSecret, token, c.req.header('CF-Connecting-IP'));
+    const verdict = await verifyTurnstile(
+      project.turnstileSecret,
+      token,
+      c.req.header('CF-Connecting-IP'),
+      idempotencyKey === undefined || hash === undefined
+        ? undefined
+        : await siteverifyIdempotencyKey(project.id, idempotencyKey, hash),
+    );
     // A redeemed token passes only as the retry of the request that redeemed it (same key, same body).
     if (verdict === 'spent' && idempotencyKey !== undefined) spentToken = true;
     else if (verdict !== 'pass') throw spamCheckFailed();
@@ -197,13 +207,12 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
     spam,
   };
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
-  if (idempotencyKey === undefined) {
+  if (idempotencyKey === undefined || hash === undefined) {
     await commitRow(db, row, c.var.keyHash, keepAlive);
     return created(c);
   }
 
   // Step 10 with an Idempotency-Key (C20): store it with the row, or replay the first request's 201.
-  const hash = await bodyHash(bytes);
   const release = await claimKey(project.id, idempotencyKey);
   try {
     if (!spentToken) {

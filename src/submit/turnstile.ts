@@ -1,5 +1,6 @@
 // C22: Cloudflare Turnstile, verified server-side with the siteverify API.
 import { UnavailableError } from '../lib/faults.ts';
+import { toHex } from '../lib/hex.ts';
 
 export const TURNSTILE_FIELD = 'cf-turnstile-response';
 export const TURNSTILE_HEADER = 'CF-Turnstile-Response';
@@ -10,21 +11,53 @@ export const SITEVERIFY_TIMEOUT_MS = 3_000;
 /** Turnstile tokens are at most 2048 characters. */
 const MAX_TOKEN_LENGTH = 2048;
 
+// The operator's mistake, not a bot's: siteverify refuses the project's secret itself.
+const MISCONFIGURED = ['invalid-input-secret', 'missing-input-secret'];
+
+/**
+ * The `idempotency_key` siteverify is given for a request that carries an Idempotency-Key (C20): a
+ * UUID made from the project, that key and the body's hash. Siteverify answers a token it has
+ * already redeemed under the same idempotency_key as it did the first time, so the retry of a
+ * request whose token was redeemed (and whose write then failed, or whose siteverify answer came
+ * after our time-out) passes again; the same token with another key or body is spent.
+ */
+export async function siteverifyIdempotencyKey(
+  projectId: string,
+  idempotencyKey: string,
+  bodyHash: string,
+): Promise<string> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest(
+      'SHA-256',
+      new TextEncoder().encode(`${projectId}\n${idempotencyKey}\n${bodyHash}`),
+    ),
+  );
+  const bytes = digest.slice(0, 16);
+  bytes[6] = 0x80 | ((bytes[6] ?? 0) & 0x0f); // version 8: custom (RFC 9562 §5.8)
+  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f); // variant 10
+  const hex = toHex(bytes);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /**
  * `pass`, `fail`, or `spent`: a real token that has already been redeemed, which is what a retry of
  * a request that was saved looks like (the caller replays it when its Idempotency-Key matches).
- * Siteverify unreachable, slow or failing inside → UnavailableError (503).
+ * Siteverify unreachable, slow or failing inside, or refusing the project's own secret (the
+ * operator's misconfiguration, logged by the error handler without the secret) → UnavailableError
+ * (503), never a 403 that would blame the visitor.
  */
 export async function verifyTurnstile(
   secret: string,
   token: string | undefined,
   remoteIp: string | undefined,
+  idempotencyKey?: string,
 ): Promise<'pass' | 'fail' | 'spent'> {
   if (token === undefined || token === '' || token.length > MAX_TOKEN_LENGTH) return 'fail';
   const form = new FormData();
   form.set('secret', secret);
   form.set('response', token);
   if (remoteIp) form.set('remoteip', remoteIp);
+  if (idempotencyKey !== undefined) form.set('idempotency_key', idempotencyKey);
   let outcome: { success?: unknown; 'error-codes'?: unknown };
   try {
     const res = await fetch(SITEVERIFY_URL, {
@@ -43,6 +76,15 @@ export async function verifyTurnstile(
   const codes = Array.isArray(outcome['error-codes']) ? outcome['error-codes'] : [];
   if (codes.includes('internal-error'))
     throw new UnavailableError('turnstile', new Error('siteverify internal-error'));
+  const misconfigured = codes.find((code) => MISCONFIGURED.includes(String(code)));
+  if (misconfigured !== undefined) {
+    throw new UnavailableError(
+      'turnstile',
+      new Error(
+        `siteverify refused the project's Turnstile secret (${misconfigured}): set it again with the command-line tool`,
+      ),
+    );
+  }
   return codes.includes('timeout-or-duplicate') ? 'spent' : 'fail';
 }
 

@@ -1,4 +1,4 @@
-// Issue 5: the example page and its widget in headless Chromium, against `npm run dev`. The page is
+// The example page and its widget in headless Chromium, against `npm run dev`. The page is
 // served from one origin (127.0.0.1:<page>) and the worker from another (127.0.0.1:<worker>), so
 // every submission goes through a real CORS preflight. A screenshot of each final state is saved in
 // test/e2e/artifacts/.
@@ -192,6 +192,30 @@ describe('the widget on the example page, in Chromium', () => {
     const rows = await stored('example');
     expect(rows.length - before).toBe(1);
     expect(rows.at(-1)).toEqual({ name: 'Double Clicker', enquiry: false });
+    await page.close();
+  });
+
+  it("C22: the page's Turnstile widget is reset after a refused submission and after a sent one", async () => {
+    if (!browser) throw new Error('no browser');
+    const page = await browser.newPage();
+    // A stand-in for Cloudflare's Turnstile script (which cannot load offline): it counts resets.
+    await page.addInitScript(() => {
+      const w = window as unknown as { resets: number; turnstile: { reset(): void } };
+      w.resets = 0;
+      w.turnstile = { reset: () => void w.resets++ };
+    });
+    await page.goto(`${pageUrl}/contact.html`);
+    await page.waitForFunction("'EdgeForms' in window");
+    await page.evaluate("document.querySelector('#phone').type = 'text'");
+    await page.fill('#phone', 'not a number');
+    await page.click('button[type=submit]');
+    await settled(page, 'error', 'turnstile-reset-after-error');
+    expect(await page.evaluate('window.resets')).toBe(1);
+    await page.fill('#phone', '');
+    await page.fill('#name', 'Turnstile');
+    await page.click('button[type=submit]');
+    await settled(page, 'success', 'turnstile-reset-after-success');
+    expect(await page.evaluate('window.resets')).toBe(2);
     await page.close();
   });
 });

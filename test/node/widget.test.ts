@@ -1,7 +1,7 @@
-// Issue 5: the widget's sending logic (the browser tests cover the page): retries, backoff,
+// The widget's sending logic (the browser tests cover the page): retries, backoff,
 // Retry-After, and one Idempotency-Key per submission across its retries.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { retryDelay, send } from '../../widget/widget.ts';
+import { ATTEMPT_TIMEOUT_MS, retryDelay, send } from '../../widget/widget.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -106,5 +106,51 @@ describe('widget send()', () => {
     expect(retryDelay(withHeader('3'), 1)).toBe(3000);
     expect(retryDelay(withHeader('3600'), 1)).toBe(10_000);
     expect(retryDelay(withHeader('soon'), 2)).toBe(2000);
+  });
+
+  it('a stalled connection is abandoned after the time-out and retried with the same key; after 4 it gives up', async () => {
+    const keys: (string | null)[] = [];
+    let aborted = 0;
+    // Never answers: only the widget's own time-out ends each attempt.
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      (_url, init) =>
+        new Promise((_, reject) => {
+          keys.push(new Headers(init?.headers).get('Idempotency-Key'));
+          init?.signal?.addEventListener('abort', () => {
+            aborted++;
+            reject(new DOMException('aborted', 'AbortError'));
+          });
+        }),
+    );
+    vi.useFakeTimers();
+    const started = Date.now();
+    const pending = send(options).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
+    expect(aborted).toBe(4);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys).toHaveLength(4);
+    // Four time-outs and the three waits between them: the form is given back, never stuck.
+    expect(Date.now() - started).toBe(4 * ATTEMPT_TIMEOUT_MS + 1000 + 2000 + 4000);
+  });
+
+  it('an answer whose body stalls is abandoned too', async () => {
+    let calls = 0;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => {
+      calls++;
+      const stalled = new ReadableStream({
+        start(controller) {
+          init?.signal?.addEventListener('abort', () =>
+            controller.error(new DOMException('aborted', 'AbortError')),
+          );
+        },
+      });
+      return new Response(stalled, { status: 201 });
+    });
+    vi.useFakeTimers();
+    const pending = send(options).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
+    expect(calls).toBe(4);
   });
 });
