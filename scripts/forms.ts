@@ -9,7 +9,7 @@ import { stringify } from 'csv-stringify';
 import type { UnknownFieldPolicy } from '../schema/tables.ts';
 import { StorageError } from '../src/lib/faults.ts';
 import { createKey, createProject } from '../src/projects/admin.ts';
-import { hashKey, looksLikeKey } from '../src/projects/keys.ts';
+import { displayPrefix, looksLikeKey } from '../src/projects/keys.ts';
 import type { Db } from '../src/store/db.ts';
 import {
   addField,
@@ -36,8 +36,9 @@ import {
   parseTurnstileSecret,
   UsageError,
 } from './input.ts';
+import { readSecret, type SecretSource } from './secret.ts';
 
-export type Io = { stdout: Writable; stderr: Writable };
+export type Io = { stdout: Writable; stderr: Writable } & Partial<Pick<SecretSource, 'stdin' | 'env'>>;
 type Global = { remote?: boolean; local?: boolean; json?: boolean; persistTo?: string };
 type Open = (target: Target) => Promise<Database>;
 
@@ -98,6 +99,18 @@ function keyState(k: { revokedAt: string | null }) {
   return k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
 }
 
+const TURNSTILE_HELP =
+  'require a Cloudflare Turnstile token; the secret key is read from TURNSTILE_SECRET or standard input';
+
+/** The old option that took the secret as an argument: refused, with the way that works. */
+function refusedSecretOption(): Option {
+  return new Option('--turnstile-secret <secret>').hideHelp().argParser(() => {
+    throw new UsageError(
+      'A secret is never given as an argument (shell history and npm keep command lines): use --turnstile, and give the secret in TURNSTILE_SECRET or on standard input',
+    );
+  });
+}
+
 export function program(io: Io, openDb: Open = openDatabase): Command {
   const cli = new Command('forms')
     .description(
@@ -132,6 +145,14 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
   const print = (global: Global, json: unknown, text: () => string) =>
     global.json ? line(io.stdout, JSON.stringify(json)) : line(io.stdout, text());
   const collect = (value: string, previous: string[] = []) => [...previous, value];
+  const secretSource: SecretSource = {
+    stdin: io.stdin ?? process.stdin,
+    stderr: io.stderr,
+    env: io.env ?? process.env,
+  };
+  /** C22: the Turnstile secret, from TURNSTILE_SECRET or standard input, never from an argument. */
+  const turnstileSecretFromInput = async () =>
+    parseTurnstileSecret(await readSecret(secretSource, 'TURNSTILE_SECRET', 'Turnstile secret key'));
 
   const project = cli.command('project').description('create, list, show and delete projects');
   project
@@ -141,10 +162,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     .option('--origin <origin>', 'an allowed origin, scheme://host[:port] (none: every origin)', collect, [])
     .option('--unknown-fields <policy>', 'reject or discard fields the project does not define', 'reject')
     .option('--honeypot <field>', 'a hidden form field that people leave empty; filled, it marks spam')
-    .option(
-      '--turnstile-secret <secret>',
-      'require a Cloudflare Turnstile token, checked with this secret key',
-    )
+    .option('--turnstile', TURNSTILE_HELP)
+    .addOption(refusedSecretOption())
     .action(
       withDb(
         async (
@@ -156,16 +175,17 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             origin: string[];
             unknownFields: string;
             honeypot?: string;
-            turnstileSecret?: string;
+            turnstile?: boolean;
           },
         ) => {
+          const turnstileSecret = opts.turnstile ? await turnstileSecretFromInput() : undefined;
           const created = await createProjectFromInput(db, {
             name,
             fields: opts.field,
             origins: opts.origin,
             unknownFields: opts.unknownFields,
             ...(opts.honeypot === undefined ? {} : { honeypot: opts.honeypot }),
-            ...(opts.turnstileSecret === undefined ? {} : { turnstileSecret: opts.turnstileSecret }),
+            ...(turnstileSecret === undefined ? {} : { turnstileSecret }),
           });
           print(global, created, () =>
             [
@@ -246,11 +266,9 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     .option('--unknown-fields <policy>', 'reject or discard fields the project does not define')
     .option('--honeypot <field>', 'a hidden form field that people leave empty; filled, it marks spam')
     .option('--no-honeypot', 'no honeypot')
-    .option(
-      '--turnstile-secret <secret>',
-      'require a Cloudflare Turnstile token, checked with this secret key',
-    )
+    .option('--turnstile', TURNSTILE_HELP)
     .option('--no-turnstile', 'no longer require a Turnstile token')
+    .addOption(refusedSecretOption())
     .action(
       withDb(
         async (
@@ -260,27 +278,24 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           opts: {
             unknownFields?: string;
             honeypot?: string | false;
-            turnstileSecret?: string;
-            turnstile?: false;
+            turnstile?: boolean;
           },
         ) => {
           const p = await requireProject(db, projectId);
-          if (opts.turnstile === false && opts.turnstileSecret !== undefined) {
-            throw new UsageError('Give --turnstile-secret or --no-turnstile, not both');
-          }
+          const turnstileSecret = opts.turnstile === true ? await turnstileSecretFromInput() : undefined;
           const settings: ProjectSettings = {
             ...(opts.unknownFields === undefined ? {} : { unknownFields: parsePolicy(opts.unknownFields) }),
             ...(opts.honeypot === undefined
               ? {}
               : { honeypot: opts.honeypot === false ? null : parseHoneypot(opts.honeypot, p.fields) }),
-            ...(opts.turnstileSecret === undefined
+            ...(turnstileSecret === undefined
               ? {}
-              : { turnstileSecret: parseTurnstileSecret(opts.turnstileSecret) }),
+              : { turnstileSecret: parseTurnstileSecret(turnstileSecret) }),
             ...(opts.turnstile === false ? { turnstileSecret: null } : {}),
           };
           if (Object.keys(settings).length === 0) {
             throw new UsageError(
-              'Nothing to change: give --unknown-fields, --honeypot, --turnstile-secret or their --no- forms',
+              'Nothing to change: give --unknown-fields, --honeypot, --turnstile or their --no- forms',
             );
           }
           await updateProjectSettings(db, p.id, settings);
@@ -389,19 +404,27 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
       }),
     );
   key
-    .command('revoke <project> <key-or-prefix>')
-    .description('revoke a key, given whole or by the prefix that `key list` shows')
+    .command('revoke <project> <prefix>')
+    .description('revoke a key, by the prefix that `key list` shows (never the whole key)')
     .action(
       withDb(async (db, global, projectId: string, given: string) => {
+        // A whole key on a command line stays in the shell's history and npm's log.
+        if (looksLikeKey(given)) {
+          throw new UsageError(
+            `Give the key's prefix as \`key list\` shows it (${displayPrefix(given)}), not the whole key: a command line is kept in shell history and logs`,
+          );
+        }
         const p = await requireProject(db, projectId);
         const keys = await listKeys(db, p.id);
-        const byHash = looksLikeKey(given) ? await hashKey(given) : undefined;
-        const matches = keys.filter(
-          (k) => k.keyHash === byHash || k.displayPrefix === given.replace(/…$/, ''),
-        );
+        const matches = keys.filter((k) => k.displayPrefix === given.replace(/…$/, ''));
         const [match] = matches;
-        if (match === undefined) throw new UsageError(`Project '${p.id}' has no key '${given}'`);
-        if (matches.length > 1) throw new UsageError(`'${given}' matches several keys: give the whole key`);
+        if (match === undefined)
+          throw new UsageError(`Project '${p.id}' has no key with the prefix '${given}'`);
+        if (matches.length > 1) {
+          throw new UsageError(
+            `'${given}' is the prefix of several keys of '${p.id}': they cannot be told apart`,
+          );
+        }
         if (match.revokedAt) throw new UsageError(`Key ${match.displayPrefix}… is already revoked`);
         if (!(await revokeKey(db, p.id, match.keyHash))) {
           throw new UsageError(`Key ${match.displayPrefix}… is already revoked`);

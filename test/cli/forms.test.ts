@@ -253,14 +253,14 @@ describe('origin add / remove', () => {
 });
 
 describe('key create / list / revoke', () => {
-  it('creates further keys, lists them by prefix, and revokes by whole key or by prefix', async () => {
+  it('creates further keys, lists them by prefix, and revokes by prefix', async () => {
     const p = await newProject();
     const second = await json<{ projectId: string; apiKey: string }>('key', 'create', p.projectId);
     expect(second.projectId).toBe(p.projectId);
     expect(second.apiKey).not.toBe(p.apiKey);
     const third = await json<{ apiKey: string }>('key', 'create', p.projectId);
 
-    expect(await json('key', 'revoke', p.projectId, p.apiKey)).toEqual({
+    expect(await json('key', 'revoke', p.projectId, p.apiKey.slice(0, 17))).toEqual({
       projectId: p.projectId,
       revoked: p.apiKey.slice(0, 17),
     });
@@ -285,16 +285,14 @@ describe('key create / list / revoke', () => {
     for (const k of [p.apiKey, second.apiKey, third.apiKey]) expect(listed.stdout).not.toContain(k);
   });
 
-  it('refuses a revoked key, an unknown key, and a key of another project', async () => {
+  it('refuses a whole key (it would stay in shell history and logs), a revoked key, an unknown prefix, and a key of another project', async () => {
     const p = await newProject();
     const other = await newProject();
-    await json('key', 'revoke', p.projectId, p.apiKey);
-    await expectRefused(['key', 'revoke', p.projectId, p.apiKey], /is already revoked/);
-    await expectRefused(
-      ['key', 'revoke', p.projectId, 'edgeform_0000000000000000000000000000000'],
-      /has no key/,
-    );
-    await expectRefused(['key', 'revoke', p.projectId, other.apiKey], /has no key/);
+    await expectRefused(['key', 'revoke', p.projectId, p.apiKey], /prefix .* not the whole key/);
+    await json('key', 'revoke', p.projectId, p.apiKey.slice(0, 17));
+    await expectRefused(['key', 'revoke', p.projectId, p.apiKey.slice(0, 17)], /is already revoked/);
+    await expectRefused(['key', 'revoke', p.projectId, 'edgeform_00000000'], /has no key/);
+    await expectRefused(['key', 'revoke', p.projectId, other.apiKey.slice(0, 17)], /has no key/);
   });
 });
 
@@ -414,8 +412,8 @@ describe('submissions export', () => {
 describe('spam settings (C22)', () => {
   const SECRET = '0x4AAAAAAAtest-secret';
 
-  it('project create --honeypot --turnstile-secret: stored, never printed back', async () => {
-    const created = await forms(
+  it('project create --honeypot --turnstile: the secret from standard input is stored, never printed back', async () => {
+    const created = await inProcess(database, { stdin: `${SECRET}\n` })(
       'project',
       'create',
       'Contact',
@@ -423,8 +421,7 @@ describe('spam settings (C22)', () => {
       'name:string',
       '--honeypot',
       'website',
-      '--turnstile-secret',
-      SECRET,
+      '--turnstile',
       '--json',
     );
     expect(created.code).toBe(0);
@@ -442,12 +439,13 @@ describe('spam settings (C22)', () => {
     expect(JSON.stringify(shownJson)).not.toContain(SECRET);
   });
 
-  it('project set changes the policy, the honeypot and Turnstile, and their --no- forms clear them', async () => {
+  it('project set --turnstile takes the secret from TURNSTILE_SECRET; the --no- forms clear the settings', async () => {
     const { projectId, apiKey } = await newProject();
     const config = async () => findProjectByKeyHash(database.db, await hashKey(apiKey));
-    expect(
-      await json('project', 'set', projectId, '--honeypot', 'url', '--turnstile-secret', SECRET),
-    ).toEqual({
+    const withEnv = inProcess(database, { env: { TURNSTILE_SECRET: SECRET } });
+    const set = await withEnv('project', 'set', projectId, '--honeypot', 'url', '--turnstile', '--json');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({
       projectId,
       unknownFields: 'reject',
       honeypot: 'url',
@@ -460,6 +458,18 @@ describe('spam settings (C22)', () => {
     });
     await json('project', 'set', projectId, '--no-honeypot', '--no-turnstile', '--unknown-fields', 'discard');
     expect(await config()).toMatchObject({ honeypot: null, turnstileSecret: null, unknownFields: 'discard' });
+  });
+
+  it('a secret given as an argument is refused, and nothing changes', async () => {
+    const { projectId } = await newProject();
+    await expectRefused(
+      ['project', 'set', projectId, '--turnstile-secret', SECRET],
+      /never given as an argument.*--turnstile/,
+    );
+    await expectRefused(
+      ['project', 'create', 'X', '--field', 'a:string', '--turnstile-secret', SECRET],
+      /never given as an argument/,
+    );
   });
 
   it('refuses a honeypot that is a field, a field named as the honeypot or the Turnstile token, and empty changes', async () => {
@@ -478,14 +488,16 @@ describe('spam settings (C22)', () => {
       /cannot be one of the project's fields/,
     );
     await expectRefused(['project', 'set', projectId], /Nothing to change/);
-    await expectRefused(
-      ['project', 'set', projectId, '--turnstile-secret', 'has space'],
-      /Invalid Turnstile secret/,
+    const spaced = await inProcess(database, { stdin: 'has space\n' })(
+      'project',
+      'set',
+      projectId,
+      '--turnstile',
     );
-    await expectRefused(
-      ['project', 'set', projectId, '--turnstile-secret', SECRET, '--no-turnstile'],
-      /not both/,
-    );
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toMatch(/Invalid Turnstile secret/);
+    const empty = await inProcess(database, { stdin: '' })('project', 'set', projectId, '--turnstile');
+    expect(empty.code).toBe(2);
     await expectRefused(['project', 'set', 'p_nosuchproject', '--no-honeypot'], /Unknown project/);
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { type Database, openDatabase } from '../../scripts/database.ts';
 import { main } from '../../scripts/forms.ts';
@@ -23,12 +23,23 @@ function collector() {
 
 export type Result = { code: number; stdout: string; stderr: string };
 
-/** Runs `forms` in this process against an already open database (fast: one workerd for a file). */
-export function inProcess(database: Database) {
+export type Input = { stdin?: string; env?: Record<string, string | undefined> };
+
+/**
+ * Runs `forms` in this process against an already open database (fast: one workerd for a file),
+ * with an empty environment and standard input unless `input` gives them.
+ */
+export function inProcess(database: Database, input: Input = {}) {
   return async (...argv: string[]): Promise<Result> => {
     const out = collector();
     const err = collector();
-    const code = await main(argv, { stdout: out.stream, stderr: err.stream }, async () => ({
+    const io = {
+      stdout: out.stream,
+      stderr: err.stream,
+      stdin: Readable.from(input.stdin === undefined ? [] : [input.stdin]),
+      env: input.env ?? {},
+    };
+    const code = await main(argv, io, async () => ({
       db: database.db,
       close: async () => {},
     }));

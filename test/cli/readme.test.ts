@@ -1,0 +1,131 @@
+// C19: every `npm run forms` command line that README.md shows, run exactly as written (through
+// bash, npm and all), gives the promised output on standard output, and npm's log of each run
+// holds no key and no secret.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const SECRET = '0x4AAAAAAAreadme-turnstile-secret';
+
+/** The README's `npm run forms` lines, continuation lines joined, comments after `  #` dropped. */
+function readmeFormsLines(): string[] {
+  const blocks = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+  const lines: string[] = [];
+  for (const block of blocks) {
+    const joined = block.replace(/\\\n\s*/g, '');
+    for (const raw of joined.split('\n')) {
+      const line = raw.replace(/\s{2,}#.*$/, '').trim();
+      if (/(^|\| )npm run forms -- /.test(line) && !line.includes('--remote')) lines.push(line);
+    }
+  }
+  return lines;
+}
+
+// A copy of the project, so that the README's lines run as typed, on their own local state.
+const work = tempDir('readme');
+const logs = join(work, 'npm-logs');
+
+function run(
+  line: string,
+  env: Record<string, string>,
+  stdin = '',
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-o', 'pipefail', '-c', line], {
+      cwd: join(work, 'project'),
+      env: { ...process.env, ...env, WRANGLER_SEND_METRICS: 'false', npm_config_logs_dir: logs },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.stdin.end(stdin);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+beforeAll(() => {
+  const project = join(work, 'project');
+  mkdirSync(project, { recursive: true });
+  for (const entry of [
+    'package.json',
+    'package-lock.json',
+    '.npmrc',
+    'wrangler.toml',
+    'scripts',
+    'src',
+    'schema',
+  ]) {
+    cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
+  }
+  mkdirSync(join(project, 'assets'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  mkdirSync(logs, { recursive: true });
+});
+
+describe('README: the command lines of `forms`', () => {
+  const lines = readmeFormsLines();
+
+  it('shows the lines this test runs', () => {
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+    expect(lines).toContain("npm run forms -- project list --json | jq -r '.projects[].id'");
+    expect(lines.some((l) => l.includes('--format csv > '))).toBe(true);
+    expect(lines.some((l) => l.startsWith('npm run forms -- key revoke'))).toBe(true);
+    // No documented usage passes a secret or a whole key as an argument.
+    for (const line of lines) expect(line).not.toMatch(/--turnstile-secret|key revoke \S+ "?\$K"?$/);
+  });
+
+  it('each runs as written: its output alone on standard output, and npm keeps no key or secret', {
+    timeout: 300_000,
+  }, async () => {
+    const [create, ...rest] = lines;
+    expect(create).toMatch(/^npm run forms -- project create /);
+    const created = await run(create ?? '', {});
+    expect(created.code, created.stderr).toBe(0);
+    // Nothing but the command's own text: npm's banner went to standard error.
+    expect(created.stdout).toMatch(/^Created project (p_\w+) "Contact"/);
+    const P = /^Created project (p_\w+)/.exec(created.stdout)?.[1] ?? '';
+    const K = /(edgeform_\w{32})/.exec(created.stdout)?.[1] ?? '';
+    expect(K).not.toBe('');
+    const keysShown = [K];
+    const env = { P, K, TURNSTILE_SECRET: SECRET };
+    for (const line of rest) {
+      // The prompt of `--turnstile` is answered on standard input, as a person would type it.
+      const result = await run(line, line.startsWith('printf') ? env : { P, K }, `${SECRET}\n`);
+      expect(result.code, `${line}\n${result.stderr}`).toBe(0);
+      expect(result.stdout, line).not.toMatch(/^\s*> edge-forms/m);
+      if (line.includes('project list --json')) {
+        expect(result.stdout.trim().split('\n')).toEqual([P]);
+        const plain = await run(line.replace(/ \| jq.*$/, ''), env);
+        expect(JSON.parse(plain.stdout)).toMatchObject({ projects: [{ id: P, name: 'Contact' }] });
+      }
+      if (line.includes('--format csv > ')) {
+        const file = join(work, 'project', line.replace(/^.*> /, ''));
+        expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('id,received_at,name,email,phone');
+      }
+      if (line.startsWith('npm run forms -- key create')) {
+        const key = /(edgeform_\w{32})/.exec(result.stdout)?.[1];
+        expect(key).toBeDefined();
+        keysShown.push(key ?? '');
+      }
+      if (line.startsWith('npm run forms -- key revoke')) expect(result.stdout).toMatch(/^Revoked key /);
+    }
+    // npm's log of every run: the lines are there (the check is not vacuous), the secrets are not.
+    const files = readdirSync(logs).map((f) => readFileSync(join(logs, f), 'utf8'));
+    expect(files.length).toBeGreaterThanOrEqual(lines.length);
+    const all = files.join('\n');
+    expect(all).toContain('key revoke');
+    expect(all).toContain('--turnstile');
+    for (const secret of [...keysShown, SECRET]) expect(all).not.toContain(secret);
+    expect(existsSync(join(work, 'project', '.wrangler'))).toBe(true);
+  });
+});
