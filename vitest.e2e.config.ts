@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Issue 5: the widget in a real browser (Debian's chromium, driven by playwright-core) against
+// The widget in a real browser (Debian's chromium, driven by playwright-core) against
 // `npm run dev`, the page served from another origin so that every submission is a CORS request.
 export default defineConfig({
   test: {

@@ -1,4 +1,4 @@
-// The whole service on one screen: middleware in the order of CONTRACT C5, the routes, the errors.
+// The whole service on one screen: middleware in the order of C5 (docs/behaviour.md), the routes, the errors.
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { preflight } from './http/cors.ts';

@@ -1,4 +1,4 @@
-// Issue 4: the configuration cache — its time to live, its bounds, and what it costs in D1.
+// C17: the configuration cache — its time to live, its bounds, and what it costs in D1.
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, envelope, REASON_PHRASES } from '../src/http/envelope.ts';
 
 describe('C2: reason phrases', () => {
-  it('C2: are the RFC 9110 phrases for every status the contract names', () => {
+  it('C2: are the RFC 9110 phrases for every status the rule book names', () => {
     expect(REASON_PHRASES).toEqual({
       201: 'Created',
       204: 'No Content',

@@ -104,7 +104,7 @@ describe('C18: storage faults', () => {
   });
 });
 
-describe('D1 round trips on the hot path (issue 4)', () => {
+describe('C17: D1 round trips on the hot path', () => {
   let other: { projectId: string; apiKey: string };
   beforeAll(async () => {
     other = await seedProject();

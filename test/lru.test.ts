@@ -1,4 +1,4 @@
-// Issue 4: the bounded cache behind the configuration cache.
+// The bounded cache behind the configuration cache.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Lru } from '../src/lib/lru.ts';

@@ -1,4 +1,4 @@
-// The one hot-path write (issue 4, C20): rows with and without Idempotency-Keys, in one statement
+// The one hot-path write (C17, C20): rows with and without Idempotency-Keys, in one statement
 // or in a batch of several, all or none, each said to be stored or skipped.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// End to end through the worker: SPEC and CONTRACT C1–C17, each test named after its rule.
+// End to end through the worker: the rules C1–C17 of docs/behaviour.md, each test named after its rule.
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';

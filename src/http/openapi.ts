@@ -1,4 +1,4 @@
-// Issue 5: the OpenAPI 3.1 document, generated from the code that serves the endpoint: every reply
+// The OpenAPI 3.1 document, generated from the code that serves the endpoint: every reply
 // of src/replies.ts (status, texts, headers), the field types' valibot schemas of
 // src/validation.ts, the headers of C14 and C20–C22. `npm run build:assets` writes it to
 // assets/api/v1/openapi.json, which the worker's static assets serve.

@@ -1,4 +1,4 @@
-// Issue 4: each project's resolved configuration, kept in isolate memory for a few seconds, so a
+// C17 and README Speed: each project's resolved configuration, kept in isolate memory for a few seconds, so a
 // warm submission costs one D1 round trip (the write) and a warm bad key none.
 import { type CompiledFields, compileFields } from '../fields/validation.ts';
 import { Lru } from '../lib/lru.ts';
@@ -43,8 +43,8 @@ function cachesFor(db: Db, ttlMs: number): Caches {
   return caches;
 }
 
-// The SHA-256 of each recently seen key, so that a warm request skips hashing it (issue 4: a
-// hundredth of the accepted path's CPU). In isolate memory only, where the request has put the key
+// The SHA-256 of each recently seen key, so that a warm request skips hashing it (a hundredth of
+// the accepted path's CPU, bench/RESULTS.md). In isolate memory only, where the request has put the key
 // anyway, bounded and short-lived: never written to D1, never logged. D1 holds hashes only (C7).
 const hashes = new Lru<string, string>(MAX_ENTRIES, DEFAULT_CACHE_SECONDS * 1000);
 

@@ -51,7 +51,7 @@ const insertSqls = new Map<number, InsertSql>();
 
 /**
  * The insert of `n` rows, as SQL with its parameters in order, built by Drizzle from the table once
- * per row count and kept (issue 4: building it on every batch was a tenth of the accepted path).
+ * per row count and kept (building it on every batch was a tenth of the accepted path: bench/RESULTS.md).
  * Rows with Idempotency-Keys may conflict (C20): their insert skips those and returns the ids it
  * stored. Rows without cannot, so theirs is a plain insert, and returns nothing.
  */

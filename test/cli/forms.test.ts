@@ -1,4 +1,4 @@
-// C19 and issue 3: every command of `forms`, end to end against a temporary local database.
+// C19: every command of `forms`, end to end against a temporary local database.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submissions } from '../../schema/tables.ts';
@@ -37,7 +37,7 @@ async function newProject(...extra: string[]) {
   );
 }
 
-/** C19 / issue 3: bad input is one line on stderr, exit status 2, and changes nothing. */
+/** C19: bad input is one line on stderr, exit status 2, and changes nothing. */
 async function expectRefused(argv: string[], message: string | RegExp) {
   const before = await snapshot(database);
   const result = await forms(...argv);

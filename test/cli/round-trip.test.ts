@@ -1,4 +1,4 @@
-// Issue 3's round trip, as a user runs it: `npm run dev` in one process, `npm run forms` in others.
+// C19: the round trip, as a user runs it: `npm run dev` in one process, `npm run forms` in others.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 5: the OpenAPI document is valid, and documents every reply the endpoint can give.
+// The OpenAPI document is valid, and documents every reply the endpoint can give.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';

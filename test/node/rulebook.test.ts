@@ -1,0 +1,52 @@
+// The rules live in the repository: every rule the code and the tests cite is in docs/behaviour.md,
+// and nothing points outside the repository (a clone has nothing beside it) or at an issue
+// tracker a reader does not have.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const SKIP = new Set(['node_modules', '.git', 'dist', 'assets', '.wrangler', 'artifacts']);
+
+function files(dir = ROOT): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (SKIP.has(entry.name)) return [];
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return files(path);
+    return /\.(ts|md|toml|json|html|sh)$/.test(entry.name) || entry.name === 'run' ? [path] : [];
+  });
+}
+
+const RULE_BOOK = readFileSync(join(ROOT, 'docs/behaviour.md'), 'utf8');
+const defined = new Set([...RULE_BOOK.matchAll(/\*\*(C\d+)\.\*\*/g)].map((m) => m[1]));
+
+describe('the rule book', () => {
+  it('defines C1 to C31, each once, in order', () => {
+    const all = [...RULE_BOOK.matchAll(/\*\*(C\d+)\.\*\*/g)].map((m) => m[1]);
+    expect(all).toEqual(Array.from({ length: 31 }, (_, i) => `C${i + 1}`));
+  });
+
+  it('every rule cited in the code, the tests and the docs is defined in it', () => {
+    const code = files().filter((f) => !f.endsWith('package-lock.json'));
+    expect(code.length).toBeGreaterThan(50);
+    const cited = new Map<string, string>();
+    for (const file of code) {
+      for (const [, rule = ''] of readFileSync(file, 'utf8').matchAll(/\b(C\d{1,2})\b/g)) {
+        cited.set(rule, relative(ROOT, file));
+      }
+    }
+    expect(cited.size).toBeGreaterThan(20);
+    const missing = [...cited].filter(([rule]) => !defined.has(rule));
+    expect(missing).toEqual([]);
+  });
+
+  it('no file links outside the repository or cites an issue number', () => {
+    const offenders: string[] = [];
+    for (const file of files()) {
+      if (file === import.meta.filename) continue;
+      const text = readFileSync(file, 'utf8');
+      if (/\.\.\/shared|\bissues? #?\d+\b/i.test(text)) offenders.push(relative(ROOT, file));
+    }
+    expect(offenders).toEqual([]);
+  });
+});
