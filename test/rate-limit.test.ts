@@ -190,4 +190,31 @@ describe('C21: rate limits', () => {
     }
     spyWarn.mockRestore();
   });
+
+  it('C21: loopback addresses (only `wrangler dev` sees them) are not limited per address', async () => {
+    const p = await seedProject();
+    const second = await createKey(database(env.DB), p.projectId);
+    for (const address of ['127.0.0.1', '::1']) {
+      for (let i = 0; i < 3; i++) {
+        const key = i % 2 === 0 ? p.apiKey : second;
+        await expectEnvelope(
+          await submitWithEnv(
+            { ...tight, KEY_RATE_LIMIT: env.KEY_RATE_LIMIT },
+            { key, json: VALID_BODY, headers: { 'CF-Connecting-IP': address } },
+          ),
+          201,
+        );
+      }
+      for (let i = 0; i < 3; i++) {
+        await expectEnvelope(
+          await submitWithEnv(tight, {
+            key: 'edgeform_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+            json: VALID_BODY,
+            headers: { 'CF-Connecting-IP': address },
+          }),
+          401,
+        );
+      }
+    }
+  });
 });

@@ -32,8 +32,19 @@ export async function allowed(c: Context, limiter: Limiter, name: string, key: s
   }
 }
 
-/** The client's address as Cloudflare gives it; absent only outside Cloudflare (tests, `wrangler dev` without it). */
-export const clientAddress = (c: Context): string | undefined => c.req.header('CF-Connecting-IP');
+// Loopback addresses: Cloudflare never gives one for a request from the internet; `wrangler dev`
+// gives one for every request, from this machine, where a per-address limit would only get in a
+// developer's way (a loop of curl calls from one address is every local test).
+const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+
+/**
+ * The client's address as Cloudflare gives it (`CF-Connecting-IP`), for the per-address limits;
+ * undefined when there is none, or when it is a loopback address (local development).
+ */
+export function clientAddress(c: Context): string | undefined {
+  const address = c.req.header('CF-Connecting-IP');
+  return address === undefined || LOOPBACK.test(address) ? undefined : address;
+}
 
 // Addresses the failed-authentication limiter has refused, for one period: their unknown keys are
 // answered 429 without a D1 query. Bounded, so that many addresses cannot grow memory.
