@@ -44,7 +44,9 @@ export function postReplies(): { name: string; reply: ApiError }[] {
     { name: 'not JSON media type', reply: replies.unsupportedMediaType() },
     { name: 'invalid Idempotency-Key', reply: replies.invalidIdempotencyKey() },
     { name: 'body too large', reply: replies.tooLarge(65536) },
+    { name: 'too large to store', reply: replies.tooLargeToStore() },
     { name: 'not JSON', reply: replies.notJson() },
+    { name: 'body broken off', reply: replies.bodyBrokenOff() },
     { name: 'not an object', reply: replies.notObject() },
     { name: 'no fields', reply: replies.noFields() },
     {
