@@ -4,6 +4,10 @@ import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } fro
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+// C23: publishable keys sit in web pages and can only submit; secret keys also read and erase.
+export const KEY_KINDS = ['publishable', 'secret'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
 // C13: what happens to a submitted field the project does not define.
 export const UNKNOWN_FIELD_POLICIES = ['reject', 'discard'] as const;
 export type UnknownFieldPolicy = (typeof UNKNOWN_FIELD_POLICIES)[number];
@@ -21,6 +25,10 @@ export const projects = sqliteTable(
     // Kept here, per project, as given: each site has its own Turnstile widget and secret, and a
     // project is made at run time by the command-line tool, without a redeploy.
     turnstileSecret: text('turnstile_secret'),
+    // C25: submissions older than this many days are deleted by the hourly job; NULL keeps them.
+    // (No CHECK here: drizzle-kit would rebuild the table to add one, and dropping `projects` under
+    // D1's foreign keys would cascade. The command-line tool allows only whole days ≥ 1.)
+    retentionDays: integer('retention_days'),
     createdAt: text('created_at').notNull(),
   },
   (t) => [check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`)],
@@ -64,6 +72,8 @@ export const apiKeys = sqliteTable(
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
     displayPrefix: text('display_prefix').notNull(),
+    // C23: keys made before there were two kinds are publishable. (No CHECK: see retention_days.)
+    kind: text('kind', { enum: KEY_KINDS }).notNull().default('publishable'),
     createdAt: text('created_at').notNull(),
     revokedAt: text('revoked_at'),
   },

@@ -24,14 +24,16 @@ import {
   revokeKey,
   updateProjectSettings,
 } from '../src/store/projects.ts';
-import { submissionPages } from '../src/store/submissions.ts';
+import { eraseSubmissions, submissionPages } from '../src/store/submissions.ts';
 import { type Database, openDatabase, type Target } from './database.ts';
 import {
+  parseErasureValue,
   parseFieldSpec,
   parseFieldSpecs,
   parseHoneypot,
   parseOrigin,
   parsePolicy,
+  parseRetentionDays,
   parseSince,
   parseTurnstileSecret,
   UsageError,
@@ -93,6 +95,10 @@ function table(rows: string[][]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+function retentionText(days: number | null): string {
+  return days === null ? 'forever' : `${days} day${days === 1 ? '' : 's'}`;
 }
 
 function keyState(k: { revokedAt: string | null }) {
@@ -232,11 +238,13 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           unknownFields: p.unknownFields,
           honeypot: p.honeypot,
           turnstile: p.turnstileSecret !== null,
+          retentionDays: p.retentionDays,
           createdAt: p.createdAt,
           fields: p.fields.map(({ name, type, required }) => ({ name, type, required })),
           origins: p.origins.map((o) => o.origin),
           keys: p.keys.map((k) => ({
             prefix: k.displayPrefix,
+            kind: k.kind,
             createdAt: k.createdAt,
             revokedAt: k.revokedAt,
           })),
@@ -247,6 +255,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             `Unknown fields: ${p.unknownFields}`,
             `Honeypot: ${p.honeypot ?? '(none)'}`,
             `Turnstile: ${p.turnstileSecret === null ? 'off' : 'required (secret set)'}`,
+            `Retention: ${retentionText(p.retentionDays)}`,
             'Fields:',
             ...(p.fields.length
               ? p.fields.map((f) => `  ${f.name}: ${f.type}${f.required ? ' (required)' : ''}`)
@@ -254,7 +263,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             'Allowed origins:',
             ...(p.origins.length ? p.origins.map((o) => `  ${o.origin}`) : ['  (any)']),
             'Keys:',
-            ...p.keys.map((k) => `  ${k.displayPrefix}…  created ${k.createdAt}  ${keyState(k)}`),
+            ...p.keys.map((k) => `  ${k.displayPrefix}…  ${k.kind}  created ${k.createdAt}  ${keyState(k)}`),
           ].join('\n'),
         );
       }),
@@ -262,12 +271,14 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
 
   project
     .command('set <project>')
-    .description('change the unknown-field policy, the honeypot or Turnstile')
+    .description('change the unknown-field policy, the honeypot, Turnstile or the retention period')
     .option('--unknown-fields <policy>', 'reject or discard fields the project does not define')
     .option('--honeypot <field>', 'a hidden form field that people leave empty; filled, it marks spam')
     .option('--no-honeypot', 'no honeypot')
     .option('--turnstile', TURNSTILE_HELP)
     .option('--no-turnstile', 'no longer require a Turnstile token')
+    .option('--retention-days <days>', 'delete submissions older than this many days (hourly)')
+    .option('--no-retention', 'keep submissions until they are deleted (the default)')
     .addOption(refusedSecretOption())
     .action(
       withDb(
@@ -279,8 +290,13 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             unknownFields?: string;
             honeypot?: string | false;
             turnstile?: boolean;
+            retentionDays?: string;
+            retention?: false;
           },
         ) => {
+          if (opts.retentionDays !== undefined && opts.retention === false) {
+            throw new UsageError('Give --retention-days or --no-retention, not both');
+          }
           const p = await requireProject(db, projectId);
           const turnstileSecret = opts.turnstile === true ? await turnstileSecretFromInput() : undefined;
           const settings: ProjectSettings = {
@@ -292,10 +308,14 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
               ? {}
               : { turnstileSecret: parseTurnstileSecret(turnstileSecret) }),
             ...(opts.turnstile === false ? { turnstileSecret: null } : {}),
+            ...(opts.retentionDays === undefined
+              ? {}
+              : { retentionDays: parseRetentionDays(opts.retentionDays) }),
+            ...(opts.retention === false ? { retentionDays: null } : {}),
           };
           if (Object.keys(settings).length === 0) {
             throw new UsageError(
-              'Nothing to change: give --unknown-fields, --honeypot, --turnstile or their --no- forms',
+              'Nothing to change: give --unknown-fields, --honeypot, --turnstile, --retention-days or their --no- forms',
             );
           }
           await updateProjectSettings(db, p.id, settings);
@@ -307,9 +327,10 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
               unknownFields: after.unknownFields,
               honeypot: after.honeypot,
               turnstile: after.turnstileSecret !== null,
+              retentionDays: after.retentionDays,
             },
             () =>
-              `Updated ${p.id}: unknown fields ${after.unknownFields}, honeypot ${after.honeypot ?? '(none)'}, Turnstile ${after.turnstileSecret === null ? 'off' : 'required'}.`,
+              `Updated ${p.id}: unknown fields ${after.unknownFields}, honeypot ${after.honeypot ?? '(none)'}, Turnstile ${after.turnstileSecret === null ? 'off' : 'required'}, retention ${retentionText(after.retentionDays)}.`,
           );
         },
       ),
@@ -395,12 +416,21 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
   const key = cli.command('key').description('create, revoke and list API keys');
   key
     .command('create <project>')
-    .description('a further key, for rotation without downtime (printed once)')
+    .description(
+      'a further key (printed once): publishable, for web pages, or --secret, for servers (submit, read, erase)',
+    )
+    .option('--secret', 'a secret key, for servers: it can also read and erase submissions')
     .action(
-      withDb(async (db, global, projectId: string) => {
+      withDb(async (db, global, projectId: string, opts: { secret?: boolean }) => {
         const p = await requireProject(db, projectId);
-        const apiKey = await createKey(db, p.id);
-        print(global, { projectId: p.id, apiKey }, () => `New API key for ${p.id} (shown once): ${apiKey}`);
+        const kind = opts.secret ? 'secret' : 'publishable';
+        const apiKey = await createKey(db, p.id, kind);
+        print(global, { projectId: p.id, apiKey, kind }, () =>
+          [
+            `New ${kind} API key for ${p.id} (shown once): ${apiKey}`,
+            ...(kind === 'secret' ? ['Keep it on your server: never put a secret key in a web page.'] : []),
+          ].join('\n'),
+        );
       }),
     );
   key
@@ -438,27 +468,53 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     );
   key
     .command('list <project>')
-    .description('display prefixes, created and revoked times')
+    .description('display prefixes, kinds, created and revoked times')
     .action(
       withDb(async (db, global, projectId: string) => {
         const p = await requireProject(db, projectId);
         const keys = (await listKeys(db, p.id)).map((k) => ({
           prefix: k.displayPrefix,
+          kind: k.kind,
           createdAt: k.createdAt,
           revokedAt: k.revokedAt,
         }));
         print(global, { projectId: p.id, keys }, () =>
           table([
-            ['PREFIX', 'CREATED', 'STATE'],
-            ...keys.map((k) => [`${k.prefix}…`, k.createdAt, keyState(k)]),
+            ['PREFIX', 'KIND', 'CREATED', 'STATE'],
+            ...keys.map((k) => [`${k.prefix}…`, k.kind, k.createdAt, keyState(k)]),
           ]),
         );
       }),
     );
 
-  cli
-    .command('submissions')
-    .description('export submissions')
+  const submissionsCommand = cli.command('submissions').description('export or erase submissions');
+  submissionsCommand
+    .command('erase <project>')
+    .description('delete every submission whose field holds exactly the value (C25)')
+    .requiredOption('--field <name>', 'the field to match')
+    .option('--value <text>', 'the value, as text (a string)')
+    .option('--json-value <json>', 'the value as JSON, for numbers, booleans and null: 42, true, null')
+    .action(
+      withDb(
+        async (
+          db,
+          global,
+          projectId: string,
+          opts: { field: string; value?: string; jsonValue?: string },
+        ) => {
+          const value = parseErasureValue(opts.value, opts.jsonValue);
+          const p = await requireProject(db, projectId);
+          const erased = await eraseSubmissions(db, p.id, opts.field, value);
+          print(
+            global,
+            { projectId: p.id, field: opts.field, value, erased },
+            () =>
+              `Erased ${erased} submission${erased === 1 ? '' : 's'} of ${p.id} whose ${opts.field} is ${JSON.stringify(value)}.`,
+          );
+        },
+      ),
+    );
+  submissionsCommand
     .command('export <project>')
     .description('every submission, oldest first: JSON lines, or CSV (RFC 4180) with one column per field')
     .addOption(new Option('--format <format>', 'jsonl or csv').choices(['jsonl', 'csv']).default('jsonl'))

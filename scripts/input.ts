@@ -93,3 +93,33 @@ export function parseTurnstileSecret(secret: string): string {
   }
   return secret;
 }
+
+/** C25: a retention period in whole days, at least 1 (about 100 years at most). */
+export function parseRetentionDays(text: string): number {
+  const days = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(days) || days < 1 || days > 36_500) {
+    throw new UsageError(`Invalid retention '${text}': give a whole number of days from 1 to 36500`);
+  }
+  return days;
+}
+
+/** C25: the value an erasure matches: `--value` is a string; `--json-value` any JSON scalar. */
+export function parseErasureValue(
+  value: string | undefined,
+  json: string | undefined,
+): string | number | boolean | null {
+  if ((value === undefined) === (json === undefined)) {
+    throw new UsageError('Give the value to erase with --value <text> or --json-value <json>, one of them');
+  }
+  if (value !== undefined) return value;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json ?? '');
+  } catch {
+    throw new UsageError(`Invalid --json-value '${json}': give JSON, e.g. 42, true, null or "text"`);
+  }
+  if (parsed === null || ['string', 'number', 'boolean'].includes(typeof parsed)) {
+    return parsed as string | number | boolean | null;
+  }
+  throw new UsageError('--json-value must be a string, number, boolean or null: fields hold nothing else');
+}

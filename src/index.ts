@@ -1,25 +1,19 @@
 // The whole service on one screen: middleware in the order of C5 (docs/behaviour.md), the routes, the errors.
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
+import { type AppEnv, authenticate, rateLimit } from './auth/authenticate.ts';
 import { preflight } from './http/cors.ts';
 import { ApiError } from './http/envelope.ts';
 import { internalError, methodNotAllowed, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
 import { clientRequestIdOf, requestIdOf } from './http/request-id.ts';
 import { send } from './http/send.ts';
 import { UnavailableError } from './lib/faults.ts';
+import { readRoutes } from './read/routes.ts';
 import { database } from './store/db.ts';
-import { purgeIdempotencyKeys } from './store/submissions.ts';
+import { projectsWithRetention } from './store/projects.ts';
+import { deleteReceivedBefore, purgeIdempotencyKeys } from './store/submissions.ts';
 import { IDEMPOTENCY_WINDOW_MS } from './submit/idempotency.ts';
-import {
-  type AppEnv,
-  authenticate,
-  checkOrigin,
-  limitBody,
-  rateLimit,
-  requireFields,
-  requireJson,
-  submit,
-} from './submit/steps.ts';
+import { checkOrigin, limitBody, requireFields, requireJson, submit } from './submit/steps.ts';
 
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 const app = new Hono<AppEnv>({ router: new TrieRouter() });
@@ -37,6 +31,9 @@ app.post(
   submit, // 7–10: JSON object, validation, Turnstile (C22), save or replay (C11–C13, C17, C20)
 );
 
+// C24: the read API (secret keys only, no CORS).
+readRoutes(app);
+
 // C16: the one path answers other methods with 405; every other path is 404.
 app.all(SUBMIT_PATH, (c) => {
   const reply = methodNotAllowed(c.req.method);
@@ -49,7 +46,7 @@ app.notFound((c) => send(c, notFound().toEnvelope()));
  * C8: the innermost cause only. Drizzle's query errors quote the bound parameters, which are the
  * submitted values: the body must never reach a log.
  */
-function innermost(err: Error): string {
+function innermost(err: unknown): string {
   let inner: unknown = err;
   while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
   return inner instanceof Error ? `${inner.name}: ${inner.message}`.slice(0, 500) : String(inner);
@@ -75,11 +72,32 @@ app.onError((err, c) => {
   return send(c, reply.toEnvelope(), reply.headers);
 });
 
-/** C20: the hourly Cron Trigger forgets Idempotency-Keys older than 24 hours. */
+/** Chunks of deletions one run may make per project (C25): the next hourly run goes on. */
+const RETENTION_CHUNKS_PER_RUN = 20;
+
+/**
+ * The hourly Cron Trigger: C20, Idempotency-Keys older than 24 hours are forgotten; C25, each
+ * project with a retention period loses its submissions older than that, in bounded chunks.
+ */
 export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
+  const db = database(env.DB);
   const before = new Date(controller.scheduledTime - IDEMPOTENCY_WINDOW_MS).toISOString();
-  const purged = await purgeIdempotencyKeys(database(env.DB), before);
+  const purged = await purgeIdempotencyKeys(db, before);
   console.log(JSON.stringify({ level: 'info', job: 'purge-idempotency-keys', before, purged }));
+  for (const project of await projectsWithRetention(db)) {
+    const cutoff = new Date(controller.scheduledTime - project.retentionDays * 86_400_000).toISOString();
+    // C31: one project's failure is logged and the others go on; its rows wait for the next run.
+    try {
+      const deleted = await deleteReceivedBefore(db, project.id, cutoff, RETENTION_CHUNKS_PER_RUN);
+      console.log(
+        JSON.stringify({ level: 'info', job: 'retention', projectId: project.id, before: cutoff, deleted }),
+      );
+    } catch (error) {
+      console.error(
+        JSON.stringify({ level: 'error', job: 'retention', projectId: project.id, cause: innermost(error) }),
+      );
+    }
+  }
 }
 
 export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

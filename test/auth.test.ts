@@ -11,9 +11,14 @@ import {
 } from '../src/projects/keys.ts';
 
 describe('C7: generateKey', () => {
-  it('C7: a key has the recognisable prefix and 32 base62 characters (≥128 random bits)', () => {
+  it('C7 + C23: a key has the recognisable prefix of its kind and 32 base62 characters (≥128 random bits)', () => {
     const key = generateKey();
-    expect(key).toMatch(/^edgeform_[0-9A-Za-z]{32}$/);
+    expect(key).toMatch(/^edgeform_pk_[0-9A-Za-z]{32}$/);
+    expect(generateKey('secret')).toMatch(/^edgeform_sk_[0-9A-Za-z]{32}$/);
+    expect(looksLikeKey(generateKey('secret'))).toBe(true);
+    // Keys made before there were two kinds still look like keys (publishable ones, C23).
+    expect(looksLikeKey('edgeform_0123456789abcdefghijABCDEFGHIJ01')).toBe(true);
+    expect(looksLikeKey('edgeform_xx_0123456789abcdefghijABCDEFGHIJ01')).toBe(false);
     expect(KEY_PREFIX).toBe('edgeform_');
     // 32 × log2(62) ≈ 190.5 bits.
     expect(32 * Math.log2(62)).toBeGreaterThanOrEqual(128);
@@ -25,7 +30,7 @@ describe('C7: generateKey', () => {
     expect(new Set(keys).size).toBe(keys.length);
     const counts = new Map<string, number>();
     for (const key of keys)
-      for (const ch of key.slice(KEY_PREFIX.length)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+      for (const ch of key.slice('edgeform_pk_'.length)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
     expect(counts.size).toBe(62);
     // 64,000 characters over 62 symbols: about 1,032 each; a modulo bias would skew the first ones.
     for (const n of counts.values()) {
@@ -34,9 +39,11 @@ describe('C7: generateKey', () => {
     }
   });
 
-  it('C7: the display prefix reveals only the start of a key', () => {
+  it('C7: the display prefix reveals only the start of a key: its kind and 8 of its 32 characters', () => {
     const key = generateKey();
-    expect(displayPrefix(key)).toBe(key.slice(0, KEY_PREFIX.length + 8));
+    expect(displayPrefix(key)).toBe(key.slice(0, 'edgeform_pk_'.length + 8));
+    const old = 'edgeform_0123456789abcdefghijABCDEFGHIJ01';
+    expect(displayPrefix(old)).toBe('edgeform_01234567');
   });
 });
 

@@ -5,6 +5,7 @@ import { ApiError, envelope, REASON_PHRASES } from '../src/http/envelope.ts';
 describe('C2: reason phrases', () => {
   it('C2: are the RFC 9110 phrases for every status the rule book names', () => {
     expect(REASON_PHRASES).toEqual({
+      200: 'OK',
       201: 'Created',
       204: 'No Content',
       400: 'Bad Request',

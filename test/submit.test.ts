@@ -558,7 +558,7 @@ describe('C16: routing', () => {
     'https://forms.test/',
     'https://forms.test/api/v1/submit/',
     'https://forms.test/api/v2/submit',
-    'https://forms.test/api/v1/submissions',
+    'https://forms.test/api/v1/submits',
     'https://forms.test/API/V1/SUBMIT',
   ])('C16: %s is 404 in the envelope', async (url) => {
     const res = await submit({ url, key: project.apiKey, json: VALID_BODY });

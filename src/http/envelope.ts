@@ -2,6 +2,7 @@
 
 // C2: RFC 9110 reason phrases.
 export const REASON_PHRASES = {
+  200: 'OK',
   201: 'Created',
   204: 'No Content',
   400: 'Bad Request',
@@ -19,7 +20,7 @@ export const REASON_PHRASES = {
 } as const;
 
 export type StatusCode = keyof typeof REASON_PHRASES;
-export type ErrorStatus = Exclude<StatusCode, 201 | 204>;
+export type ErrorStatus = Exclude<StatusCode, 200 | 201 | 204>;
 
 /** Every status but 204, which only the CORS preflight answers, with no body (C14). */
 export type EnvelopeStatus = Exclude<StatusCode, 204>;

@@ -1,12 +1,12 @@
 // The OpenAPI 3.1 document, generated from the code that serves the endpoint: every reply
-// of src/replies.ts (status, texts, headers), the field types' valibot schemas of
-// src/validation.ts, the headers of C14 and C20–C22. `npm run build:assets` writes it to
+// of src/http/replies.ts (status, texts, headers), the field types' valibot schemas of
+// src/fields/validation.ts, the headers of C14 and C20–C22, and the read API (C24, C25). `npm run build:assets` writes it to
 // assets/api/v1/openapi.json, which the worker's static assets serve.
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { FIELD_TYPES } from '../../schema/tables.ts';
 import { fieldSchema, requiredError, typeError, unknownError } from '../fields/validation.ts';
-import { KEY_PREFIX } from '../projects/keys.ts';
+import { KEY_PREFIX, KIND_PREFIXES } from '../projects/keys.ts';
 import { type ApiError, type Envelope, REASON_PHRASES } from './envelope.ts';
 import * as replies from './replies.ts';
 
@@ -107,6 +107,219 @@ function responses(list: { name: string; reply: ApiError }[]): Json {
   return out;
 }
 
+/** C24, C25: the read API's replies on failure, by operation. */
+export function readReplies(
+  operation: 'list' | 'get' | 'delete' | 'erase',
+): { name: string; reply: ApiError }[] {
+  const common = [
+    { name: 'invalid key', reply: replies.invalidKey() },
+    { name: 'publishable key', reply: replies.secretKeyNeeded() },
+    { name: 'rate limited', reply: replies.tooManyRequests() },
+    { name: 'storage unavailable', reply: replies.unavailable() },
+    { name: 'unexpected fault', reply: replies.internalError('8f2c1d3e4b5a6978-LHR') },
+  ];
+  const own = {
+    list: [
+      {
+        name: 'invalid parameter',
+        reply: replies.invalidParameter('limit', 'must be a whole number from 1 to 1000'),
+      },
+    ],
+    get: [{ name: 'not found', reply: replies.submissionNotFound() }],
+    delete: [{ name: 'not found', reply: replies.submissionNotFound() }],
+    erase: [
+      { name: 'not JSON media type', reply: replies.unsupportedMediaType() },
+      { name: 'not JSON', reply: replies.notJson() },
+      { name: 'invalid erasure', reply: replies.invalidErasure() },
+    ],
+  }[operation];
+  return [...common, ...own];
+}
+
+const STORED_EXAMPLE = {
+  id: '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e',
+  receivedAt: '2026-11-22T08:44:13.000Z',
+  fields: {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    phone: 2025550123,
+    enquiry: true,
+    message: 'Hello!',
+  },
+  spam: false,
+};
+
+function readOk(description: string, data: Json, members: Json): Json {
+  return {
+    description,
+    headers: {
+      'X-Request-Id': HEADER_DOCS['X-Request-Id'],
+      'X-D1-Bookmark': {
+        description:
+          'The D1 session bookmark: send it back in X-D1-Bookmark to read at least this write (C24).',
+        schema: { type: 'string' },
+      },
+    },
+    content: {
+      'application/json; charset=utf-8': {
+        schema: {
+          type: 'object',
+          required: ['data', 'status'],
+          properties: {
+            data: {
+              type: 'object',
+              required: ['message', ...Object.keys(members)],
+              properties: { message: { type: 'string' }, ...members },
+            },
+            status: { type: 'object', properties: { code: { const: 200 }, message: { const: 'OK' } } },
+          },
+        },
+        example: { data, status: { code: 200, message: 'OK' } },
+      },
+    },
+  };
+}
+
+const StoredSubmission: Json = {
+  type: 'object',
+  required: ['id', 'receivedAt', 'fields', 'spam'],
+  properties: {
+    id: { type: 'string', description: 'UUIDv7: ordering by id is ordering by arrival.' },
+    receivedAt: { type: 'string', format: 'date-time' },
+    fields: { $ref: '#/components/schemas/Submission' },
+    spam: { type: 'boolean', description: "Filled the project's honeypot (C22)." },
+  },
+};
+
+function readPaths(): Json {
+  const security = [{ secretKey: [] }];
+  const bookmark = {
+    name: 'X-D1-Bookmark',
+    in: 'header',
+    required: false,
+    description: 'A bookmark from an earlier reply: this read sees at least that write (C24).',
+    schema: { type: 'string' },
+  };
+  const query = (name: string, description: string, schemaJson: Json) => ({
+    name,
+    in: 'query',
+    required: false,
+    description,
+    schema: schemaJson,
+  });
+  const notAllowed = (allow: string) => ({
+    responses: responses([{ name: 'method not allowed', reply: replies.readMethodNotAllowed('PUT', allow) }]),
+  });
+  const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+  return {
+    [replies.READ_PATH]: {
+      get: {
+        operationId: 'listSubmissions',
+        summary: "A page of the key's project's submissions (C24)",
+        description:
+          'Cursor pagination on the time-ordered id: pass `nextCursor` as `cursor` (with the same order) until it is absent. A page holds at most `limit` submissions and about 4 MiB of them.',
+        security,
+        parameters: [
+          query('limit', 'Submissions per page, 1–1000 (default 100).', {
+            type: 'integer',
+            minimum: 1,
+            maximum: 1000,
+          }),
+          query('cursor', 'The `nextCursor` of the previous page.', { type: 'string' }),
+          query('since', 'Received at or after this ISO 8601 time.', { type: 'string', format: 'date-time' }),
+          query('until', 'Received before this ISO 8601 time.', { type: 'string', format: 'date-time' }),
+          query('order', 'Oldest first (asc, the default) or newest first.', {
+            type: 'string',
+            enum: ['asc', 'desc'],
+          }),
+          query('spam', 'Honeypot spam: left out (exclude, the default), included, or alone.', {
+            type: 'string',
+            enum: ['exclude', 'include', 'only'],
+          }),
+          bookmark,
+        ],
+        responses: {
+          '200': readOk(
+            'A page, and the cursor of the next one (absent on the last page).',
+            { message: '1 submission', submissions: [STORED_EXAMPLE], nextCursor: 'YXNjOjAxOWFiMGMy' },
+            { submissions: { type: 'array', items: StoredSubmission }, nextCursor: { type: 'string' } },
+          ),
+          ...responses(readReplies('list')),
+        },
+      },
+      put: notAllowed('GET'),
+      post: notAllowed('GET'),
+      delete: notAllowed('GET'),
+    },
+    [`${replies.READ_PATH}/{id}`]: {
+      parameters: [idParameter],
+      get: {
+        operationId: 'getSubmission',
+        summary: 'One submission of the project (404 for any other id)',
+        security,
+        parameters: [bookmark],
+        responses: {
+          '200': readOk(
+            'The submission.',
+            { message: 'Submission found', submission: STORED_EXAMPLE },
+            { submission: StoredSubmission },
+          ),
+          ...responses(readReplies('get')),
+        },
+      },
+      delete: {
+        operationId: 'deleteSubmission',
+        summary: 'Deletes one submission of the project, with everything attached to it (C25)',
+        security,
+        parameters: [bookmark],
+        responses: {
+          '200': readOk(
+            'Deleted.',
+            { message: 'Submission deleted', deleted: STORED_EXAMPLE.id },
+            { deleted: { type: 'string' } },
+          ),
+          ...responses(readReplies('delete')),
+        },
+      },
+      put: notAllowed('GET, DELETE'),
+    },
+    [`${replies.READ_PATH}/erase`]: {
+      post: {
+        operationId: 'eraseSubmissions',
+        summary: 'Deletes every submission of the project whose field holds exactly the value (C25)',
+        security,
+        parameters: [bookmark],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['field', 'value'],
+                additionalProperties: false,
+                properties: {
+                  field: { type: 'string', minLength: 1 },
+                  value: { type: ['string', 'number', 'boolean', 'null'] },
+                },
+              },
+              example: { field: 'email', value: 'ada@example.com' },
+            },
+          },
+        },
+        responses: {
+          '200': readOk(
+            'How many were erased.',
+            { message: 'Erased 2 submissions', erased: 2 },
+            { erased: { type: 'integer' } },
+          ),
+          ...responses(readReplies('erase')),
+        },
+      },
+      get: notAllowed('POST'),
+    },
+  };
+}
+
 export function openApiDocument(): Json {
   const created = {
     description:
@@ -201,13 +414,19 @@ export function openApiDocument(): Json {
         patch: notAllowed,
         delete: notAllowed,
       },
+      ...readPaths(),
     },
     components: {
       securitySchemes: {
         apiKey: {
           type: 'http',
           scheme: 'bearer',
-          description: `The project's API key: \`${KEY_PREFIX}\` and 32 letters and digits.`,
+          description: `The project's API key: \`${KIND_PREFIXES.publishable}\` (publishable, for pages) or \`${KIND_PREFIXES.secret}\` (secret, for servers) and 32 letters and digits; keys made before the two kinds, \`${KEY_PREFIX}\` and 32, are publishable.`,
+        },
+        secretKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `A secret key of the project: \`${KIND_PREFIXES.secret}\` and 32 letters and digits (C23). A publishable key gets 403.`,
         },
       },
       schemas: {

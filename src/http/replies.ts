@@ -4,6 +4,8 @@
 import { ApiError, type Envelope, envelope } from './envelope.ts';
 
 export const SUBMIT_PATH = '/api/v1/submit';
+/** C24: the read API, for servers: its replies carry no CORS headers. */
+export const READ_PATH = '/api/v1/submissions';
 
 /** C21: the `period` of the limiters in wrangler.toml, in seconds (a test holds them equal). */
 export const RATE_LIMIT_PERIOD_SECONDS = 10;
@@ -25,6 +27,22 @@ export const tooManyRequests = () =>
     {
       'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS),
     },
+  );
+
+/** C23: a route that reads or erases submissions, called with a key that can only submit. */
+export const secretKeyNeeded = () =>
+  new ApiError(
+    403,
+    'Request refused',
+    'This route needs a secret key (edgeform_sk_…); a publishable key can only submit',
+  );
+
+/** C23: a secret key seen in a browser request: refused, so that the mistake shows before it leaks data. */
+export const secretKeyInPage = () =>
+  new ApiError(
+    403,
+    'Request refused',
+    'A secret key must never be used in a web page: use a publishable key (edgeform_pk_…) there',
   );
 
 /** C15 */
@@ -94,10 +112,31 @@ export const unavailable = () =>
 export const internalError = (requestId: string) =>
   new ApiError(500, 'Internal server error', `Unexpected error; it has been logged as request ${requestId}`);
 
+/** C24: a query parameter of the read API that cannot be used, named. */
+export const invalidParameter = (name: string, expected: string) =>
+  new ApiError(400, 'Invalid request', `Query parameter '${name}' ${expected}`);
+
+/** C24: no submission with that id in the key's project (another project's looks the same: none). */
+export const submissionNotFound = () =>
+  new ApiError(404, 'Not found', 'No submission with this id in this project');
+
+/** C25: the body of an erasure. */
+export const invalidErasure = () =>
+  new ApiError(
+    400,
+    'Invalid request body',
+    'Body must be a JSON object {"field": "<name>", "value": <a string, number, boolean or null>}',
+  );
+
 /** C16 */
 export const methodNotAllowed = (method: string) =>
   new ApiError(405, 'Method not allowed', `Method ${method} is not allowed here: submit with POST`, {
     Allow: 'POST, OPTIONS',
+  });
+/** C16 + C24: the read API's paths and the methods each allows. */
+export const readMethodNotAllowed = (method: string, allow: string) =>
+  new ApiError(405, 'Method not allowed', `Method ${method} is not allowed here: use ${allow}`, {
+    Allow: allow,
   });
 export const notFound = () =>
   new ApiError(404, 'Not found', `No endpoint here: submit with POST ${SUBMIT_PATH}`);

@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import { corsHeaders } from './cors.ts';
 import { type Envelope, type EnvelopeStatus, JSON_CONTENT_TYPE } from './envelope.ts';
+import { READ_PATH } from './replies.ts';
 import { requestIdOf } from './request-id.ts';
 
 export function send(c: Context, body: Envelope, headers: Record<string, string> = {}): Response {
@@ -22,7 +23,8 @@ export function sendJson(
     headers: {
       'Content-Type': JSON_CONTENT_TYPE,
       'X-Request-Id': requestIdOf(c),
-      ...corsHeaders(c.req.header('Origin')),
+      // C24: the read API is for servers: no CORS headers, so that no page can read it.
+      ...(c.req.path.startsWith(READ_PATH) ? {} : corsHeaders(c.req.header('Origin'))),
       ...headers,
     },
   });

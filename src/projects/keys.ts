@@ -1,12 +1,19 @@
 // C6–C7: bearer credentials and API keys. Pure: no storage here.
+import type { KeyKind } from '../../schema/tables.ts';
 import { toHex } from '../lib/hex.ts';
 
 /** Recognisable, so that secret scanners can find a leaked key (C7). */
 export const KEY_PREFIX = 'edgeform_';
+/** C23: the kind is in the prefix, so that a person and a secret scanner tell them apart at a glance. */
+export const KIND_PREFIXES: Record<KeyKind, string> = {
+  publishable: `${KEY_PREFIX}pk_`,
+  secret: `${KEY_PREFIX}sk_`,
+};
 const KEY_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_BODY_LENGTH = 32; // 32 base62 characters ≈ 190 random bits
-const DISPLAY_LENGTH = KEY_PREFIX.length + 8;
-const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${KEY_BODY_LENGTH}}$`);
+const DISPLAYED_BODY = 8;
+// Keys made before there were two kinds have no `pk_`: they are publishable (C23).
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}(?:(?:pk|sk)_)?[0-9A-Za-z]{${KEY_BODY_LENGTH}}$`);
 
 const HOW_TO_SEND = "send it as 'Authorization: Bearer <API_KEY>'";
 
@@ -44,12 +51,13 @@ export async function hashKey(key: string): Promise<string> {
   return toHex(new Uint8Array(digest));
 }
 
+/** What `key list` shows of a key: its prefix and the first 8 characters of its random part. */
 export function displayPrefix(key: string): string {
-  return key.slice(0, DISPLAY_LENGTH);
+  return key.slice(0, key.length - KEY_BODY_LENGTH + DISPLAYED_BODY);
 }
 
-/** A new key: prefix + 32 uniformly random base62 characters (rejection sampling, no modulo bias). */
-export function generateKey(): string {
+/** A new key of the kind: its prefix + 32 uniformly random base62 characters (rejection sampling, no modulo bias). */
+export function generateKey(kind: KeyKind = 'publishable'): string {
   let body = '';
   const bytes = new Uint8Array(64);
   while (body.length < KEY_BODY_LENGTH) {
@@ -59,5 +67,5 @@ export function generateKey(): string {
       if (b < 248 && body.length < KEY_BODY_LENGTH) body += KEY_ALPHABET[b % 62];
     }
   }
-  return KEY_PREFIX + body;
+  return KIND_PREFIXES[kind] + body;
 }

@@ -17,6 +17,19 @@ export function database(d1: D1Database): Db {
   return db;
 }
 
+/**
+ * C24: a handle on a D1 session (`withSession`), so that reads may be served by the nearest read
+ * replica once replication is on. `bookmark` is what a client sent back from an earlier reply
+ * (reads then see at least that write), else `first-unconstrained` (any replica), or
+ * `first-primary` for a request that writes. `bookmark()` is the session's latest, for the reply.
+ */
+export function sessionDatabase(d1: D1Database, start: string): { db: Db; bookmark: () => string | null } {
+  const session = d1.withSession(start);
+  // A session has the binding's prepare() and batch(), which is all Drizzle's D1 driver uses.
+  const db = drizzle(session as unknown as D1Database) as Db;
+  return { db, bookmark: () => session.getBookmark() };
+}
+
 /** C18: any failure to reach or use D1 becomes a StorageError, answered 503. */
 export async function storage<T>(query: () => Promise<T>): Promise<T> {
   try {

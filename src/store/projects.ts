@@ -1,13 +1,15 @@
 // Projects and what they own: fields, allowed origins, API keys (as hashes, C7). The hot path's
 // key lookup, and the administration of the command-line tool and `npm run dev`.
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Project, UnknownFieldPolicy } from '../../schema/tables.ts';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { KeyKind, Project, UnknownFieldPolicy } from '../../schema/tables.ts';
 import { allowedOrigins, apiKeys, fields, projects, submissions } from '../../schema/tables.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { type Db, storage } from './db.ts';
 
 export type ProjectConfig = {
   id: string;
+  /** The kind of the key this configuration was found by (C23). */
+  keyKind: KeyKind;
   unknownFields: UnknownFieldPolicy;
   fields: FieldDef[];
   origins: string[];
@@ -23,6 +25,7 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
     const [row] = await db
       .select({
         id: projects.id,
+        keyKind: apiKeys.kind,
         unknownFields: projects.unknownFields,
         honeypot: projects.honeypot,
         turnstileSecret: projects.turnstileSecret,
@@ -36,6 +39,7 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
     const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required'> & { required: 0 | 1 })[];
     return {
       id: row.id,
+      keyKind: row.keyKind,
       unknownFields: row.unknownFields,
       honeypot: row.honeypot,
       turnstileSecret: row.turnstileSecret,
@@ -57,7 +61,9 @@ export type ProjectSpec = {
   turnstileSecret?: string | null;
 };
 
-export type ProjectSettings = Partial<Pick<Project, 'unknownFields' | 'honeypot' | 'turnstileSecret'>>;
+export type ProjectSettings = Partial<
+  Pick<Project, 'unknownFields' | 'honeypot' | 'turnstileSecret' | 'retentionDays'>
+>;
 
 /** Changes a project's settings; returns whether the project exists. */
 export async function updateProjectSettings(db: Db, projectId: string, settings: ProjectSettings) {
@@ -75,7 +81,7 @@ function newProjectId(): string {
 }
 
 /** What D1 keeps of an API key (C7): its hash and the prefix shown to tell keys apart. */
-export type KeyRow = { keyHash: string; displayPrefix: string };
+export type KeyRow = { keyHash: string; displayPrefix: string; kind: KeyKind };
 
 /** Inserts a project with its fields, origins and first key, all or nothing (one D1 batch). */
 export async function insertProject(db: Db, spec: ProjectSpec, key: KeyRow): Promise<string> {
@@ -123,6 +129,7 @@ export async function projectDetails(db: Db, projectId: string) {
       db
         .select({
           displayPrefix: apiKeys.displayPrefix,
+          kind: apiKeys.kind,
           createdAt: apiKeys.createdAt,
           revokedAt: apiKeys.revokedAt,
         })
@@ -132,6 +139,19 @@ export async function projectDetails(db: Db, projectId: string) {
     ]),
   );
   return project && { ...project, fields: projectFields, origins, keys };
+}
+
+/** C25: the projects that keep submissions for a limited number of days. */
+export function projectsWithRetention(db: Db): Promise<{ id: string; retentionDays: number }[]> {
+  return storage(async () => {
+    const rows = await db
+      .select({ id: projects.id, retentionDays: projects.retentionDays })
+      .from(projects)
+      .where(isNotNull(projects.retentionDays));
+    return rows.flatMap((r) =>
+      r.retentionDays === null ? [] : [{ id: r.id, retentionDays: r.retentionDays }],
+    );
+  });
 }
 
 export function listProjects(db: Db) {
@@ -202,6 +222,7 @@ export function listKeys(db: Db, projectId: string) {
       .select({
         keyHash: apiKeys.keyHash,
         displayPrefix: apiKeys.displayPrefix,
+        kind: apiKeys.kind,
         createdAt: apiKeys.createdAt,
         revokedAt: apiKeys.revokedAt,
       })

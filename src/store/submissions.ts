@@ -1,6 +1,6 @@
 // The submissions table: the hot path's insert, Idempotency-Keys (C20), and paged reads.
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
-import { and, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 
@@ -190,4 +190,192 @@ export async function* submissionPages(
     if (page.length < pageSize) return;
     after = page.at(-1)?.id ?? after;
   }
+}
+
+// ---- Reading and erasing (C24, C25) ----
+
+export type Order = 'asc' | 'desc';
+export type SpamFilter = 'include' | 'exclude' | 'only';
+
+export type PageQuery = {
+  projectId: string;
+  /** At most this many rows. */
+  limit: number;
+  /** At most about this many bytes of stored JSON (always at least one row). */
+  maxBytes: number;
+  order: Order;
+  /** Rows after this id, in the order asked for (the cursor). */
+  after?: string | undefined;
+  /** Received at or after this ISO time. */
+  since?: string | undefined;
+  /** Received before this ISO time. */
+  until?: string | undefined;
+  spam: SpamFilter;
+};
+
+export type StoredSubmission = { id: string; receivedAt: string; data: string; spam: boolean };
+
+/** The lowest UUIDv7 of a millisecond: ids of that time and later sort at or after it. */
+function idFloor(ms: number): string {
+  const hex = Math.max(0, Math.min(ms, 2 ** 48 - 1))
+    .toString(16)
+    .padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+
+// An id is made a moment before its row's received_at; a minute either way bounds the difference
+// with room to spare, so that the id bounds narrow the index scan and never drop a row.
+const ID_MARGIN_MS = 60_000;
+
+/**
+ * One page of a project's submissions in id order (time order), in one query: the rows after the
+ * cursor, at most `limit`, cut once their stored JSON passes `maxBytes`, so that a page of large
+ * rows is never read whole into the worker. `more`: whether rows remain after this page.
+ */
+export async function listSubmissionPage(
+  db: Db,
+  q: PageQuery,
+): Promise<{ rows: StoredSubmission[]; more: boolean }> {
+  const asc = q.order === 'asc';
+  const direction = sql.raw(asc ? 'asc' : 'desc');
+  const conditions = [eq(submissions.projectId, q.projectId)];
+  if (q.after !== undefined) conditions.push(asc ? gt(submissions.id, q.after) : lt(submissions.id, q.after));
+  if (q.since !== undefined) {
+    conditions.push(gte(submissions.receivedAt, q.since));
+    conditions.push(gte(submissions.id, idFloor(Date.parse(q.since) - ID_MARGIN_MS)));
+  }
+  if (q.until !== undefined) {
+    conditions.push(lt(submissions.receivedAt, q.until));
+    conditions.push(lt(submissions.id, idFloor(Date.parse(q.until) + ID_MARGIN_MS)));
+  }
+  if (q.spam !== 'include') conditions.push(eq(submissions.spam, q.spam === 'only'));
+  const candidates = db
+    .select({
+      id: submissions.id,
+      receivedAt: submissions.receivedAt,
+      data: submissions.data,
+      spam: submissions.spam,
+    })
+    .from(submissions)
+    .where(and(...conditions))
+    .orderBy(asc ? submissions.id : desc(submissions.id))
+    .limit(q.limit + 1);
+  const rows = await storage(() =>
+    db.all<{ id: string; received_at: string; data: string; spam: number; candidates: number }>(sql`
+      select id, received_at, data, spam, candidates from (
+        select *,
+          row_number() over w as n,
+          sum(length(cast(data as blob))) over w as running,
+          count(*) over () as candidates
+        from (${candidates}) as page
+        window w as (order by id ${direction} rows unbounded preceding)
+      )
+      where n = 1 or running <= ${q.maxBytes}
+      order by n`),
+  );
+  const page = rows.slice(0, q.limit);
+  return {
+    rows: page.map((r) => ({ id: r.id, receivedAt: r.received_at, data: r.data, spam: r.spam === 1 })),
+    more: (rows[0]?.candidates ?? 0) > page.length,
+  };
+}
+
+export async function findSubmission(
+  db: Db,
+  projectId: string,
+  id: string,
+): Promise<StoredSubmission | undefined> {
+  const [row] = await storage(() =>
+    db
+      .select({
+        id: submissions.id,
+        receivedAt: submissions.receivedAt,
+        data: submissions.data,
+        spam: submissions.spam,
+      })
+      .from(submissions)
+      .where(and(eq(submissions.projectId, projectId), eq(submissions.id, id))),
+  );
+  return row;
+}
+
+/** Deletes one submission of the project; whether there was one. */
+export async function deleteSubmission(db: Db, projectId: string, id: string): Promise<boolean> {
+  const deleted = await storage(() =>
+    db
+      .delete(submissions)
+      .where(and(eq(submissions.projectId, projectId), eq(submissions.id, id)))
+      .returning({ id: submissions.id }),
+  );
+  return deleted.length > 0;
+}
+
+/** Rows deleted per statement: no statement holds D1 for long (C25). */
+export const DELETE_CHUNK = 500;
+
+/** A JSON value a field can hold, as erasure matches it (C25). */
+export type FieldValue = string | number | boolean | null;
+
+/** How SQLite's json_each describes a top-level value: its `type`, and its `atom` when it has one. */
+function jsonEachMatch(value: FieldValue) {
+  if (value === null) return sql`type = 'null'`;
+  if (value === true) return sql`type = 'true'`;
+  if (value === false) return sql`type = 'false'`;
+  if (typeof value === 'string') return sql`type = 'text' and atom = ${value}`;
+  return Number.isInteger(value)
+    ? sql`type = 'integer' and atom = ${value}`
+    : sql`type = 'real' and atom = ${value}`;
+}
+
+/**
+ * C25: deletes every submission of the project whose field `field` holds exactly `value` (same JSON
+ * type, same value; any field name, matched as a key, not as a JSON path), in chunks. Returns how
+ * many were deleted.
+ */
+export async function eraseSubmissions(
+  db: Db,
+  projectId: string,
+  field: string,
+  value: FieldValue,
+): Promise<number> {
+  let erased = 0;
+  for (;;) {
+    const result = await storage(() =>
+      db.run(sql`
+        delete from ${submissions} where ${submissions.id} in (
+          select s.id from ${submissions} as s
+          where s.project_id = ${projectId}
+            and exists (select 1 from json_each(s.data) where key = ${field} and ${jsonEachMatch(value)})
+          limit ${DELETE_CHUNK})`),
+    );
+    const changes = result.meta.changes ?? 0;
+    erased += changes;
+    if (changes < DELETE_CHUNK) return erased;
+  }
+}
+
+/**
+ * C25: deletes the project's submissions received before `before`, at most `maxChunks` chunks in
+ * one call, so that no run holds D1 for long (the next run goes on). Returns how many it deleted.
+ */
+export async function deleteReceivedBefore(
+  db: Db,
+  projectId: string,
+  before: string,
+  maxChunks: number,
+): Promise<number> {
+  let deleted = 0;
+  for (let chunk = 0; chunk < maxChunks; chunk++) {
+    const result = await storage(() =>
+      db.run(sql`
+        delete from ${submissions} where ${submissions.id} in (
+          select id from ${submissions}
+          where project_id = ${projectId} and received_at < ${before}
+          limit ${DELETE_CHUNK})`),
+    );
+    const changes = result.meta.changes ?? 0;
+    deleted += changes;
+    if (changes < DELETE_CHUNK) break;
+  }
+  return deleted;
 }

@@ -1,6 +1,7 @@
 // POST /api/v1/submit, one middleware per step of C5, in that order.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from '../auth/authenticate.ts';
 import { validateSubmission } from '../fields/validation.ts';
 import { ApiError } from '../http/envelope.ts';
 import {
@@ -8,21 +9,17 @@ import {
   created as createdEnvelope,
   idempotencyKeyReused,
   inProgress,
-  invalidKey,
   noFields,
   notConfigured,
   originNotAllowed,
+  secretKeyInPage,
   spamCheckFailed,
   tooLarge,
-  tooManyRequests,
-  unauthorized,
   unsupportedMediaType,
   validationFailed,
 } from '../http/replies.ts';
 import { sendJson } from '../http/send.ts';
 import { uuidv7 } from '../lib/ids.ts';
-import { cacheSeconds, keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
-import { looksLikeKey, parseBearer } from '../projects/keys.ts';
 import { database } from '../store/db.ts';
 import { findIdempotencyKey, type NewSubmission } from '../store/submissions.ts';
 import { parseObject } from './body.ts';
@@ -34,61 +31,19 @@ import {
   parseIdempotencyKey,
   REPLAYED_HEADER,
 } from './idempotency.ts';
-import { checkRateLimits, clientAddress, countFailedAuthentication, mayLookUpKeys } from './rate-limit.ts';
 import { siteverifyIdempotencyKey, TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
 
-export type AppEnv = {
-  Bindings: Env;
-  Variables: {
-    requestId: string;
-    project: ResolvedProject;
-    keyHash: string;
-    idempotencyKey: string | undefined;
-  };
-};
 type Step = MiddlewareHandler<AppEnv>;
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** C10: the largest MAX_BODY_BYTES honoured, so that every accepted body fits in one D1 row. */
 export const MAX_BODY_BYTES_LIMIT = 1024 * 1024;
 
-/**
- * C5 steps 1–2 (C6, C7): bearer key → project, its fields and origins. C21: every failed
- * authentication counts against the client's address; an address over that limit gets 429, and
- * its unknown keys cost no D1 query.
- */
-export const authenticate: Step = async (c, next) => {
-  const bearer = parseBearer(c.req.header('Authorization'));
-  if (!bearer.ok) {
-    await countFailedAuthentication(c, c.env);
-    throw unauthorized(bearer.problem);
-  }
-  // A token that cannot be a key costs no D1 query.
-  const keyHash = looksLikeKey(bearer.token) ? await keyHashOf(bearer.token) : undefined;
-  const project =
-    keyHash === undefined
-      ? undefined
-      : await resolveProject(database(c.env.DB), keyHash, cacheSeconds(c.env), () => {
-          if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
-        });
-  if (project === undefined || keyHash === undefined) {
-    await countFailedAuthentication(c, c.env);
-    throw invalidKey();
-  }
-  c.set('project', project);
-  c.set('keyHash', keyHash);
-  await next();
-};
-
-/** C21, right after step 2: per API key, and per client address and project, for every request. */
-export const rateLimit: Step = async (c, next) => {
-  await checkRateLimits(c, c.env, c.var.keyHash, c.var.project.id);
-  await next();
-};
-
 /** C5 step 3 (C15): an empty list allows every origin; requests without Origin (servers) pass. */
 export const checkOrigin: Step = async (c, next) => {
   const origin = c.req.header('Origin');
+  // C23: a browser sends Origin; a secret key has no business there, whatever the origin list says.
+  if (origin !== undefined && c.var.project.keyKind === 'secret') throw secretKeyInPage();
   const { origins } = c.var.project;
   if (origin !== undefined && origins.length > 0 && !origins.includes(origin)) {
     throw originNotAllowed();

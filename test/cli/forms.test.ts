@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submissions } from '../../schema/tables.ts';
 import type { Database } from '../../scripts/database.ts';
 import { createProject } from '../../src/projects/admin.ts';
-import { hashKey } from '../../src/projects/keys.ts';
+import { displayPrefix, hashKey } from '../../src/projects/keys.ts';
 import { findProjectByKeyHash } from '../../src/store/projects.ts';
 import { insertSubmission, insertSubmissions } from '../../src/store/submissions.ts';
 import { inProcess, openTemp, type Result, snapshot } from './helpers.ts';
@@ -66,10 +66,11 @@ describe('project create', () => {
       'discard',
     );
     expect(created.projectId).toMatch(/^p_[a-z2-7]{12}$/);
-    expect(created.apiKey).toMatch(/^edgeform_[0-9A-Za-z]{32}$/);
+    expect(created.apiKey).toMatch(/^edgeform_pk_[0-9A-Za-z]{32}$/);
     const config = await findProjectByKeyHash(database.db, await hashKey(created.apiKey));
     expect(config).toEqual({
       id: created.projectId,
+      keyKind: 'publishable',
       unknownFields: 'discard',
       fields: [
         { name: 'name', type: 'string', required: false },
@@ -86,7 +87,7 @@ describe('project create', () => {
     const result = await forms('project', 'create', 'Plain', '--field', 'x:boolean');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /^Created project p_\w+ "Plain" with 1 field\(s\)\.\nAPI key .*: edgeform_\w{32}\n$/,
+      /^Created project p_\w+ "Plain" with 1 field\(s\)\.\nAPI key .*: edgeform_pk_\w{32}\n$/,
     );
   });
 
@@ -144,7 +145,7 @@ describe('project list / show / delete', () => {
         { name: 'ok', type: 'boolean', required: true },
       ],
       origins: ['http://localhost:5173'],
-      keys: [{ prefix: p.apiKey.slice(0, 17), revokedAt: null }],
+      keys: [{ prefix: displayPrefix(p.apiKey), kind: 'publishable', revokedAt: null }],
     });
     const text = await forms('project', 'show', p.projectId);
     expect(text.stdout).toContain('ok: boolean (required)');
@@ -260,12 +261,12 @@ describe('key create / list / revoke', () => {
     expect(second.apiKey).not.toBe(p.apiKey);
     const third = await json<{ apiKey: string }>('key', 'create', p.projectId);
 
-    expect(await json('key', 'revoke', p.projectId, p.apiKey.slice(0, 17))).toEqual({
+    expect(await json('key', 'revoke', p.projectId, displayPrefix(p.apiKey))).toEqual({
       projectId: p.projectId,
-      revoked: p.apiKey.slice(0, 17),
+      revoked: displayPrefix(p.apiKey),
     });
     // The prefix as `key list` prints it, ellipsis included.
-    await json('key', 'revoke', p.projectId, `${second.apiKey.slice(0, 17)}…`);
+    await json('key', 'revoke', p.projectId, `${displayPrefix(second.apiKey)}…`);
 
     const { keys } = await json<{ keys: { prefix: string; revokedAt: string | null }[] }>(
       'key',
@@ -273,9 +274,9 @@ describe('key create / list / revoke', () => {
       p.projectId,
     );
     expect(keys.map((k) => [k.prefix, k.revokedAt === null])).toEqual([
-      [p.apiKey.slice(0, 17), false],
-      [second.apiKey.slice(0, 17), false],
-      [third.apiKey.slice(0, 17), true],
+      [displayPrefix(p.apiKey), false],
+      [displayPrefix(second.apiKey), false],
+      [displayPrefix(third.apiKey), true],
     ]);
     for (const revoked of [p.apiKey, second.apiKey]) {
       expect(await findProjectByKeyHash(database.db, await hashKey(revoked))).toBeUndefined();
@@ -289,10 +290,10 @@ describe('key create / list / revoke', () => {
     const p = await newProject();
     const other = await newProject();
     await expectRefused(['key', 'revoke', p.projectId, p.apiKey], /prefix .* not the whole key/);
-    await json('key', 'revoke', p.projectId, p.apiKey.slice(0, 17));
-    await expectRefused(['key', 'revoke', p.projectId, p.apiKey.slice(0, 17)], /is already revoked/);
+    await json('key', 'revoke', p.projectId, displayPrefix(p.apiKey));
+    await expectRefused(['key', 'revoke', p.projectId, displayPrefix(p.apiKey)], /is already revoked/);
     await expectRefused(['key', 'revoke', p.projectId, 'edgeform_00000000'], /has no key/);
-    await expectRefused(['key', 'revoke', p.projectId, other.apiKey.slice(0, 17)], /has no key/);
+    await expectRefused(['key', 'revoke', p.projectId, displayPrefix(other.apiKey)], /has no key/);
   });
 });
 
@@ -450,6 +451,7 @@ describe('spam settings (C22)', () => {
       unknownFields: 'reject',
       honeypot: 'url',
       turnstile: true,
+      retentionDays: null,
     });
     expect(await config()).toMatchObject({
       honeypot: 'url',

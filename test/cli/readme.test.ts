@@ -94,7 +94,7 @@ describe('README: the command lines of `forms`', () => {
     // Nothing but the command's own text: npm's banner went to standard error.
     expect(created.stdout).toMatch(/^Created project (p_\w+) "Contact"/);
     const P = /^Created project (p_\w+)/.exec(created.stdout)?.[1] ?? '';
-    const K = /(edgeform_\w{32})/.exec(created.stdout)?.[1] ?? '';
+    const K = /(edgeform_pk_\w{32})/.exec(created.stdout)?.[1] ?? '';
     expect(K).not.toBe('');
     const keysShown = [K];
     const env = { P, K, TURNSTILE_SECRET: SECRET };
@@ -113,7 +113,7 @@ describe('README: the command lines of `forms`', () => {
         expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('id,received_at,name,email,phone');
       }
       if (line.startsWith('npm run forms -- key create')) {
-        const key = /(edgeform_\w{32})/.exec(result.stdout)?.[1];
+        const key = /(edgeform_pk_\w{32})/.exec(result.stdout)?.[1];
         expect(key).toBeDefined();
         keysShown.push(key ?? '');
       }

@@ -39,7 +39,7 @@ afterAll(() => {
 
 describe('round trip: create → submit over HTTP → export; revoke → 401', () => {
   it('npm run dev prints a working key and curl line for the example project', async () => {
-    const key = /API key: (edgeform_\w{32})/.exec(devLog)?.[1];
+    const key = /API key: (edgeform_pk_\w{32})/.exec(devLog)?.[1];
     expect(key).toBeDefined();
     expect(devLog).toContain(`curl -i http://127.0.0.1:${port}/api/v1/submit`);
     expect(readFileSync(`${dir}/example-key`, 'utf8').trim()).toBe(key);
@@ -77,7 +77,7 @@ describe('round trip: create → submit over HTTP → export; revoke → 401', (
     expect(row.fields).toEqual(sent);
     expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
 
-    await forms('key', 'revoke', created.projectId, created.apiKey.slice(0, 17));
+    await forms('key', 'revoke', created.projectId, created.apiKey.slice(0, 20));
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the cache time (README: Settings)
     const refused = await post(created.apiKey, sent);
     expect(refused).toEqual({

@@ -69,14 +69,15 @@ export async function countFailedAuthentication(c: Context, env: Env): Promise<v
   }
 }
 
-/** C21, right after step 2: per API key, and per client address and project, for every request. */
+/** C21, right after step 2: per API key, and (unless told not to) per client address and project. */
 export async function checkRateLimits(
   c: Context,
   env: Env,
   keyHash: string,
   projectId: string,
+  limitAddress = true,
 ): Promise<void> {
-  const address = clientAddress(c);
+  const address = limitAddress ? clientAddress(c) : undefined;
   const [perKey, perAddress] = await Promise.all([
     // The key's hash, not the key: the key itself is never handed anywhere (C8).
     allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', keyHash),

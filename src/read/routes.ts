@@ -1,0 +1,215 @@
+// C24, C25: the read API, for a site's own server: list, read, delete and erase the key's project's
+// submissions, with a secret key (C23). Replies are the envelope with the results as further
+// members of `data`, and carry no CORS headers. Reads go through a D1 session, so that with read
+// replication on they are served near the reader; the session's bookmark travels in a header.
+import type { Context } from 'hono';
+import type { HonoBase } from 'hono/hono-base';
+import { type AppEnv, authenticate, rateLimit, requireSecretKey } from '../auth/authenticate.ts';
+import { REASON_PHRASES } from '../http/envelope.ts';
+import {
+  invalidErasure,
+  invalidParameter,
+  notJson,
+  READ_PATH,
+  readMethodNotAllowed,
+  submissionNotFound,
+  unsupportedMediaType,
+} from '../http/replies.ts';
+import { send, sendJson } from '../http/send.ts';
+import { sessionDatabase } from '../store/db.ts';
+import {
+  deleteSubmission,
+  eraseSubmissions,
+  type FieldValue,
+  findSubmission,
+  listSubmissionPage,
+  type Order,
+  type SpamFilter,
+  type StoredSubmission,
+} from '../store/submissions.ts';
+
+/** C24: the header a reply's D1 bookmark is in, and a request's is read from (read-after-write). */
+export const BOOKMARK_HEADER = 'X-D1-Bookmark';
+export const MAX_LIMIT = 1000;
+const DEFAULT_LIMIT = 100;
+/** A page holds at most about this much stored JSON, whatever its limit (always one row at least). */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// A bookmark is D1's own opaque token: bounded, printable, and passed on as it came.
+const BOOKMARK = /^[\x21-\x7e]{1,512}$/;
+
+type ReadContext = Context<AppEnv>;
+
+/** A D1 session for this request: after the client's bookmark when it sent a valid one. */
+function session(c: ReadContext, writes: boolean) {
+  const given = c.req.header(BOOKMARK_HEADER);
+  const start =
+    given !== undefined && BOOKMARK.test(given) ? given : writes ? 'first-primary' : 'first-unconstrained';
+  return sessionDatabase(c.env.DB, start);
+}
+
+/** 200: the envelope with `members` after `message`, each given as JSON text. */
+function ok(c: ReadContext, message: string, members: Record<string, string>, bookmark: string | null) {
+  const data = [
+    `"message":${JSON.stringify(message)}`,
+    ...Object.entries(members).map(([k, v]) => `"${k}":${v}`),
+  ];
+  const json = `{"data":{${data.join(',')}},"status":{"code":200,"message":"${REASON_PHRASES[200]}"}}`;
+  return sendJson(c, 200, json, bookmark === null ? {} : { [BOOKMARK_HEADER]: bookmark });
+}
+
+/** A stored submission as the read API shows it; `fields` is the stored JSON, as stored. */
+function item(s: StoredSubmission): string {
+  return `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},"fields":${s.data},"spam":${s.spam}}`;
+}
+
+// Cursors are opaque to clients: the order and the last id of the page, in base64url.
+function encodeCursor(order: Order, id: string): string {
+  return btoa(`${order}:${id}`).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
+}
+
+function decodeCursor(cursor: string, order: Order): string {
+  let text = '';
+  try {
+    text = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'));
+  } catch {
+    // falls through to the refusal below
+  }
+  const [cursorOrder, id = ''] = text.split(':');
+  if (cursorOrder !== order || !ID.test(id)) {
+    throw invalidParameter(
+      'cursor',
+      'is not a cursor of this listing (use nextCursor as given, with the same order)',
+    );
+  }
+  return id;
+}
+
+function isoTime(c: ReadContext, name: 'since' | 'until'): string | undefined {
+  const text = c.req.query(name);
+  if (text === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) throw invalidParameter(name, 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z');
+  return new Date(ms).toISOString();
+}
+
+function oneOf<T extends string>(c: ReadContext, name: string, allowed: readonly T[], fallback: T): T {
+  const text = c.req.query(name);
+  if (text === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(text)) {
+    throw invalidParameter(name, `must be one of: ${allowed.join(', ')}`);
+  }
+  return text as T;
+}
+
+const KNOWN_PARAMETERS = new Set(['limit', 'cursor', 'since', 'until', 'order', 'spam']);
+
+/** GET /api/v1/submissions: a page, oldest first unless `order=desc`, and the cursor of the next. */
+async function list(c: ReadContext): Promise<Response> {
+  for (const name of Object.keys(c.req.queries())) {
+    if (!KNOWN_PARAMETERS.has(name))
+      throw invalidParameter(name, `is not known: use ${[...KNOWN_PARAMETERS].join(', ')}`);
+  }
+  const limitText = c.req.query('limit');
+  const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
+  if (!/^\d+$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw invalidParameter('limit', `must be a whole number from 1 to ${MAX_LIMIT}`);
+  }
+  const order = oneOf(c, 'order', ['asc', 'desc'] as const, 'asc');
+  const spam = oneOf<SpamFilter>(c, 'spam', ['exclude', 'include', 'only'], 'exclude');
+  const cursor = c.req.query('cursor');
+  const since = isoTime(c, 'since');
+  const until = isoTime(c, 'until');
+  const { db, bookmark } = session(c, false);
+  const page = await listSubmissionPage(db, {
+    projectId: c.var.project.id,
+    limit,
+    maxBytes: MAX_PAGE_BYTES,
+    order,
+    after: cursor === undefined ? undefined : decodeCursor(cursor, order),
+    since,
+    until,
+    spam,
+  });
+  const last = page.rows.at(-1);
+  const members: Record<string, string> = { submissions: `[${page.rows.map(item).join(',')}]` };
+  if (page.more && last !== undefined) members.nextCursor = JSON.stringify(encodeCursor(order, last.id));
+  const count = page.rows.length;
+  return ok(c, `${count} submission${count === 1 ? '' : 's'}`, members, bookmark());
+}
+
+function idParameter(c: ReadContext): string {
+  const id = c.req.param('id') ?? '';
+  // An id that cannot be one of ours is simply not found: the same reply as another project's.
+  if (!ID.test(id)) throw submissionNotFound();
+  return id;
+}
+
+/** GET /api/v1/submissions/{id} */
+async function getOne(c: ReadContext): Promise<Response> {
+  const id = idParameter(c);
+  const { db, bookmark } = session(c, false);
+  const found = await findSubmission(db, c.var.project.id, id);
+  if (found === undefined) throw submissionNotFound();
+  return ok(c, 'Submission found', { submission: item(found) }, bookmark());
+}
+
+/** DELETE /api/v1/submissions/{id} */
+async function deleteOne(c: ReadContext): Promise<Response> {
+  const id = idParameter(c);
+  const { db, bookmark } = session(c, true);
+  if (!(await deleteSubmission(db, c.var.project.id, id))) throw submissionNotFound();
+  return ok(c, 'Submission deleted', { deleted: JSON.stringify(id) }, bookmark());
+}
+
+const JSON_MEDIA_TYPE = /^application\/(?:[!#$%&'*+.^_`|~0-9a-z-]+\+)?json[ \t]*(?:;|$)/i;
+const MAX_ERASE_BODY = 16 * 1024;
+
+/** POST /api/v1/submissions/erase {"field", "value"}: every submission whose field holds the value. */
+async function erase(c: ReadContext): Promise<Response> {
+  if (!JSON_MEDIA_TYPE.test(c.req.header('Content-Type') ?? '')) throw unsupportedMediaType();
+  const text = await c.req.text();
+  if (text.length > MAX_ERASE_BODY) throw invalidErasure();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw notJson();
+  }
+  const { field, value } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const isValue =
+    value === null ||
+    ['string', 'boolean'].includes(typeof value) ||
+    (typeof value === 'number' && Number.isFinite(value));
+  if (typeof field !== 'string' || field === '' || !isValue || Object.keys(body as object).length !== 2) {
+    throw invalidErasure();
+  }
+  const { db, bookmark } = session(c, true);
+  const erased = await eraseSubmissions(db, c.var.project.id, field, value as FieldValue);
+  return ok(
+    c,
+    `Erased ${erased} submission${erased === 1 ? '' : 's'}`,
+    { erased: String(erased) },
+    bookmark(),
+  );
+}
+
+function notAllowed(allow: string) {
+  return (c: ReadContext) => {
+    const reply = readMethodNotAllowed(c.req.method, allow);
+    return send(c, reply.toEnvelope(), reply.headers);
+  };
+}
+
+/** The routes of the read API, each behind the key, its rate limit and the secret-key check. */
+export function readRoutes(app: HonoBase<AppEnv>): void {
+  const guard = [authenticate, rateLimit, requireSecretKey] as const;
+  app.get(READ_PATH, ...guard, list);
+  app.all(READ_PATH, notAllowed('GET'));
+  app.post(`${READ_PATH}/erase`, ...guard, erase);
+  app.all(`${READ_PATH}/erase`, notAllowed('POST'));
+  app.get(`${READ_PATH}/:id`, ...guard, getOne);
+  app.delete(`${READ_PATH}/:id`, ...guard, deleteOne);
+  app.all(`${READ_PATH}/:id`, notAllowed('GET, DELETE'));
+}
