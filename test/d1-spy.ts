@@ -53,6 +53,25 @@ export function spyD1(
   const db = new Proxy(real, {
     get(target, prop) {
       if (prop === 'prepare') return (sql: string) => wrapStatement(target.prepare(sql), sql);
+      // A D1 session (C24) makes its round trips through the same spy.
+      if (prop === 'withSession') {
+        return (start?: string) => {
+          const session = target.withSession(start);
+          return new Proxy(session, {
+            get(s, sp) {
+              if (sp === 'prepare') return (sql: string) => wrapStatement(s.prepare(sql), sql);
+              if (sp === 'batch') {
+                return async (statements: D1PreparedStatement[]) => {
+                  await trip(`batch: ${statements.length}`);
+                  return s.batch(statements.map((st) => unwrap.get(st) ?? st));
+                };
+              }
+              const value = Reflect.get(s, sp, s);
+              return typeof value === 'function' ? value.bind(s) : value;
+            },
+          });
+        };
+      }
       if (prop === 'batch') {
         return async (statements: D1PreparedStatement[]) => {
           await trip(`batch: ${statements.length}`);

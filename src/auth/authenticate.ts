@@ -18,10 +18,6 @@ export type AppEnv = {
 };
 type Step = MiddlewareHandler<AppEnv>;
 
-const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-/** C10: the largest MAX_BODY_BYTES honoured, so that every accepted body fits in one D1 row. */
-export const MAX_BODY_BYTES_LIMIT = 1024 * 1024;
-
 /**
  * C5 steps 1–2 (C6, C7): bearer key → project, its fields and origins. C21: every failed
  * authentication counts against the client's address; an address over that limit gets 429, and

@@ -584,3 +584,99 @@ describe('help and usage', () => {
     await expectRefused(['project', 'list', '--local', '--remote'], /cannot be used with option '--remote'/);
   });
 });
+
+describe('secret keys, retention and erasure (C23, C25)', () => {
+  it('C23: key create --secret makes a secret key, printed once with a warning; key list shows each kind', async () => {
+    const p = await newProject();
+    const secret = await json<{ projectId: string; apiKey: string; kind: string }>(
+      'key',
+      'create',
+      p.projectId,
+      '--secret',
+    );
+    expect(secret).toEqual({
+      projectId: p.projectId,
+      apiKey: expect.stringMatching(/^edgeform_sk_[0-9A-Za-z]{32}$/),
+      kind: 'secret',
+    });
+    expect((await findProjectByKeyHash(database.db, await hashKey(secret.apiKey)))?.keyKind).toBe('secret');
+    const text = await forms('key', 'create', p.projectId, '--secret');
+    expect(text.stdout).toMatch(
+      /^New secret API key for p_\w+ \(shown once\): edgeform_sk_\w{32}\nKeep it on your server/,
+    );
+    const { keys } = await json<{ keys: { prefix: string; kind: string }[] }>('key', 'list', p.projectId);
+    expect(keys.map((k) => k.kind)).toEqual(['publishable', 'secret', 'secret']);
+    expect(keys[1]?.prefix).toBe(displayPrefix(secret.apiKey));
+    const listed = await forms('key', 'list', p.projectId);
+    expect(listed.stdout).toMatch(/^PREFIX\s+KIND\s+CREATED\s+STATE\n/);
+    expect(listed.stdout).toContain(`${displayPrefix(secret.apiKey)}…  secret`);
+    expect(listed.stdout).not.toContain(secret.apiKey);
+  });
+
+  it('C25: project set --retention-days sets the period, project show says it, --no-retention clears it', async () => {
+    const p = await newProject();
+    expect((await forms('project', 'show', p.projectId)).stdout).toContain('Retention: forever');
+    expect(await json('project', 'set', p.projectId, '--retention-days', '30')).toMatchObject({
+      retentionDays: 30,
+    });
+    expect((await json('project', 'show', p.projectId)).retentionDays).toBe(30);
+    expect((await forms('project', 'show', p.projectId)).stdout).toContain('Retention: 30 days');
+    await json('project', 'set', p.projectId, '--no-retention');
+    expect((await json('project', 'show', p.projectId)).retentionDays).toBeNull();
+    for (const bad of ['0', '-1', '1.5', 'ten', '36501']) {
+      await expectRefused(['project', 'set', p.projectId, '--retention-days', bad], /Invalid retention/);
+    }
+    await expectRefused(
+      ['project', 'set', p.projectId, '--retention-days', '3', '--no-retention'],
+      /not both/,
+    );
+  });
+
+  it('C25: submissions erase deletes exactly the matching submissions of the project and says how many', async () => {
+    const p = await newProject();
+    const other = await newProject();
+    const row = (projectId: string, n: number, data: unknown) => ({
+      id: `019a0000-0000-7000-8000-${String(n).padStart(12, '0')}`,
+      projectId,
+      data: JSON.stringify(data),
+      receivedAt: '2026-11-22T10:00:00.000Z',
+    });
+    await insertSubmissions(database.db, [
+      row(p.projectId, 1, { email: 'ada@example.com' }),
+      row(p.projectId, 2, { email: 'grace@example.com' }),
+      row(p.projectId, 3, { email: 'ada@example.com', n: 42 }),
+      row(p.projectId, 4, { n: '42' }),
+      row(other.projectId, 5, { email: 'ada@example.com' }),
+    ]);
+    expect(
+      await json('submissions', 'erase', p.projectId, '--field', 'email', '--value', 'ada@example.com'),
+    ).toEqual({
+      projectId: p.projectId,
+      field: 'email',
+      value: 'ada@example.com',
+      erased: 2,
+    });
+    const text = await forms('submissions', 'erase', p.projectId, '--field', 'n', '--json-value', '42');
+    expect(text.stdout).toBe(`Erased 0 submissions of ${p.projectId} whose n is 42.\n`);
+    expect((await json('submissions', 'erase', p.projectId, '--field', 'n', '--value', '42')).erased).toBe(1);
+    const left = await database.db.select().from(submissions).where(eq(submissions.projectId, p.projectId));
+    expect(left.map((r) => JSON.parse(r.data))).toEqual([{ email: 'grace@example.com' }]);
+    expect(await database.db.$count(submissions, eq(submissions.projectId, other.projectId))).toBe(1);
+    await expectRefused(
+      ['submissions', 'erase', p.projectId, '--field', 'email'],
+      /--value <text> or --json-value/,
+    );
+    await expectRefused(
+      ['submissions', 'erase', p.projectId, '--field', 'email', '--value', 'a', '--json-value', '1'],
+      /one of them/,
+    );
+    await expectRefused(
+      ['submissions', 'erase', p.projectId, '--field', 'n', '--json-value', '{"a":1}'],
+      /string, number, boolean or null/,
+    );
+    await expectRefused(
+      ['submissions', 'erase', p.projectId, '--field', 'n', '--json-value', 'nope'],
+      /Invalid --json-value/,
+    );
+  });
+});

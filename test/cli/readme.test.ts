@@ -1,8 +1,16 @@
 // C19: every `npm run forms` command line that README.md shows, run exactly as written (through
 // bash, npm and all), gives the promised output on standard output, and npm's log of each run
 // holds no key and no secret.
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.ts';
@@ -70,6 +78,21 @@ beforeAll(() => {
   mkdirSync(join(project, 'assets'), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
   mkdirSync(logs, { recursive: true });
+  // The example project that `npm run dev` makes, through the same code, in the copy's local state.
+  writeFileSync(
+    join(project, 'seed-example.ts'),
+    `import { openDatabase } from './scripts/database.ts';
+import { createProjectFromInput } from './scripts/forms.ts';
+const d = await openDatabase({ remote: false });
+await createProjectFromInput(d.db, { id: 'example', name: 'Example', fields: ['name:string', 'email:string'] });
+await d.close();
+`,
+  );
+  execFileSync(process.execPath, ['seed-example.ts'], {
+    cwd: project,
+    stdio: 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  });
 });
 
 describe('README: the command lines of `forms`', () => {
@@ -87,8 +110,10 @@ describe('README: the command lines of `forms`', () => {
   it('each runs as written: its output alone on standard output, and npm keeps no key or secret', {
     timeout: 300_000,
   }, async () => {
-    const [create, ...rest] = lines;
-    expect(create).toMatch(/^npm run forms -- project create /);
+    // The walk-through's first line makes the project the others use ($P, $K): it runs first.
+    const create = lines.find((l) => l.startsWith('npm run forms -- project create '));
+    const rest = lines.filter((l) => l !== create);
+    expect(create).toBeDefined();
     const created = await run(create ?? '', {});
     expect(created.code, created.stderr).toBe(0);
     // Nothing but the command's own text: npm's banner went to standard error.
@@ -104,16 +129,20 @@ describe('README: the command lines of `forms`', () => {
       expect(result.code, `${line}\n${result.stderr}`).toBe(0);
       expect(result.stdout, line).not.toMatch(/^\s*> edge-forms/m);
       if (line.includes('project list --json')) {
-        expect(result.stdout.trim().split('\n')).toEqual([P]);
+        expect(result.stdout.trim().split('\n').sort()).toEqual(['example', P].sort());
         const plain = await run(line.replace(/ \| jq.*$/, ''), env);
-        expect(JSON.parse(plain.stdout)).toMatchObject({ projects: [{ id: P, name: 'Contact' }] });
+        const listed = JSON.parse(plain.stdout) as { projects: { id: string; name: string }[] };
+        expect(listed.projects.find((p) => p.id === P)).toMatchObject({ name: 'Contact' });
       }
       if (line.includes('--format csv > ')) {
         const file = join(work, 'project', line.replace(/^.*> /, ''));
         expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('id,received_at,name,email,phone');
       }
+      if (line.includes('key create example --secret --json')) {
+        expect(JSON.parse(result.stdout)).toMatchObject({ projectId: 'example', kind: 'secret' });
+      }
       if (line.startsWith('npm run forms -- key create')) {
-        const key = /(edgeform_pk_\w{32})/.exec(result.stdout)?.[1];
+        const key = /(edgeform_[ps]k_\w{32})/.exec(result.stdout)?.[1];
         expect(key).toBeDefined();
         keysShown.push(key ?? '');
       }

@@ -89,4 +89,35 @@ describe('round trip: create → submit over HTTP → export; revoke → 401', (
     });
     expect((await forms('submissions', 'export', created.projectId)).trimEnd().split('\n')).toHaveLength(1);
   });
+
+  it('C23 + C24: a secret key made with the tool pages through the example project; its publishable key gets 403', async () => {
+    const exampleKey = readFileSync(`${dir}/example-key`, 'utf8').trim();
+    for (const name of ['Ada', 'Grace', 'Hedy']) expect((await post(exampleKey, { name })).status).toBe(201);
+    const { apiKey: secret, kind } = JSON.parse(
+      await forms('key', 'create', 'example', '--secret', '--json'),
+    );
+    expect(kind).toBe('secret');
+    const page = async (key: string, query: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/submissions?${query}`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          data: { submissions?: { fields: { name: string } }[]; nextCursor?: string };
+        },
+      };
+    };
+    const names: string[] = [];
+    let query = 'limit=2';
+    for (let i = 0; i < 10; i++) {
+      const { status, body } = await page(secret, query);
+      expect(status).toBe(200);
+      names.push(...(body.data.submissions ?? []).map((s) => s.fields.name));
+      if (body.data.nextCursor === undefined) break;
+      query = `limit=2&cursor=${encodeURIComponent(body.data.nextCursor)}`;
+    }
+    expect(names.slice(-3)).toEqual(['Ada', 'Grace', 'Hedy']);
+    expect((await page(exampleKey, 'limit=2')).status).toBe(403);
+  });
 });
