@@ -9,6 +9,8 @@ import { unstable_readConfig } from 'wrangler';
 import { buildAssets } from '../scripts/build-assets.ts';
 import { openDatabase, persistArgs, wrangler } from '../scripts/database.ts';
 import { createProjectFromInput } from '../scripts/forms.ts';
+import { displayPrefix, generateKey, hashKey, KIND_PREFIXES } from '../src/projects/keys.ts';
+import { insertKey } from '../src/store/projects.ts';
 
 // The Rate Limiting binding (C21). In production its counters are kept in memory on the machine
 // that runs the worker and synchronised in the background, so a limit() call waits on no network.
@@ -71,10 +73,19 @@ export async function seed(state: string): Promise<{ projectId: string; apiKey: 
   wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(state)]);
   const seeded = await openDatabase({ remote: false, persistTo: state });
   try {
-    return await createProjectFromInput(seeded.db, {
+    const { projectId } = await createProjectFromInput(seeded.db, {
       name: 'Bench',
       fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
     });
+    // A key of the form every version accepts (`edgeform_` and 32, from before there were two
+    // kinds of key, C23), so that bench:compare can drive an older commit with the same key.
+    const apiKey = `edgeform_${generateKey().slice(KIND_PREFIXES.publishable.length)}`;
+    await insertKey(seeded.db, projectId, {
+      keyHash: await hashKey(apiKey),
+      displayPrefix: displayPrefix(apiKey),
+      kind: 'publishable',
+    });
+    return { projectId, apiKey };
   } finally {
     await seeded.close();
   }
