@@ -44,6 +44,9 @@ export const fields = sqliteTable(
     type: text('type', { enum: FIELD_TYPES }).notNull(),
     required: integer('required', { mode: 'boolean' }).notNull().default(false),
     position: integer('position').notNull(),
+    // C28: the field's rules beyond its type, as JSON ({"format": "email", "maxLength": 100, …});
+    // NULL when it has none.
+    rules: text('rules'),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.name] }),

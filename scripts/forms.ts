@@ -6,7 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { stringify } from 'csv-stringify';
-import type { UnknownFieldPolicy } from '../schema/tables.ts';
+import type { FieldType, UnknownFieldPolicy } from '../schema/tables.ts';
+import { submissionJsonSchema } from '../src/fields/json-schema.ts';
+import type { FieldDef } from '../src/fields/validation.ts';
 import { StorageError } from '../src/lib/faults.ts';
 import { createKey, createProject } from '../src/projects/admin.ts';
 import { displayPrefix, looksLikeKey } from '../src/projects/keys.ts';
@@ -18,10 +20,12 @@ import {
   listKeys,
   listProjects,
   type ProjectSettings,
+  parseRules,
   projectDetails,
   removeField,
   removeOrigin,
   revokeKey,
+  setField,
   updateProjectSettings,
 } from '../src/store/projects.ts';
 import { eraseSubmissions, submissionPages } from '../src/store/submissions.ts';
@@ -95,6 +99,23 @@ function table(rows: string[][]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** A field row as the tool shows it: name, type, required, and its rules when it has any (C28). */
+function fieldDef(row: { name: string; type: FieldType; required: boolean; rules: string | null }): FieldDef {
+  const rules = parseRules(row.rules);
+  return {
+    name: row.name,
+    type: row.type,
+    required: row.required,
+    ...(rules === undefined ? {} : { rules }),
+  };
+}
+
+/** `email: string (required) format=email maxLength=100`. */
+function describeField(f: FieldDef): string {
+  const rules = Object.entries(f.rules ?? {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : v}`);
+  return [`${f.name}: ${f.type}${f.required ? ' (required)' : ''}`, ...rules].join(' ');
 }
 
 function retentionText(days: number | null): string {
@@ -240,7 +261,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           turnstile: p.turnstileSecret !== null,
           retentionDays: p.retentionDays,
           createdAt: p.createdAt,
-          fields: p.fields.map(({ name, type, required }) => ({ name, type, required })),
+          fields: p.fields.map(fieldDef),
           origins: p.origins.map((o) => o.origin),
           keys: p.keys.map((k) => ({
             prefix: k.displayPrefix,
@@ -258,13 +279,26 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             `Retention: ${retentionText(p.retentionDays)}`,
             'Fields:',
             ...(p.fields.length
-              ? p.fields.map((f) => `  ${f.name}: ${f.type}${f.required ? ' (required)' : ''}`)
+              ? p.fields.map((f) => `  ${describeField(fieldDef(f))}`)
               : ['  (none: every submission is refused until a field is added)']),
             'Allowed origins:',
             ...(p.origins.length ? p.origins.map((o) => `  ${o.origin}`) : ['  (any)']),
             'Keys:',
             ...p.keys.map((k) => `  ${k.displayPrefix}…  ${k.kind}  created ${k.createdAt}  ${keyState(k)}`),
           ].join('\n'),
+        );
+      }),
+    );
+
+  project
+    .command('schema <project>')
+    .description("the project's submission as JSON Schema: each field's type and rules (C28)")
+    .action(
+      withDb(async (db, _global, projectId: string) => {
+        const p = await requireProject(db, projectId);
+        line(
+          io.stdout,
+          JSON.stringify(submissionJsonSchema(p.fields.map(fieldDef), p.unknownFields), null, 2),
         );
       }),
     );
@@ -349,10 +383,10 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
       }),
     );
 
-  const field = cli.command('field').description('add or remove fields');
+  const field = cli.command('field').description('add, change or remove fields');
   field
     .command('add <project> <spec>')
-    .description('add a field, <name>:<type>[:required]')
+    .description('add a field, <name>:<type>[:required][:<rule>=<value>]…')
     .action(
       withDb(async (db, global, projectId: string, spec: string) => {
         const def = parseFieldSpec(spec);
@@ -364,11 +398,20 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           throw new UsageError(`'${def.name}' is the honeypot of project '${p.id}': it cannot be a field`);
         }
         await addField(db, p.id, def);
-        print(
-          global,
-          { projectId: p.id, field: def },
-          () => `Added field ${def.name}: ${def.type} to ${p.id}.`,
-        );
+        print(global, { projectId: p.id, field: def }, () => `Added field ${describeField(def)} to ${p.id}.`);
+      }),
+    );
+  field
+    .command('set <project> <spec>')
+    .description("replace a field's definition (type, required, rules), keeping its place (C28)")
+    .action(
+      withDb(async (db, global, projectId: string, spec: string) => {
+        const def = parseFieldSpec(spec);
+        const p = await requireProject(db, projectId);
+        if (!(await setField(db, p.id, def))) {
+          throw new UsageError(`Project '${p.id}' has no field '${def.name}' (add it with: forms field add)`);
+        }
+        print(global, { projectId: p.id, field: def }, () => `Set field ${describeField(def)} in ${p.id}.`);
       }),
     );
   field

@@ -5,6 +5,7 @@ import {
   UNKNOWN_FIELD_POLICIES,
   type UnknownFieldPolicy,
 } from '../schema/tables.ts';
+import { compilePattern, type FieldRules, FORMATS, type Format, RULES_OF } from '../src/fields/rules.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { TURNSTILE_FIELD } from '../src/submit/turnstile.ts';
 
@@ -13,16 +14,93 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-const SPEC_FORM = '<name>:<type>[:required]';
+const SPEC_FORM = '<name>:<type>[:required][:<rule>=<value>]…';
 // Field names: anything a form control can be named, but no white space, control characters or ':'.
 const FIELD_NAME = /^[^\s:\p{Cc}]{1,100}$/u;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const MAX_LENGTH_RULE = 1_000_000;
+const MAX_ONE_OF = 100;
 
+/** C28: one rule's value, checked against the field's type; `spec` is for the messages. */
+function parseRule(spec: string, type: FieldType, rule: string, text: string, rules: FieldRules): void {
+  const known = ['format', 'minLength', 'maxLength', 'min', 'max', 'oneOf', 'pattern'];
+  if (!known.includes(rule)) {
+    throw new UsageError(`Unknown rule '${rule}' in '${spec}': use ${known.join(', ')}`);
+  }
+  if (!(RULES_OF[type] as readonly string[]).includes(rule)) {
+    const fits = RULES_OF[type].length === 0 ? 'no rules' : RULES_OF[type].join(', ');
+    throw new UsageError(
+      `Rule '${rule}' does not fit type ${type} in '${spec}': a ${type} field takes ${fits}`,
+    );
+  }
+  if (Object.hasOwn(rules, rule)) throw new UsageError(`Rule '${rule}' is given twice in '${spec}'`);
+  switch (rule) {
+    case 'format':
+      if (!(FORMATS as readonly string[]).includes(text)) {
+        throw new UsageError(`Unknown format '${text}' in '${spec}': use ${FORMATS.join(', ')}`);
+      }
+      rules.format = text as Format;
+      return;
+    case 'minLength':
+    case 'maxLength': {
+      const n = Number(text);
+      if (!/^\d+$/.test(text) || n > MAX_LENGTH_RULE) {
+        throw new UsageError(
+          `Invalid ${rule} '${text}' in '${spec}': a whole number from 0 to ${MAX_LENGTH_RULE}`,
+        );
+      }
+      rules[rule] = n;
+      return;
+    }
+    case 'min':
+    case 'max': {
+      const n = Number(text);
+      if (!NUMBER.test(text) || !Number.isFinite(n)) {
+        throw new UsageError(`Invalid ${rule} '${text}' in '${spec}': a number, e.g. 0, -5, 0.01`);
+      }
+      if (type === 'integer' && !Number.isSafeInteger(n)) {
+        throw new UsageError(
+          `Invalid ${rule} '${text}' in '${spec}': an integer field's bounds are integers`,
+        );
+      }
+      rules[rule] = n === 0 ? 0 : n; // -0 is 0
+      return;
+    }
+    case 'oneOf': {
+      const values = text.split('|');
+      if (text === '' || values.some((x) => x === '')) {
+        throw new UsageError(
+          `Invalid oneOf in '${spec}': give the allowed values, separated by |, none empty`,
+        );
+      }
+      if (new Set(values).size !== values.length)
+        throw new UsageError(`A value is given twice in oneOf of '${spec}'`);
+      if (values.length > MAX_ONE_OF)
+        throw new UsageError(`oneOf takes at most ${MAX_ONE_OF} values in '${spec}'`);
+      rules.oneOf = values;
+      return;
+    }
+    case 'pattern':
+      try {
+        compilePattern(text);
+      } catch (error) {
+        throw new UsageError(
+          `Invalid pattern in '${spec}': ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      rules.pattern = text;
+      return;
+  }
+}
+
+/**
+ * `<name>:<type>[:required][:<rule>=<value>]…`. A pattern may hold ':' when it comes last: the rest
+ * of the spec after `pattern=` is the pattern.
+ */
 export function parseFieldSpec(spec: string): FieldDef {
   const parts = spec.split(':');
-  const [name = '', type = '', flag, ...rest] = parts;
-  if (parts.length < 2 || rest.length > 0 || (flag !== undefined && flag !== 'required')) {
-    throw new UsageError(`Malformed field spec '${spec}': expected ${SPEC_FORM}`);
-  }
+  const [name = '', type = '', ...rest] = parts;
+  if (parts.length < 2) throw new UsageError(`Malformed field spec '${spec}': expected ${SPEC_FORM}`);
   if (!FIELD_NAME.test(name)) {
     throw new UsageError(
       `Malformed field spec '${spec}': a field name is 1–100 characters without spaces or ':'`,
@@ -34,7 +112,36 @@ export function parseFieldSpec(spec: string): FieldDef {
   if (!(FIELD_TYPES as readonly string[]).includes(type)) {
     throw new UsageError(`Unknown field type '${type}' in '${spec}': use ${FIELD_TYPES.join(', ')}`);
   }
-  return { name, type: type as FieldType, required: flag === 'required' };
+  const fieldType = type as FieldType;
+  let required = false;
+  const rules: FieldRules = {};
+  for (let i = 0; i < rest.length; i++) {
+    const part = rest[i] ?? '';
+    if (part === 'required' && !required) {
+      required = true;
+      continue;
+    }
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new UsageError(`Malformed field spec '${spec}': expected ${SPEC_FORM}`);
+    const rule = part.slice(0, eq);
+    // The pattern takes the rest of the spec, colons and all.
+    const value =
+      rule === 'pattern'
+        ? rest
+            .slice(i)
+            .join(':')
+            .slice(eq + 1)
+        : part.slice(eq + 1);
+    parseRule(spec, fieldType, rule, value, rules);
+    if (rule === 'pattern') break;
+  }
+  if (rules.minLength !== undefined && rules.maxLength !== undefined && rules.minLength > rules.maxLength) {
+    throw new UsageError(`minLength is above maxLength in '${spec}'`);
+  }
+  if (rules.min !== undefined && rules.max !== undefined && rules.min > rules.max) {
+    throw new UsageError(`min is above max in '${spec}'`);
+  }
+  return { name, type: fieldType, required, ...(Object.keys(rules).length > 0 ? { rules } : {}) };
 }
 
 export function parseFieldSpecs(specs: readonly string[]): FieldDef[] {

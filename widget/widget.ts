@@ -156,6 +156,12 @@ function ui(form: HTMLFormElement) {
   const fieldError = (name: string, message: string): boolean => {
     const field = form.elements.namedItem(name);
     if (!(field instanceof HTMLElement)) return false;
+    // C28: a field may break several rules: one note per field, its messages one after another.
+    const existing = form.querySelector<HTMLElement>(`[data-forms-error="${CSS.escape(name)}"]`);
+    if (existing) {
+      existing.textContent = `${existing.textContent}; ${message}`;
+      return true;
+    }
     const note = document.createElement('span');
     note.id = `forms-error-${name}`;
     note.setAttribute('data-forms-error', name);

@@ -1,12 +1,16 @@
-// C12–C13: a project's field definitions compiled to valibot schemas, and one pass over a body.
+// C12, C13, C28: a project's field definitions compiled to valibot schemas, and one pass over a body.
 import * as v from 'valibot';
 import type { FieldType, UnknownFieldPolicy } from '../../schema/tables.ts';
+import { type FieldRules, ruleChecks } from './rules.ts';
 
-export type FieldDef = { name: string; type: FieldType; required: boolean };
+export type FieldDef = { name: string; type: FieldType; required: boolean; rules?: FieldRules };
+
+/** A field's type, then (only for a value of the right type) its rules beyond the type (C28). */
+type FieldSchemas = { type: v.GenericSchema; rules: v.GenericSchema | undefined };
 
 export type CompiledFields = {
   /** Keyed by field name; a Map, so that `__proto__` or `constructor` are ordinary names (C13). */
-  readonly schemas: ReadonlyMap<string, v.GenericSchema>;
+  readonly schemas: ReadonlyMap<string, FieldSchemas>;
   /** Names of the `integer` fields: their numbers must also be written as integers (C13). */
   readonly integers: ReadonlySet<string>;
   /** Required field names in configured order (C12). */
@@ -39,9 +43,17 @@ export function fieldSchema(name: string, type: FieldType): v.GenericSchema {
   }
 }
 
+function compileField(def: FieldDef): FieldSchemas {
+  const checks = ruleChecks(def.name, def.type, def.rules);
+  return {
+    type: fieldSchema(def.name, def.type),
+    rules: checks.length === 0 ? undefined : (v.pipe(v.unknown(), ...checks) as v.GenericSchema),
+  };
+}
+
 export function compileFields(defs: readonly FieldDef[], unknownFields: UnknownFieldPolicy): CompiledFields {
   return {
-    schemas: new Map(defs.map((d) => [d.name, fieldSchema(d.name, d.type)])),
+    schemas: new Map(defs.map((d) => [d.name, compileField(d)])),
     integers: new Set(defs.filter((d) => d.type === 'integer').map((d) => d.name)),
     required: defs.filter((d) => d.required).map((d) => d.name),
     unknownFields,
@@ -52,7 +64,9 @@ const NONE: ReadonlySet<string> = new Set();
 
 /**
  * C12: every problem in one pass, in body order, then the missing required fields in configured
- * order. With the `discard` policy, unknown fields are dropped from the value to store.
+ * order. With the `discard` policy, unknown fields are dropped from the value to store. C28: a
+ * value of the wrong type gets the type's message alone; one of the right type, one message per
+ * rule it breaks, in the rules' fixed order.
  * `notIntegerText`: the fields whose number was not written as an integer in the body (C13).
  */
 export function validateSubmission(
@@ -72,9 +86,14 @@ export function validateSubmission(
       errors.push(typeError(name, 'integer'));
       continue;
     }
-    const result = v.safeParse(schema, value);
-    if (result.success) kept.push([name, value]);
-    else errors.push(result.issues[0].message);
+    const typed = v.safeParse(schema.type, value);
+    if (!typed.success) {
+      errors.push(typed.issues[0].message);
+      continue;
+    }
+    const ruled = schema.rules === undefined ? undefined : v.safeParse(schema.rules, value);
+    if (ruled === undefined || ruled.success) kept.push([name, value]);
+    else errors.push(...ruled.issues.map((issue) => issue.message));
   }
   for (const name of compiled.required) {
     if (!Object.hasOwn(body, name)) errors.push(requiredError(name));

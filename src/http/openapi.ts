@@ -432,7 +432,8 @@ export function openApiDocument(): Json {
       schemas: {
         Envelope: schema(EnvelopeSchema),
         FieldValue: {
-          description: "A value of one of the project's field types (C13); `null` matches none.",
+          description:
+            "A value of one of the project's field types (C13); `null` matches none. A field may also carry rules (C28: format, minLength, maxLength, minimum, maximum, enum, pattern): `forms project schema <project>` prints a project's fields as JSON Schema with those keywords.",
           anyOf: FIELD_TYPES.map((type) => ({ title: type, ...schema(fieldSchema('field', type)) })),
         },
         Submission: {

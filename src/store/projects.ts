@@ -3,6 +3,7 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { KeyKind, Project, UnknownFieldPolicy } from '../../schema/tables.ts';
 import { allowedOrigins, apiKeys, fields, projects, submissions } from '../../schema/tables.ts';
+import type { FieldRules } from '../fields/rules.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { type Db, storage } from './db.ts';
 
@@ -19,7 +20,7 @@ export type ProjectConfig = {
 
 /** The hot-path read: key hash → project, its fields in order, and its origins, in one query. */
 export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectConfig | undefined> {
-  const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1)) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
+  const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1, 'rules', json(${fields.rules}))) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
   const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
   return storage(async () => {
     const [row] = await db
@@ -36,14 +37,21 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
       .innerJoin(projects, eq(projects.id, apiKeys.projectId))
       .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
     if (row === undefined) return undefined;
-    const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required'> & { required: 0 | 1 })[];
+    const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required' | 'rules'> & {
+      required: 0 | 1;
+      rules: FieldRules | null;
+    })[];
     return {
       id: row.id,
       keyKind: row.keyKind,
       unknownFields: row.unknownFields,
       honeypot: row.honeypot,
       turnstileSecret: row.turnstileSecret,
-      fields: fieldDefs.map((f) => ({ ...f, required: f.required === 1 })),
+      fields: fieldDefs.map(({ rules, ...f }) => ({
+        ...f,
+        required: f.required === 1,
+        ...(rules === null ? {} : { rules }),
+      })),
       origins: JSON.parse(row.origins) as string[],
     };
   });
@@ -98,7 +106,7 @@ export async function insertProject(db: Db, spec: ProjectSpec, key: KeyRow): Pro
         turnstileSecret: spec.turnstileSecret ?? null,
         createdAt: now,
       }),
-      ...spec.fields.map((f, position) => db.insert(fields).values({ projectId, ...f, position })),
+      ...spec.fields.map((f, position) => db.insert(fields).values({ projectId, ...fieldRow(f), position })),
       ...origins.map((origin) => db.insert(allowedOrigins).values({ projectId, origin })),
       db.insert(apiKeys).values({ ...key, projectId, createdAt: now }),
     ]),
@@ -186,10 +194,39 @@ export function deleteProject(db: Db, projectId: string) {
   );
 }
 
+/** A field definition as its row stores it: the rules as JSON, or NULL (C28). */
+function fieldRow(field: FieldDef) {
+  const hasRules = field.rules !== undefined && Object.keys(field.rules).length > 0;
+  return {
+    name: field.name,
+    type: field.type,
+    required: field.required,
+    rules: hasRules ? JSON.stringify(field.rules) : null,
+  };
+}
+
+/** The rules of a field row, parsed (C28). */
+export function parseRules(rules: string | null): FieldRules | undefined {
+  return rules === null ? undefined : (JSON.parse(rules) as FieldRules);
+}
+
 /** Appends a field after the last one, in one statement (its position is computed by D1). */
 export function addField(db: Db, projectId: string, field: FieldDef) {
   const next = sql<number>`(select coalesce(max(${fields.position}), -1) + 1 from ${fields} where ${fields.projectId} = ${projectId})`;
-  return storage(() => db.insert(fields).values({ projectId, ...field, position: next }));
+  return storage(() => db.insert(fields).values({ projectId, ...fieldRow(field), position: next }));
+}
+
+/** C28: replaces a field's definition (type, required, rules), keeping its place; whether it existed. */
+export async function setField(db: Db, projectId: string, field: FieldDef): Promise<boolean> {
+  const { name: _, ...row } = fieldRow(field);
+  const updated = await storage(() =>
+    db
+      .update(fields)
+      .set(row)
+      .where(and(eq(fields.projectId, projectId), eq(fields.name, field.name)))
+      .returning({ name: fields.name }),
+  );
+  return updated.length > 0;
 }
 
 export async function removeField(db: Db, projectId: string, name: string): Promise<boolean> {

@@ -1,0 +1,61 @@
+// C28: a project's submission as JSON Schema (2020-12): each field's type and its rules, with the
+// matching keywords, for a site's own tooling (`forms project schema <project>`).
+import type { UnknownFieldPolicy } from '../../schema/tables.ts';
+import type { FieldRules, Format } from './rules.ts';
+import type { FieldDef } from './validation.ts';
+
+type Json = Record<string, unknown>;
+
+const FORMAT_KEYWORD: Record<Format, string> = {
+  email: 'email',
+  url: 'uri',
+  date: 'date',
+  'date-time': 'date-time',
+  uuid: 'uuid',
+};
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+function ruleKeywords(rules: FieldRules | undefined): Json {
+  if (rules === undefined) return {};
+  const out: Json = {};
+  if (rules.format !== undefined) out.format = FORMAT_KEYWORD[rules.format];
+  // JSON Schema counts string lengths in code points too, as C28 does.
+  if (rules.minLength !== undefined) out.minLength = rules.minLength;
+  if (rules.maxLength !== undefined) out.maxLength = rules.maxLength;
+  if (rules.min !== undefined) out.minimum = rules.min;
+  if (rules.max !== undefined) out.maximum = rules.max;
+  if (rules.oneOf !== undefined) out.enum = rules.oneOf;
+  if (rules.pattern !== undefined) out.pattern = rules.pattern;
+  return out;
+}
+
+export function fieldJsonSchema(def: FieldDef): Json {
+  switch (def.type) {
+    case 'string':
+      return { type: 'string', ...ruleKeywords(def.rules) };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'number':
+      return { type: 'number', ...ruleKeywords(def.rules) };
+    case 'integer':
+      // C13: within ±(2^53−1); a rule's bound applies where it is tighter.
+      return {
+        type: 'integer',
+        minimum: Math.max(-SAFE, def.rules?.min ?? -SAFE),
+        maximum: Math.min(SAFE, def.rules?.max ?? SAFE),
+      };
+  }
+}
+
+export function submissionJsonSchema(defs: readonly FieldDef[], unknownFields: UnknownFieldPolicy): Json {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    minProperties: 1,
+    properties: Object.fromEntries(defs.map((d) => [d.name, fieldJsonSchema(d)])),
+    required: defs.filter((d) => d.required).map((d) => d.name),
+    // C13: `reject` refuses fields the project does not define; `discard` drops them.
+    additionalProperties: unknownFields === 'discard',
+  };
+}

@@ -1,0 +1,162 @@
+// C28: rules beyond a field's type — format, length, range, choices, pattern — as valibot checks,
+// each with its message, in one fixed order. Patterns run on RE2 (re2js), whose matching time grows
+// linearly with the input, so no pattern, however written, can take a Worker's CPU time (ReDoS).
+import { RE2JS } from 're2js';
+import * as v from 'valibot';
+import type { FieldType } from '../../schema/tables.ts';
+
+export const FORMATS = ['email', 'url', 'date', 'date-time', 'uuid'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export type FieldRules = {
+  format?: Format;
+  minLength?: number;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  oneOf?: string[];
+  pattern?: string;
+};
+
+/** The rules each type can carry; their order is the order of the messages (C28). */
+export const RULES_OF: Record<FieldType, readonly (keyof FieldRules)[]> = {
+  string: ['format', 'minLength', 'maxLength', 'oneOf', 'pattern'],
+  integer: ['min', 'max'],
+  number: ['min', 'max'],
+  boolean: [],
+};
+
+/** The longest pattern a field may have, and the longest value a pattern is run on. */
+export const MAX_PATTERN_LENGTH = 200;
+export const MAX_PATTERN_INPUT = 10_000;
+
+const FORMAT_TEXT: Record<Format, string> = {
+  email: 'an email address',
+  url: 'a URL (http or https)',
+  date: 'a date (YYYY-MM-DD)',
+  'date-time': 'a date and time (RFC 3339, e.g. 2026-11-23T09:00:00Z)',
+  uuid: 'a UUID',
+};
+
+export const formatError = (name: string, format: Format) => `Field '${name}' must be ${FORMAT_TEXT[format]}`;
+const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
+export const minLengthError = (name: string, n: number) =>
+  `Field '${name}' must be at least ${characters(n)}`;
+export const maxLengthError = (name: string, n: number) => `Field '${name}' must be at most ${characters(n)}`;
+export const minError = (name: string, n: number) => `Field '${name}' must be at least ${n}`;
+export const maxError = (name: string, n: number) => `Field '${name}' must be at most ${n}`;
+export const oneOfError = (name: string, values: readonly string[]) =>
+  `Field '${name}' must be one of: ${values.join(', ')}`;
+export const patternError = (name: string) => `Field '${name}' does not match the required pattern`;
+
+/** C28: lengths count Unicode code points (what a person counts), not UTF-16 units. */
+export function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** RFC 3339 full-date, and a day that exists (2026-02-30 does not). */
+function isDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (m === null) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** RFC 3339 date-time: a full date, `T` (or `t`), a time with seconds, and `Z` or an offset. */
+function isDateTime(text: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(text);
+  if (m === null || !isDate(m[1] ?? '')) return false;
+  const [h, mi, s] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  const offsetOk = m[7] === undefined || (Number(m[7]) < 24 && Number(m[8]) < 60);
+  // 60 seconds: RFC 3339 allows a leap second.
+  return h < 24 && mi < 60 && s <= 60 && offsetOk;
+}
+
+/** An absolute http or https URL, as the WHATWG URL Standard (the `URL` class) parses it. */
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A pattern, compiled by RE2; throws a readable error when RE2 cannot take it. */
+export function compilePattern(pattern: string): RE2JS {
+  if (pattern === '' || pattern.length > MAX_PATTERN_LENGTH) {
+    throw new Error(`a pattern is 1 to ${MAX_PATTERN_LENGTH} characters`);
+  }
+  try {
+    return RE2JS.compile(pattern);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`not a pattern RE2 can run (no lookaround or backreferences): ${reason}`);
+  }
+}
+
+type Check = v.PipeItem<unknown, unknown, v.BaseIssue<unknown>>;
+
+/** The checks of a field's rules, in the fixed order of C28; each breaks with its own message. */
+export function ruleChecks(name: string, type: FieldType, rules: FieldRules | undefined): Check[] {
+  if (rules === undefined) return [];
+  const checks: Check[] = [];
+  const text = (test: (s: string) => boolean, message: string) =>
+    checks.push(v.check((value) => test(value as string), message) as Check);
+  const num = (test: (n: number) => boolean, message: string) =>
+    checks.push(v.check((value) => test(value as number), message) as Check);
+  for (const rule of RULES_OF[type]) {
+    switch (rule) {
+      case 'format': {
+        const format = rules.format;
+        if (format === undefined) break;
+        const message = formatError(name, format);
+        if (format === 'email') checks.push(v.email(message) as Check);
+        else if (format === 'uuid') checks.push(v.uuid(message) as Check);
+        else if (format === 'url') text(isHttpUrl, message);
+        else if (format === 'date') text(isDate, message);
+        else text(isDateTime, message);
+        break;
+      }
+      case 'minLength': {
+        const n = rules.minLength;
+        if (n !== undefined) text((s) => codePoints(s) >= n, minLengthError(name, n));
+        break;
+      }
+      case 'maxLength': {
+        const n = rules.maxLength;
+        if (n !== undefined) text((s) => codePoints(s) <= n, maxLengthError(name, n));
+        break;
+      }
+      case 'min': {
+        const n = rules.min;
+        if (n !== undefined) num((x) => x >= n, minError(name, n));
+        break;
+      }
+      case 'max': {
+        const n = rules.max;
+        if (n !== undefined) num((x) => x <= n, maxError(name, n));
+        break;
+      }
+      case 'oneOf': {
+        const values = rules.oneOf;
+        if (values !== undefined) {
+          const allowed = new Set(values);
+          text((s) => allowed.has(s), oneOfError(name, values));
+        }
+        break;
+      }
+      case 'pattern': {
+        if (rules.pattern === undefined) break;
+        const re = compilePattern(rules.pattern);
+        // Linear in the input on RE2, and bounded: a longer value does not match.
+        text((s) => s.length <= MAX_PATTERN_INPUT && re.matcher(s).find(), patternError(name));
+        break;
+      }
+    }
+  }
+  return checks;
+}
