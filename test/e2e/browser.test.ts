@@ -218,4 +218,27 @@ describe('the widget on the example page, in Chromium', () => {
     expect(await page.evaluate('window.resets')).toBe(2);
     await page.close();
   });
+
+  it('C28: a field that breaks several rules shows all its messages at that field, once', async () => {
+    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+    const ruled = await createProjectFromInput(db, {
+      name: 'Ruled',
+      fields: ['name:string:minLength=3:pattern=^[a-z]+$', 'email:string:format=email'],
+    });
+    await close();
+    const page = await open(ruled.apiKey);
+    await page.fill('#name', 'A1');
+    await page.fill('#email', 'nope');
+    await page.click('button[type=submit]');
+    await settled(page, 'error', 'rules-messages');
+    expect(await page.locator('[data-forms-error="name"]').count()).toBe(1);
+    expect(await page.locator('[data-forms-error="name"]').textContent()).toBe(
+      "Field 'name' must be at least 3 characters; Field 'name' does not match the required pattern",
+    );
+    expect(await page.locator('[data-forms-error="email"]').textContent()).toBe(
+      "Field 'email' must be an email address",
+    );
+    expect(await stored(ruled.projectId)).toEqual([]);
+    await page.close();
+  });
 });
