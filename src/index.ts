@@ -23,7 +23,7 @@ app.use(preflight(SUBMIT_PATH));
 app.post(
   SUBMIT_PATH,
   authenticate, // 1–2: bearer key → project (C6, C7)
-  rateLimit, // per key, and per address for browsers (C21)
+  rateLimit, // per key, and per client address for publishable keys (C21, C23)
   checkOrigin, // 3: allowed origins (C15)
   requireFields, // 4: the project has fields
   requireJson, // 5: Content-Type (C9), the form of an Idempotency-Key (C20)

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import { type AppEnv, authenticate, rateLimit, requireSecretKey } from '../auth/authenticate.ts';
 import { REASON_PHRASES } from '../http/envelope.ts';
+import { isJsonMediaType } from '../http/media-type.ts';
 import {
   invalidErasure,
   invalidParameter,
@@ -163,12 +164,11 @@ async function deleteOne(c: ReadContext): Promise<Response> {
   return ok(c, 'Submission deleted', { deleted: JSON.stringify(id) }, bookmark());
 }
 
-const JSON_MEDIA_TYPE = /^application\/(?:[!#$%&'*+.^_`|~0-9a-z-]+\+)?json[ \t]*(?:;|$)/i;
 const MAX_ERASE_BODY = 16 * 1024;
 
 /** POST /api/v1/submissions/erase {"field", "value"}: every submission whose field holds the value. */
 async function erase(c: ReadContext): Promise<Response> {
-  if (!JSON_MEDIA_TYPE.test(c.req.header('Content-Type') ?? '')) throw unsupportedMediaType();
+  if (!isJsonMediaType(c.req.header('Content-Type'))) throw unsupportedMediaType();
   const text = await c.req.text();
   if (text.length > MAX_ERASE_BODY) throw invalidErasure();
   let body: unknown;

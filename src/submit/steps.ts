@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../auth/authenticate.ts';
 import { validateSubmission } from '../fields/validation.ts';
 import { ApiError } from '../http/envelope.ts';
+import { isJsonMediaType } from '../http/media-type.ts';
 import {
   bodyBrokenOff,
   created as createdEnvelope,
@@ -59,12 +60,9 @@ export const requireFields: Step = async (c, next) => {
   await next();
 };
 
-// C9: application/json or application/<anything>+json, any parameters, any case.
-const JSON_MEDIA_TYPE = /^application\/(?:[!#$%&'*+.^_`|~0-9a-z-]+\+)?json[ \t]*(?:;|$)/i;
-
 /** C5 step 5 (C9), with the form of an Idempotency-Key (C20). */
 export const requireJson: Step = async (c, next) => {
-  if (!JSON_MEDIA_TYPE.test(c.req.header('Content-Type') ?? '')) {
+  if (!isJsonMediaType(c.req.header('Content-Type'))) {
     throw unsupportedMediaType();
   }
   c.set('idempotencyKey', parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)));
