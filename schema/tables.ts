@@ -108,6 +108,75 @@ export const submissions = sqliteTable(
   ],
 );
 
+// C26: a project's webhooks. The signing secret (`whsec_…`) is kept as given, since the worker must
+// sign with it; during a rotation the previous one signs too, until `previous_until`.
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousUntil: text('previous_until'),
+    // Set when a receiver answered 410 Gone: nothing more is sent to it.
+    disabledAt: text('disabled_at'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('webhooks_project').on(t.projectId)],
+);
+
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+// C26: the outbox. One row per submission and webhook, written in the submission's own D1 write;
+// its id is the `webhook-id` of every attempt (the receiver's deduplication key).
+export const deliveries = sqliteTable(
+  'deliveries',
+  {
+    id: text('id').primaryKey(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    projectId: text('project_id').notNull(),
+    status: text('status', { enum: DELIVERY_STATES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    nextAttemptAt: text('next_attempt_at'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('deliveries_project').on(t.projectId, t.status, t.createdAt),
+    index('deliveries_pending').on(t.status, t.createdAt),
+    index('deliveries_submission').on(t.submissionId),
+    index('deliveries_webhook').on(t.webhookId),
+  ],
+);
+
+// C26: every attempt, visible: when, the status code or the network error, how long, an excerpt.
+export const deliveryAttempts = sqliteTable(
+  'delivery_attempts',
+  {
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    at: text('at').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    excerpt: text('excerpt'),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
+);
+
 export type Project = typeof projects.$inferSelect;
 export type Field = typeof fields.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;

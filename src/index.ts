@@ -2,6 +2,7 @@
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { type AppEnv, authenticate, rateLimit } from './auth/authenticate.ts';
+import { consumeDeliveries, type DeliveryMessage, sweepDeliveries } from './delivery/queue.ts';
 import { preflight } from './http/cors.ts';
 import { ApiError } from './http/envelope.ts';
 import { internalError, methodNotAllowed, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
@@ -75,11 +76,20 @@ app.onError((err, c) => {
 /** Chunks of deletions one run may make per project (C25): the next hourly run goes on. */
 const RETENTION_CHUNKS_PER_RUN = 20;
 
+/** C26: the Cron Trigger that runs every minute sweeps the outbox; the others are hourly. */
+const SWEEP_CRON = '* * * * *';
+
 /**
- * The hourly Cron Trigger: C20, Idempotency-Keys older than 24 hours are forgotten; C25, each
- * project with a retention period loses its submissions older than that, in bounded chunks.
+ * The Cron Triggers. Every minute (C26): deliveries whose queue message never came go to the
+ * queue again. Hourly: C20, Idempotency-Keys older than 24 hours are forgotten; C25, each project
+ * with a retention period loses its submissions older than that, in bounded chunks.
  */
 export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
+  if (controller.cron === SWEEP_CRON) {
+    const sent = await sweepDeliveries(env, controller.scheduledTime);
+    if (sent > 0) console.log(JSON.stringify({ level: 'info', job: 'sweep-deliveries', sent }));
+    return;
+  }
   const db = database(env.DB);
   const before = new Date(controller.scheduledTime - IDEMPOTENCY_WINDOW_MS).toISOString();
   const purged = await purgeIdempotencyKeys(db, before);
@@ -100,4 +110,8 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
   }
 }
 
-export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;
+export default {
+  fetch: app.fetch,
+  scheduled,
+  queue: (batch, env) => consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env),
+} satisfies ExportedHandler<Env>;

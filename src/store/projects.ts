@@ -1,8 +1,17 @@
 // Projects and what they own: fields, allowed origins, API keys (as hashes, C7). The hot path's
 // key lookup, and the administration of the command-line tool and `npm run dev`.
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { KeyKind, Project, UnknownFieldPolicy } from '../../schema/tables.ts';
-import { allowedOrigins, apiKeys, fields, projects, submissions } from '../../schema/tables.ts';
+import {
+  allowedOrigins,
+  apiKeys,
+  deliveries,
+  deliveryAttempts,
+  fields,
+  projects,
+  submissions,
+  webhooks,
+} from '../../schema/tables.ts';
 import type { FieldRules } from '../fields/rules.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { type Db, storage } from './db.ts';
@@ -14,6 +23,8 @@ export type ProjectConfig = {
   unknownFields: UnknownFieldPolicy;
   fields: FieldDef[];
   origins: string[];
+  /** C26: the project's active webhooks: each accepted submission gets a delivery to each. */
+  webhookIds: string[];
   honeypot: string | null;
   turnstileSecret: string | null;
 };
@@ -22,6 +33,7 @@ export type ProjectConfig = {
 export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectConfig | undefined> {
   const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1, 'rules', json(${fields.rules}))) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
   const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
+  const webhookList = sql<string>`(select json_group_array(${webhooks.id}) from ${webhooks} where ${webhooks.projectId} = "projects"."id" and ${webhooks.disabledAt} is null)`;
   return storage(async () => {
     const [row] = await db
       .select({
@@ -32,6 +44,7 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
         turnstileSecret: projects.turnstileSecret,
         fields: fieldList,
         origins: originList,
+        webhookIds: webhookList,
       })
       .from(apiKeys)
       .innerJoin(projects, eq(projects.id, apiKeys.projectId))
@@ -53,6 +66,7 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
         ...(rules === null ? {} : { rules }),
       })),
       origins: JSON.parse(row.origins) as string[],
+      webhookIds: JSON.parse(row.webhookIds) as string[],
     };
   });
 }
@@ -185,6 +199,16 @@ export function listProjects(db: Db) {
 export function deleteProject(db: Db, projectId: string) {
   return storage(() =>
     db.batch([
+      db
+        .delete(deliveryAttempts)
+        .where(
+          inArray(
+            deliveryAttempts.deliveryId,
+            db.select({ id: deliveries.id }).from(deliveries).where(eq(deliveries.projectId, projectId)),
+          ),
+        ),
+      db.delete(deliveries).where(eq(deliveries.projectId, projectId)),
+      db.delete(webhooks).where(eq(webhooks.projectId, projectId)),
       db.delete(submissions).where(eq(submissions.projectId, projectId)),
       db.delete(apiKeys).where(eq(apiKeys.projectId, projectId)),
       db.delete(allowedOrigins).where(eq(allowedOrigins.projectId, projectId)),

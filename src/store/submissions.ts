@@ -3,6 +3,7 @@ import type { D1PreparedStatement } from '@cloudflare/workers-types';
 import { and, desc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
+import { outboxInsertSql } from './deliveries.ts';
 
 /**
  * Why D1 refused a write (C18, C31). `undefined`: an outage, D1 unreachable or failing for its own
@@ -38,9 +39,12 @@ export type NewSubmission = {
   spam?: boolean;
   idempotencyKey?: string | null;
   bodyHash?: string | null;
+  /** C26: the project has webhooks: the row's outbox entries are written in the same batch. */
+  outbox?: boolean;
 };
 
-// D1 binds at most 100 parameters per statement: 14 rows of 7 columns.
+// D1 binds at most 100 parameters per statement: 14 rows of 7 columns; 100 ids of the outbox.
+const OUTBOX_IDS_PER_STATEMENT = 100;
 const ROWS_PER_INSERT = 14;
 
 type Column = keyof Required<NewSubmission>;
@@ -109,6 +113,13 @@ export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]):
     keyed ||= chunkKeyed;
     const { sql: text, params } = insertSql(db, chunk.length, chunkKeyed);
     statements.push(d1.prepare(text).bind(...params.map((param) => driverValue(chunk, param))));
+  }
+  // C26: the outbox rows of these submissions, in the same D1 batch (a transaction): no
+  // submission without its deliveries, and no extra round trip.
+  const outbox = rows.filter((r) => r.outbox === true && r.spam !== true).map((r) => r.id);
+  for (let i = 0; i < outbox.length; i += OUTBOX_IDS_PER_STATEMENT) {
+    const ids = outbox.slice(i, i + OUTBOX_IDS_PER_STATEMENT);
+    statements.push(d1.prepare(outboxInsertSql(ids.length)).bind(...ids));
   }
   const [first, ...rest] = statements;
   if (first === undefined) return [];

@@ -2,6 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../auth/authenticate.ts';
+import { enqueueDeliveries } from '../delivery/queue.ts';
 import { validateSubmission } from '../fields/validation.ts';
 import { ApiError } from '../http/envelope.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
@@ -158,10 +159,18 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
     data: JSON.stringify(result.value),
     receivedAt: new Date().toISOString(),
     spam,
+    outbox: project.webhookIds.length > 0,
   };
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
+  // C26: after the 201, the deliveries written with the row go to the queue (spam has none).
+  const enqueue = () => {
+    if (row.outbox && !spam) {
+      c.executionCtx.waitUntil(enqueueDeliveries(c.env, row.id, project.webhookIds).catch(() => {}));
+    }
+  };
   if (idempotencyKey === undefined || hash === undefined) {
     await commitRow(db, row, c.var.keyHash, keepAlive);
+    enqueue();
     return created(c);
   }
 
@@ -175,7 +184,10 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
         c.var.keyHash,
         keepAlive,
       );
-      if (stored) return created(c);
+      if (stored) {
+        enqueue();
+        return created(c);
+      }
     }
     const first = await findIdempotencyKey(db, project.id, idempotencyKey);
     if (spentToken && first?.bodyHash !== hash) throw spamCheckFailed();

@@ -78,6 +78,7 @@ describe('project create', () => {
         { name: 'age', type: 'integer', required: false },
       ],
       origins: ['https://shop.example'],
+      webhookIds: [],
       honeypot: null,
       turnstileSecret: null,
     });

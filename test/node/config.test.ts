@@ -25,7 +25,25 @@ describe('wrangler.toml', () => {
     }
   });
 
-  it('C20: a Cron Trigger runs the purge of Idempotency-Keys at least hourly', () => {
-    expect(config.triggers.crons).toEqual(['7 * * * *']);
+  it('C20 + C26: Cron Triggers run the hourly jobs and the minutely sweep of the outbox', () => {
+    expect(config.triggers.crons).toEqual(['7 * * * *', '* * * * *']);
+  });
+
+  it('C26: the delivery queue is produced and consumed by this worker, with a dead-letter queue', () => {
+    expect(
+      config.queues.producers?.map((p: { binding: string; queue: string }) => [p.binding, p.queue]),
+    ).toEqual([
+      ['DELIVERIES', 'edge-forms-deliveries'],
+      ['DELIVERIES_DLQ', 'edge-forms-deliveries-dlq'],
+    ]);
+    expect(config.queues.consumers).toEqual([
+      expect.objectContaining({
+        queue: 'edge-forms-deliveries',
+        dead_letter_queue: 'edge-forms-deliveries-dlq',
+        max_retries: 100,
+      }),
+    ]);
+    // A deployed worker delivers over https only.
+    expect(config.vars.ALLOW_LOCAL_WEBHOOKS).toBe('false');
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../../src');
 // Lowest first. `index.ts` (the root) may import any of them.
-const LAYERS = ['lib', 'fields', 'store', 'projects', 'http', 'auth', 'submit', 'read'];
+const LAYERS = ['lib', 'fields', 'store', 'projects', 'http', 'auth', 'delivery', 'submit', 'read'];
 const layerOf = (folder: string) => (folder === '.' ? LAYERS.length : LAYERS.indexOf(folder));
 
 function imports(): { from: string; to: string }[] {

@@ -1,0 +1,81 @@
+// C26: the outbox goes through a Cloudflare Queue: the submit path sends a message per delivery
+// after its 201 (ctx.waitUntil), this same worker consumes them, and a sweep on a Cron Trigger
+// sends again the deliveries whose message never came.
+import { database } from '../store/db.ts';
+import { claimOverdue, deliveryId, findDeliveryToSend } from '../store/deliveries.ts';
+import { attemptDelivery } from './webhooks.ts';
+
+export type DeliveryMessage = { deliveryId: string };
+
+/** After a submission's write: one message per webhook it was written for. */
+export async function enqueueDeliveries(
+  env: Env,
+  submissionId: string,
+  webhookIds: readonly string[],
+): Promise<void> {
+  if (env.DELIVERIES === undefined || webhookIds.length === 0) return;
+  await env.DELIVERIES.sendBatch(
+    webhookIds.map((webhookId) => ({
+      body: { deliveryId: deliveryId(submissionId, webhookId) } satisfies DeliveryMessage,
+    })),
+  );
+}
+
+const allowLocalHttp = (env: Env) => String(env.ALLOW_LOCAL_WEBHOOKS) === 'true';
+
+/** The queue consumer: one attempt per message; a retry waits in the queue for its delay. */
+export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
+  const db = database(env.DB);
+  for (const message of batch.messages) {
+    try {
+      const delivery = await findDeliveryToSend(db, message.body.deliveryId);
+      // Gone (its submission erased, its webhook removed) or already settled: nothing to send.
+      if (delivery === undefined || delivery.status !== 'pending') {
+        message.ack();
+        continue;
+      }
+      if (delivery.disabledAt !== null) {
+        message.ack();
+        continue;
+      }
+      const outcome = await attemptDelivery(db, delivery, { allowLocalHttp: allowLocalHttp(env) });
+      if (outcome.kind === 'retry') {
+        message.retry({ delaySeconds: outcome.delaySeconds });
+      } else {
+        if (outcome.kind === 'failed') await env.DELIVERIES_DLQ?.send({ deliveryId: delivery.id });
+        message.ack();
+      }
+    } catch (error) {
+      // D1 unreachable, say: no attempt was made or recorded; try again in a while.
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          job: 'deliveries',
+          deliveryId: message.body.deliveryId,
+          error: String(error).slice(0, 300),
+        }),
+      );
+      message.retry({ delaySeconds: 30 });
+    }
+  }
+}
+
+/** How late a delivery may be before the sweep sends it again, and how long its new message is given. */
+const GRACE_MS = 2 * 60_000;
+const LEASE_MS = 10 * 60_000;
+const SWEEP_LIMIT = 500;
+
+/** The sweep: pending deliveries overdue by more than the grace go to the queue again. */
+export async function sweepDeliveries(env: Env, now: number): Promise<number> {
+  if (env.DELIVERIES === undefined) return 0;
+  const ids = await claimOverdue(
+    database(env.DB),
+    new Date(now - GRACE_MS).toISOString(),
+    new Date(now + LEASE_MS).toISOString(),
+    SWEEP_LIMIT,
+  );
+  for (let i = 0; i < ids.length; i += 100) {
+    await env.DELIVERIES.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: { deliveryId: id } })));
+  }
+  return ids.length;
+}

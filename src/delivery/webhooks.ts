@@ -1,0 +1,150 @@
+// C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
+// recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
+import { webhookHeaders } from '../lib/webhook-signature.ts';
+import type { Db } from '../store/db.ts';
+import { type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
+
+/** A receiver gets this long to answer; longer is a failed attempt. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** At most this much of a receiver's answer is read, and this much of it kept. */
+const READ_LIMIT = 4096;
+const EXCERPT = 200;
+/**
+ * Seconds before each retry: the first within seconds, about a day in all (85,685 s ≈ 23.8 h);
+ * after the last, the delivery has failed.
+ */
+export const RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 28800, 28800];
+export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
+
+/** The event a receiver gets: the submission as stored, and nothing of its request. */
+export function submissionEvent(
+  d: Pick<DeliveryToSend, 'projectId' | 'submissionId' | 'receivedAt' | 'data'>,
+): string {
+  return `{"type":"submission.created","timestamp":${JSON.stringify(d.receivedAt)},"data":{"projectId":${JSON.stringify(d.projectId)},"submissionId":${JSON.stringify(d.submissionId)},"receivedAt":${JSON.stringify(d.receivedAt)},"fields":${d.data}}}`;
+}
+
+/** C26: `https`, or plain `http` to this machine when allowed (local development). */
+export function urlProblem(url: string, allowLocalHttp: boolean): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'not a URL';
+  }
+  if (parsed.protocol === 'https:') return undefined;
+  const local =
+    parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1' || parsed.hostname === '[::1]';
+  if (parsed.protocol === 'http:' && local) {
+    return allowLocalHttp
+      ? undefined
+      : 'plain http is allowed only to localhost under `npm run dev` (ALLOW_LOCAL_WEBHOOKS)';
+  }
+  return 'a webhook URL is https (plain http only to localhost, for local development)';
+}
+
+/** The secrets that sign now: the current one, and the previous one until its rotation ends. */
+export function signingSecrets(
+  d: Pick<DeliveryToSend, 'secret' | 'previousSecret' | 'previousUntil'>,
+  now: Date,
+) {
+  const previous =
+    d.previousSecret !== null && d.previousUntil !== null && Date.parse(d.previousUntil) > now.getTime();
+  return previous && d.previousSecret !== null ? [d.secret, d.previousSecret] : [d.secret];
+}
+
+/** Reads at most READ_LIMIT bytes of an answer, and cancels the rest. */
+async function excerptOf(res: Response): Promise<string | null> {
+  if (res.body === null) return null;
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < READ_LIMIT) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  await reader.cancel().catch(() => {});
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.byteLength;
+  }
+  const text = new TextDecoder().decode(bytes.subarray(0, READ_LIMIT)).slice(0, EXCERPT);
+  return text === '' ? null : text;
+}
+
+export type AttemptOutcome =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'retry'; delaySeconds: number; status: number | null; error: string | null }
+  | { kind: 'failed'; status: number | null; error: string | null };
+
+/**
+ * Sends the delivery once and records the attempt: 2xx delivered; 410 Gone disables the webhook
+ * and fails the delivery; anything else (another status, a network error, a time-out, a
+ * redirect, which is never followed) is retried after the next delay, until the last.
+ */
+export async function attemptDelivery(
+  db: Db,
+  d: DeliveryToSend,
+  options: { allowLocalHttp: boolean; now?: Date; fetch?: typeof fetch },
+): Promise<AttemptOutcome> {
+  const now = options.now ?? new Date();
+  const attempt = d.attempts + 1;
+  const started = Date.now();
+  let status: number | null = null;
+  let error: string | null = null;
+  let excerpt: string | null = null;
+  const problem = urlProblem(d.url, options.allowLocalHttp);
+  if (problem !== undefined) {
+    error = problem;
+  } else {
+    const body = submissionEvent(d);
+    const headers = await webhookHeaders(
+      signingSecrets(d, now),
+      d.id,
+      Math.floor(now.getTime() / 1000),
+      body,
+    );
+    try {
+      const res = await (options.fetch ?? fetch)(d.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'User-Agent': 'edge-forms-webhooks', ...headers },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
+      status = res.status;
+      excerpt = await excerptOf(res).catch(() => null);
+    } catch (cause) {
+      error = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 200) : String(cause);
+    }
+  }
+  const durationMs = Date.now() - started;
+  const record = {
+    deliveryId: d.id,
+    attempt,
+    at: now.toISOString(),
+    statusCode: status,
+    error,
+    durationMs,
+    excerpt,
+  };
+  if (status !== null && status >= 200 && status < 300) {
+    await recordAttempt(db, record, { status: 'delivered', nextAttemptAt: null });
+    return { kind: 'delivered', status };
+  }
+  if (status === 410) {
+    await recordAttempt(db, record, { status: 'failed', nextAttemptAt: null }, d.webhookId);
+    return { kind: 'failed', status, error };
+  }
+  const delaySeconds = RETRY_DELAYS[attempt - 1];
+  if (delaySeconds === undefined) {
+    await recordAttempt(db, record, { status: 'failed', nextAttemptAt: null });
+    return { kind: 'failed', status, error };
+  }
+  const next = new Date(now.getTime() + delaySeconds * 1000).toISOString();
+  await recordAttempt(db, record, { status: 'pending', nextAttemptAt: next });
+  return { kind: 'retry', delaySeconds, status, error };
+}

@@ -1,0 +1,246 @@
+// C26: webhooks, and the outbox of their deliveries with every attempt.
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { deliveries, deliveryAttempts, submissions, webhooks } from '../../schema/tables.ts';
+import { type Db, storage } from './db.ts';
+
+export type Webhook = typeof webhooks.$inferSelect;
+
+/** A short, readable id with a prefix: `wh_` and 12 random base32 characters. */
+export function newWebhookId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `wh_${Array.from(bytes, (b) => alphabet[b % 32]).join('')}`;
+}
+
+export async function insertWebhook(
+  db: Db,
+  row: { id: string; projectId: string; url: string; secret: string },
+) {
+  await storage(() => db.insert(webhooks).values({ ...row, createdAt: new Date().toISOString() }));
+}
+
+export function listWebhooks(db: Db, projectId: string): Promise<Webhook[]> {
+  return storage(() =>
+    db.select().from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(asc(webhooks.createdAt)),
+  );
+}
+
+export async function removeWebhook(db: Db, projectId: string, id: string): Promise<boolean> {
+  const removed = await storage(() =>
+    db
+      .delete(webhooks)
+      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id)))
+      .returning({ id: webhooks.id }),
+  );
+  return removed.length > 0;
+}
+
+/** The new secret signs from now on; the current one goes on signing beside it until `until`. */
+export async function rotateWebhookSecret(
+  db: Db,
+  projectId: string,
+  id: string,
+  secret: string,
+  until: string,
+): Promise<boolean> {
+  const rotated = await storage(() =>
+    db
+      .update(webhooks)
+      .set({ previousSecret: sql`${webhooks.secret}`, previousUntil: until, secret })
+      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id)))
+      .returning({ id: webhooks.id }),
+  );
+  return rotated.length > 0;
+}
+
+/** The outbox rows of these submissions, one per active webhook of their project, spam excepted. */
+export function outboxInsertSql(count: number): string {
+  const ids = Array.from({ length: count }, () => '?').join(', ');
+  return `insert into deliveries (id, submission_id, webhook_id, project_id, status, attempts, next_attempt_at, created_at, updated_at)
+select s.id || '.' || w.id, s.id, w.id, s.project_id, 'pending', 0, s.received_at, s.received_at, s.received_at
+from submissions s join webhooks w on w.project_id = s.project_id and w.disabled_at is null
+where s.spam = 0 and s.id in (${ids})`;
+}
+
+/** The id of the delivery of a submission to a webhook: the `webhook-id` of its every attempt. */
+export const deliveryId = (submissionId: string, webhookId: string) => `${submissionId}.${webhookId}`;
+
+export type DeliveryToSend = {
+  id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  projectId: string;
+  submissionId: string;
+  receivedAt: string;
+  data: string;
+  webhookId: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousUntil: string | null;
+  disabledAt: string | null;
+};
+
+/** A delivery with what sending it needs: its webhook and its submission, in one query. */
+export async function findDeliveryToSend(db: Db, id: string): Promise<DeliveryToSend | undefined> {
+  const [row] = await storage(() =>
+    db
+      .select({
+        id: deliveries.id,
+        status: deliveries.status,
+        attempts: deliveries.attempts,
+        projectId: deliveries.projectId,
+        submissionId: deliveries.submissionId,
+        receivedAt: submissions.receivedAt,
+        data: submissions.data,
+        webhookId: webhooks.id,
+        url: webhooks.url,
+        secret: webhooks.secret,
+        previousSecret: webhooks.previousSecret,
+        previousUntil: webhooks.previousUntil,
+        disabledAt: webhooks.disabledAt,
+      })
+      .from(deliveries)
+      .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+      .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
+      .where(eq(deliveries.id, id)),
+  );
+  return row;
+}
+
+export type Attempt = {
+  deliveryId: string;
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  excerpt: string | null;
+};
+
+/**
+ * Records an attempt and the delivery's new state in one D1 batch; `disableWebhook` when the
+ * receiver answered 410 Gone.
+ */
+export async function recordAttempt(
+  db: Db,
+  attempt: Attempt,
+  state: { status: 'pending' | 'delivered' | 'failed'; nextAttemptAt: string | null },
+  disableWebhook?: string,
+): Promise<void> {
+  await storage(() =>
+    db.batch([
+      db.insert(deliveryAttempts).values(attempt),
+      db
+        .update(deliveries)
+        .set({
+          status: state.status,
+          attempts: attempt.attempt,
+          lastStatus: attempt.statusCode,
+          lastError: attempt.error,
+          nextAttemptAt: state.nextAttemptAt,
+          updatedAt: attempt.at,
+        })
+        .where(eq(deliveries.id, attempt.deliveryId)),
+      ...(disableWebhook === undefined
+        ? []
+        : [db.update(webhooks).set({ disabledAt: attempt.at }).where(eq(webhooks.id, disableWebhook))]),
+    ]),
+  );
+}
+
+/**
+ * Pending deliveries whose next attempt was due before `before` and never came (their message never
+ * reached the queue, or was lost): the sweep sends them again, leasing each until `leaseUntil` so
+ * that the next sweep does not send it twice while it is in flight.
+ */
+export async function claimOverdue(
+  db: Db,
+  before: string,
+  leaseUntil: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await storage(() =>
+    db
+      .update(deliveries)
+      .set({ nextAttemptAt: leaseUntil })
+      .where(
+        inArray(
+          deliveries.id,
+          db
+            .select({ id: deliveries.id })
+            .from(deliveries)
+            .where(and(eq(deliveries.status, 'pending'), lt(deliveries.nextAttemptAt, before)))
+            .limit(limit),
+        ),
+      )
+      .returning({ id: deliveries.id }),
+  );
+  return rows.map((r) => r.id);
+}
+
+export function listDeliveries(
+  db: Db,
+  projectId: string,
+  options: { failed?: boolean; limit?: number } = {},
+) {
+  return storage(() =>
+    db
+      .select({
+        id: deliveries.id,
+        submissionId: deliveries.submissionId,
+        webhookId: deliveries.webhookId,
+        url: webhooks.url,
+        status: deliveries.status,
+        attempts: deliveries.attempts,
+        lastStatus: deliveries.lastStatus,
+        lastError: deliveries.lastError,
+        nextAttemptAt: deliveries.nextAttemptAt,
+        createdAt: deliveries.createdAt,
+      })
+      .from(deliveries)
+      .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+      .where(
+        and(
+          eq(deliveries.projectId, projectId),
+          options.failed ? eq(deliveries.status, 'failed') : undefined,
+        ),
+      )
+      .orderBy(asc(deliveries.createdAt), asc(deliveries.id))
+      .limit(options.limit ?? 100),
+  );
+}
+
+export function listAttempts(db: Db, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return storage(() =>
+    db
+      .select()
+      .from(deliveryAttempts)
+      .where(inArray(deliveryAttempts.deliveryId, deliveryIds))
+      .orderBy(asc(deliveryAttempts.deliveryId), asc(deliveryAttempts.attempt)),
+  );
+}
+
+/** Pending again, due now: the next sweep, or a test's consumer, sends it. Returns the ids reset. */
+export async function resetDeliveries(
+  db: Db,
+  projectId: string,
+  ids: string[] | 'failed',
+): Promise<string[]> {
+  if (ids !== 'failed' && ids.length === 0) return [];
+  const now = new Date(0).toISOString();
+  const rows = await storage(() =>
+    db
+      .update(deliveries)
+      .set({ status: 'pending', nextAttemptAt: now })
+      .where(
+        and(
+          eq(deliveries.projectId, projectId),
+          ids === 'failed' ? eq(deliveries.status, 'failed') : inArray(deliveries.id, ids),
+        ),
+      )
+      .returning({ id: deliveries.id }),
+  );
+  return rows.map((r) => r.id);
+}
