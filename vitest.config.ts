@@ -14,6 +14,13 @@ export default defineConfig(async () => {
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
                 bindings: { TEST_MIGRATIONS: migrations },
+                // C26: the tests run the queue consumer themselves (createMessageBatch), so the
+                // producers point at queues nobody consumes: no delivery runs behind a test's back.
+                queueProducers: {
+                  DELIVERIES: 'test-deliveries-unconsumed',
+                  DELIVERIES_DLQ: 'test-deliveries-dlq-unconsumed',
+                },
+                queueConsumers: {},
                 // C21: the suite sends thousands of requests with a few keys, so the limiters of
                 // wrangler.toml are widened here; test/rate-limit.test.ts swaps in the tight ones.
                 ratelimits: {

@@ -113,5 +113,6 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
 export default {
   fetch: app.fetch,
   scheduled,
-  queue: (batch, env) => consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env),
+  queue: (batch: MessageBatch, env: Env, _ctx: ExecutionContext) =>
+    consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env),
 } satisfies ExportedHandler<Env>;

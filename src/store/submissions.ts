@@ -350,15 +350,17 @@ export async function eraseSubmissions(
 ): Promise<number> {
   let erased = 0;
   for (;;) {
-    const result = await storage(() =>
-      db.run(sql`
+    // Counted by the rows returned: D1's `changes` would count the rows their deletion cascades to.
+    const rows = await storage(() =>
+      db.all<{ id: string }>(sql`
         delete from ${submissions} where ${submissions.id} in (
           select s.id from ${submissions} as s
           where s.project_id = ${projectId}
             and exists (select 1 from json_each(s.data) where key = ${field} and ${jsonEachMatch(value)})
-          limit ${DELETE_CHUNK})`),
+          limit ${DELETE_CHUNK})
+        returning ${submissions.id}`),
     );
-    const changes = result.meta.changes ?? 0;
+    const changes = rows.length;
     erased += changes;
     if (changes < DELETE_CHUNK) return erased;
   }
@@ -376,14 +378,15 @@ export async function deleteReceivedBefore(
 ): Promise<number> {
   let deleted = 0;
   for (let chunk = 0; chunk < maxChunks; chunk++) {
-    const result = await storage(() =>
-      db.run(sql`
+    const rows = await storage(() =>
+      db.all<{ id: string }>(sql`
         delete from ${submissions} where ${submissions.id} in (
           select id from ${submissions}
           where project_id = ${projectId} and received_at < ${before}
-          limit ${DELETE_CHUNK})`),
+          limit ${DELETE_CHUNK})
+        returning ${submissions.id}`),
     );
-    const changes = result.meta.changes ?? 0;
+    const changes = rows.length;
     deleted += changes;
     if (changes < DELETE_CHUNK) break;
   }

@@ -1,0 +1,334 @@
+// C26: webhooks. The outbox rows are in the submission's own write; the queue consumer sends each
+// delivery signed as Standard Webhooks defines it (verified with the `standardwebhooks` package, a
+// verifier we did not write), records every attempt, retries with backoff, gives up to the
+// dead-letter queue after the last attempt, and disables a webhook that answers 410.
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deliveries, deliveryAttempts, webhooks } from '../schema/tables.ts';
+import type { DeliveryMessage } from '../src/delivery/queue.ts';
+import { MAX_ATTEMPTS, RETRY_DELAYS } from '../src/delivery/webhooks.ts';
+import worker from '../src/index.ts';
+import { newWebhookSecret, signWebhook } from '../src/lib/webhook-signature.ts';
+import { database } from '../src/store/db.ts';
+import { deliveryId, insertWebhook, newWebhookId, rotateWebhookSecret } from '../src/store/deliveries.ts';
+import { isWrite, spyD1 } from './d1-spy.ts';
+import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const RECEIVER = 'https://receiver.example/hooks';
+
+async function projectWithWebhook(url = RECEIVER, spec: Parameters<typeof seedProject>[0] = {}) {
+  const p = await seedProject(spec);
+  const webhook = { id: newWebhookId(), projectId: p.projectId, url, secret: newWebhookSecret() };
+  await insertWebhook(database(env.DB), webhook);
+  return { ...p, webhook };
+}
+
+type Received = { url: string; headers: Record<string, string>; body: string };
+
+/** The receiver: answers each call with the next of `answers` (the last one repeats). */
+function receiver(...answers: (number | Error)[]) {
+  const calls: Received[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    calls.push({
+      url: request.url,
+      headers: Object.fromEntries(request.headers),
+      body: await request.text(),
+    });
+    const answer = answers[Math.min(calls.length - 1, answers.length - 1)] ?? 200;
+    if (answer instanceof Error) throw answer;
+    return new Response(`answer ${answer} ${'x'.repeat(10_000)}`, {
+      status: answer,
+      headers: answer >= 300 && answer < 400 ? { Location: 'https://elsewhere.example/' } : {},
+    });
+  });
+  return calls;
+}
+
+/**
+ * Runs the worker's queue handler on one message, as Cloudflare would. getQueueResult says which
+ * messages were acked or retried; the delay a retry asked for is taken from the call itself.
+ */
+async function consume(id: string, attempts = 1) {
+  const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
+    { id: `msg-${attempts}`, timestamp: new Date(), attempts, body: { deliveryId: id } },
+  ]);
+  const delays: (number | undefined)[] = [];
+  for (const message of batch.messages) {
+    const retry = message.retry.bind(message);
+    vi.spyOn(message, 'retry').mockImplementation((options?: QueueRetryOptions) => {
+      delays.push(options?.delaySeconds);
+      retry(options);
+    });
+  }
+  const ctx = createExecutionContext();
+  await worker.queue?.(batch, env, ctx);
+  return { ...(await getQueueResult(batch, ctx)), delays };
+}
+
+async function deliveryRow(id: string) {
+  const [row] = await database(env.DB).select().from(deliveries).where(eq(deliveries.id, id));
+  return row;
+}
+
+describe('C26: the outbox is written with the submission', () => {
+  it('C26: an accepted submission writes one pending delivery per webhook, in its one D1 round trip', async () => {
+    const p = await projectWithWebhook();
+    const second = {
+      id: newWebhookId(),
+      projectId: p.projectId,
+      url: `${RECEIVER}/2`,
+      secret: newWebhookSecret(),
+    };
+    await insertWebhook(database(env.DB), second);
+    const spy = spyD1(env.DB);
+    const spied = { ...env, DB: spy.db };
+    await expectEnvelope(await submitWithEnv(spied, { key: p.apiKey, json: VALID_BODY }), 201); // warms the key
+    const before = spy.trips.length;
+    await expectEnvelope(await submitWithEnv(spied, { key: p.apiKey, json: VALID_BODY }), 201);
+    expect(spy.trips.slice(before)).toEqual([expect.stringMatching(/^batch: 2$/)]);
+    const rows = await storedRows(p.projectId);
+    const [row] = rows;
+    expect(await deliveryRow(deliveryId(row?.id ?? '', p.webhook.id))).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      projectId: p.projectId,
+    });
+    const all = await database(env.DB).select().from(deliveries).where(eq(deliveries.projectId, p.projectId));
+    expect(all).toHaveLength(4);
+    expect(spy.trips.filter(isWrite)).toHaveLength(2);
+  });
+
+  it('C22 + C26: honeypot spam is stored but sends nothing', async () => {
+    const p = await projectWithWebhook(RECEIVER, { honeypot: 'website' });
+    await expectEnvelope(await submit({ key: p.apiKey, json: { ...VALID_BODY, website: 'spam' } }), 201);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+    expect(
+      await database(env.DB).select().from(deliveries).where(eq(deliveries.projectId, p.projectId)),
+    ).toEqual([]);
+  });
+
+  it('C26: a project without webhooks writes its submission alone, as before', async () => {
+    const p = await seedProject();
+    const spy = spyD1(env.DB);
+    const spied = { ...env, DB: spy.db };
+    await submitWithEnv(spied, { key: p.apiKey, json: VALID_BODY });
+    const before = spy.trips.length;
+    await expectEnvelope(await submitWithEnv(spied, { key: p.apiKey, json: VALID_BODY }), 201);
+    expect(spy.trips.slice(before)).toEqual([expect.stringMatching(/^insert into "submissions"/)]);
+  });
+
+  it('C25 + C26: erasing a submission deletes its deliveries and their attempts', async () => {
+    const p = await projectWithWebhook();
+    await submit({ key: p.apiKey, json: VALID_BODY });
+    const [row] = await storedRows(p.projectId);
+    const id = deliveryId(row?.id ?? '', p.webhook.id);
+    receiver(500);
+    await consume(id);
+    const { eraseSubmissions } = await import('../src/store/submissions.ts');
+    expect(await eraseSubmissions(database(env.DB), p.projectId, 'name', VALID_BODY.name)).toBe(1);
+    expect(await deliveryRow(id)).toBeUndefined();
+    expect(
+      await database(env.DB).select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, id)),
+    ).toEqual([]);
+  });
+});
+
+async function oneDelivery(url = RECEIVER) {
+  const p = await projectWithWebhook(url);
+  await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
+  const [row] = await storedRows(p.projectId);
+  return { ...p, submission: row, id: deliveryId(row?.id ?? '', p.webhook.id) };
+}
+
+describe('C26: sending', () => {
+  it('C26: the event, its headers, and a signature that standardwebhooks verifies', async () => {
+    const d = await oneDelivery();
+    const calls = receiver(200);
+    const result = await consume(d.id);
+    expect(result.explicitAcks).toEqual(['msg-1']);
+    expect(calls).toHaveLength(1);
+    const [call] = calls;
+    expect(call?.url).toBe(RECEIVER);
+    expect(call?.headers['content-type']).toBe('application/json');
+    expect(call?.headers['webhook-id']).toBe(d.id);
+    const event = new Webhook(d.webhook.secret).verify(call?.body ?? '', call?.headers ?? {});
+    expect(event).toEqual({
+      type: 'submission.created',
+      timestamp: d.submission?.receivedAt,
+      data: {
+        projectId: d.projectId,
+        submissionId: d.submission?.id,
+        receivedAt: d.submission?.receivedAt,
+        fields: VALID_BODY,
+      },
+    });
+    // Nothing else leaves: no key, no header of the submitter.
+    expect(JSON.stringify(call)).not.toContain(d.apiKey);
+    expect(Object.keys(call?.headers ?? {}).sort()).toEqual(
+      ['content-type', 'user-agent', 'webhook-id', 'webhook-signature', 'webhook-timestamp'].sort(),
+    );
+    expect(await deliveryRow(d.id)).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 200 });
+  });
+
+  it('C26: during a rotation each delivery is signed with both secrets, and either verifies', async () => {
+    const d = await oneDelivery();
+    const old = d.webhook.secret;
+    const fresh = newWebhookSecret();
+    const until = new Date(Date.now() + 86_400_000).toISOString();
+    await rotateWebhookSecret(database(env.DB), d.projectId, d.webhook.id, fresh, until);
+    const calls = receiver(200);
+    await consume(d.id);
+    const [call] = calls;
+    expect(call?.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    for (const secret of [fresh, old]) {
+      expect(new Webhook(secret).verify(call?.body ?? '', call?.headers ?? {})).toMatchObject({
+        type: 'submission.created',
+      });
+    }
+    expect(() => new Webhook(newWebhookSecret()).verify(call?.body ?? '', call?.headers ?? {})).toThrow();
+  });
+
+  it('C26: a failure is retried with backoff; every attempt is recorded with its status and an excerpt', async () => {
+    const d = await oneDelivery();
+    receiver(500, new TypeError('Network connection lost.'), 302, 200);
+    const first = await consume(d.id, 1);
+    expect(first.retryMessages).toEqual([{ msgId: 'msg-1' }]);
+    expect(first.delays).toEqual([RETRY_DELAYS[0]]);
+    const second = await consume(d.id, 2);
+    expect(second.delays).toEqual([RETRY_DELAYS[1]]);
+    // A redirect is not followed: it is a failed attempt.
+    const third = await consume(d.id, 3);
+    expect(third.delays).toEqual([RETRY_DELAYS[2]]);
+    const fourth = await consume(d.id, 4);
+    expect(fourth.explicitAcks).toEqual(['msg-4']);
+    const attempts = await database(env.DB)
+      .select()
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.deliveryId, d.id))
+      .orderBy(deliveryAttempts.attempt);
+    expect(attempts.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+      [1, 500, null],
+      [2, null, 'TypeError: Network connection lost.'],
+      [3, 302, null],
+      [4, 200, null],
+    ]);
+    expect(attempts[0]?.excerpt?.length).toBeLessThanOrEqual(200);
+    expect(attempts[0]?.excerpt).toMatch(/^answer 500 x+$/);
+    expect(await deliveryRow(d.id)).toMatchObject({ status: 'delivered', attempts: 4, lastStatus: 200 });
+    // A message for a settled delivery sends nothing more.
+    const calls = receiver(200);
+    expect((await consume(d.id, 5)).explicitAcks).toEqual(['msg-5']);
+    expect(calls).toEqual([]);
+  });
+
+  it('C26: after the last attempt the delivery has failed and goes to the dead-letter queue', async () => {
+    const d = await oneDelivery();
+    await database(env.DB)
+      .update(deliveries)
+      .set({ attempts: MAX_ATTEMPTS - 1 })
+      .where(eq(deliveries.id, d.id));
+    receiver(503);
+    const dead: unknown[] = [];
+    const withDlq = {
+      ...env,
+      DELIVERIES_DLQ: {
+        send: async (body: unknown) => void dead.push(body),
+        sendBatch: async () => {},
+      } as unknown as Queue,
+    };
+    const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
+      { id: 'last', timestamp: new Date(), attempts: MAX_ATTEMPTS, body: { deliveryId: d.id } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue?.(batch, withDlq, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(['last']);
+    expect(result.retryMessages).toEqual([]);
+    expect(dead).toEqual([{ deliveryId: d.id }]);
+    expect(await deliveryRow(d.id)).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      lastStatus: 503,
+    });
+    expect(RETRY_DELAYS.reduce((a, b) => a + b, 0) / 3600).toBeGreaterThan(20);
+  });
+
+  it('C26: a receiver answering 410 Gone disables its webhook: no more deliveries are written for it', async () => {
+    const d = await oneDelivery();
+    receiver(410);
+    expect((await consume(d.id)).explicitAcks).toEqual(['msg-1']);
+    expect(await deliveryRow(d.id)).toMatchObject({ status: 'failed', lastStatus: 410 });
+    const [hook] = await database(env.DB).select().from(webhooks).where(eq(webhooks.id, d.webhook.id));
+    expect(hook?.disabledAt).not.toBeNull();
+    // Once the project's cached configuration has expired, new submissions get no delivery for it.
+    const { resolveProject } = await import('../src/projects/cache.ts');
+    const { hashKey } = await import('../src/projects/keys.ts');
+    expect((await resolveProject(database(env.DB), await hashKey(d.apiKey), 0))?.webhookIds).toEqual([]);
+  });
+
+  it('C26: a deployed worker sends over https only: plain http is a failed attempt, nothing sent', async () => {
+    const d = await oneDelivery('http://127.0.0.1:9999/hooks');
+    const calls = receiver(200);
+    const result = await consume(d.id);
+    expect(result.retryMessages).toHaveLength(1);
+    expect(calls).toEqual([]);
+    expect(await deliveryRow(d.id)).toMatchObject({
+      status: 'pending',
+      lastError: expect.stringMatching(/plain http is allowed only to localhost/),
+    });
+    // With local webhooks allowed (npm run dev), it goes.
+    const local = { ...env, ALLOW_LOCAL_WEBHOOKS: 'true' } as unknown as Env;
+    const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
+      { id: 'local', timestamp: new Date(), attempts: 2, body: { deliveryId: d.id } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue?.(batch, local, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['local']);
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('C26: the sweep', () => {
+  it('C26: pending deliveries overdue by more than two minutes go to the queue again, once per lease', async () => {
+    const d = await oneDelivery();
+    const sent: unknown[] = [];
+    const withQueue = {
+      ...env,
+      DELIVERIES: {
+        send: async () => {},
+        sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages.map((m) => m.body)),
+      } as unknown as Queue,
+    };
+    const { sweepDeliveries } = await import('../src/delivery/queue.ts');
+    const createdAt = Date.parse(d.submission?.receivedAt ?? '');
+    expect(await sweepDeliveries(withQueue, createdAt + 60_000)).toBe(0);
+    expect(await sweepDeliveries(withQueue, createdAt + 3 * 60_000)).toBeGreaterThanOrEqual(1);
+    expect(sent).toContainEqual({ deliveryId: d.id });
+    const count = sent.length;
+    // Leased: the next sweep, a minute later, does not send it again.
+    await sweepDeliveries(withQueue, createdAt + 4 * 60_000);
+    expect(sent.filter((s) => JSON.stringify(s) === JSON.stringify({ deliveryId: d.id }))).toHaveLength(1);
+    expect(sent.length).toBeGreaterThanOrEqual(count);
+  });
+});
+
+describe('C26: signing', () => {
+  it('C26: signWebhook is the HMAC-SHA256 the specification gives (its own example)', async () => {
+    // The example of the Standard Webhooks specification.
+    const signature = await signWebhook(
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      1614265330,
+      '{"test": 2432232314}',
+    );
+    expect(signature).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+  });
+});
