@@ -116,6 +116,10 @@ export async function start(
     compatibilityDate: config.compatibility_date,
     d1Databases: { DB: d1?.database_id ?? '' },
     bindings: config.vars as Record<string, string | number>,
+    // C26: deliveries are sent to a queue nobody consumes here: the send is measured, not delivery.
+    ...(process.env.BENCH_NO_QUEUE
+      ? {}
+      : { queueProducers: { DELIVERIES: 'bench-deliveries', DELIVERIES_DLQ: 'bench-deliveries-dlq' } }),
     // The limiters of wrangler.toml, widened so that the load is measured, never refused: the
     // check itself stays on the path.
     ratelimits:

@@ -74,6 +74,10 @@ curl -i http://${host}:${port}/api/v1/submit \\
   -d '${body}'
 `);
 
-const child = spawn('wrangler', ['dev', ...wranglerArgs], { stdio: 'inherit', env });
+// C26: under `npm run dev`, webhooks may point at a receiver on this machine over plain http.
+const child = spawn('wrangler', ['dev', '--var', 'ALLOW_LOCAL_WEBHOOKS:true', ...wranglerArgs], {
+  stdio: 'inherit',
+  env,
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

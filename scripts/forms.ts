@@ -43,6 +43,7 @@ import {
   UsageError,
 } from './input.ts';
 import { readSecret, type SecretSource } from './secret.ts';
+import { webhookCommands } from './webhooks.ts';
 
 export type Io = { stdout: Writable; stderr: Writable } & Partial<Pick<SecretSource, 'stdin' | 'env'>>;
 type Global = { remote?: boolean; local?: boolean; json?: boolean; persistTo?: string };
@@ -141,7 +142,7 @@ function refusedSecretOption(): Option {
 export function program(io: Io, openDb: Open = openDatabase): Command {
   const cli = new Command('forms')
     .description(
-      'Manage the projects, fields, origins and API keys of the form endpoint, and export submissions.',
+      'Manage the projects, fields, origins, API keys and webhooks of the form endpoint, and export or erase submissions.',
     )
     .addOption(new Option('--local', 'use the local database of `npm run dev` (default)').conflicts('remote'))
     .addOption(new Option('--remote', 'use the deployed D1 database of wrangler.toml'))
@@ -615,6 +616,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
         },
       ),
     );
+
+  webhookCommands(cli, { withDb, print, requireProject, table });
 
   return cli;
 }

@@ -106,6 +106,29 @@ describe('C26: the outbox is written with the submission', () => {
     expect(spy.trips.filter(isWrite)).toHaveLength(2);
   });
 
+  it('C26: after the 201 the deliveries go to the queue, one message each, in one call per batch', async () => {
+    const p = await projectWithWebhook();
+    const sent: { body: unknown }[][] = [];
+    const queue = {
+      send: async () => {},
+      sendBatch: async (messages: { body: unknown }[]) => void sent.push(messages),
+    } as unknown as Queue;
+    // A binding of its own, so that this test's committer is made with this queue.
+    const withQueue = { ...env, DB: spyD1(env.DB).db, DELIVERIES: queue };
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        submitWithEnv(withQueue, { key: p.apiKey, json: { ...VALID_BODY, message: `${i}` } }),
+      ),
+    );
+    for (const res of replies) await expectEnvelope(res, 201);
+    const rows = await storedRows(p.projectId);
+    expect(sent.flat().map((m) => m.body)).toEqual(
+      expect.arrayContaining(rows.map((r) => ({ deliveryId: deliveryId(r.id, p.webhook.id) }))),
+    );
+    expect(sent.flat()).toHaveLength(6);
+    expect(sent.length).toBeLessThan(6);
+  });
+
   it('C22 + C26: honeypot spam is stored but sends nothing', async () => {
     const p = await projectWithWebhook(RECEIVER, { honeypot: 'website' });
     await expectEnvelope(await submit({ key: p.apiKey, json: { ...VALID_BODY, website: 'spam' } }), 201);
@@ -330,5 +353,14 @@ describe('C26: signing', () => {
       '{"test": 2432232314}',
     );
     expect(signature).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+  });
+
+  it('C26: WEBHOOK_RETRY_DELAYS sets the schedule; anything unusable is the default', async () => {
+    const { retryDelays } = await import('../src/delivery/webhooks.ts');
+    expect(retryDelays('1,1,1')).toEqual([1, 1, 1]);
+    expect(retryDelays(' 5, 60 ')).toEqual([5, 60]);
+    for (const bad of ['', 'soon', '1,-1', '1.5', '50000', undefined, 7])
+      expect(retryDelays(bad)).toEqual(RETRY_DELAYS);
+    expect(String(env.WEBHOOK_RETRY_DELAYS)).toBe(RETRY_DELAYS.join(','));
   });
 });

@@ -3,22 +3,27 @@
 // sends again the deliveries whose message never came.
 import { database } from '../store/db.ts';
 import { claimOverdue, deliveryId, findDeliveryToSend } from '../store/deliveries.ts';
-import { attemptDelivery } from './webhooks.ts';
+import { attemptDelivery, retryDelays } from './webhooks.ts';
 
 export type DeliveryMessage = { deliveryId: string };
 
-/** After a submission's write: one message per webhook it was written for. */
+/**
+ * After a batch of submissions is written: one message per delivery written with them (spam has
+ * none), in as few queue calls as possible. A message that never arrives is sent by the sweep.
+ */
 export async function enqueueDeliveries(
-  env: Env,
-  submissionId: string,
-  webhookIds: readonly string[],
+  queue: Queue | undefined,
+  rows: readonly { id: string; spam?: boolean; outbox?: boolean; webhookIds?: readonly string[] }[],
 ): Promise<void> {
-  if (env.DELIVERIES === undefined || webhookIds.length === 0) return;
-  await env.DELIVERIES.sendBatch(
-    webhookIds.map((webhookId) => ({
-      body: { deliveryId: deliveryId(submissionId, webhookId) } satisfies DeliveryMessage,
-    })),
+  if (queue === undefined) return;
+  const messages = rows.flatMap((row) =>
+    row.spam === true || row.outbox !== true
+      ? []
+      : (row.webhookIds ?? []).map((webhookId) => ({
+          body: { deliveryId: deliveryId(row.id, webhookId) } satisfies DeliveryMessage,
+        })),
   );
+  for (let i = 0; i < messages.length; i += 100) await queue.sendBatch(messages.slice(i, i + 100));
 }
 
 const allowLocalHttp = (env: Env) => String(env.ALLOW_LOCAL_WEBHOOKS) === 'true';
@@ -38,7 +43,10 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
         message.ack();
         continue;
       }
-      const outcome = await attemptDelivery(db, delivery, { allowLocalHttp: allowLocalHttp(env) });
+      const outcome = await attemptDelivery(db, delivery, {
+        allowLocalHttp: allowLocalHttp(env),
+        retryDelays: retryDelays(env.WEBHOOK_RETRY_DELAYS),
+      });
       if (outcome.kind === 'retry') {
         message.retry({ delaySeconds: outcome.delaySeconds });
       } else {

@@ -16,6 +16,18 @@ const EXCERPT = 200;
 export const RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 28800, 28800];
 export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
 
+/**
+ * `WEBHOOK_RETRY_DELAYS` from [vars]: seconds before each retry, comma-separated (the queue takes
+ * at most 12 hours, 43,200 s, a delay); anything else is the default schedule.
+ */
+export function retryDelays(setting: unknown): number[] {
+  const text = typeof setting === 'string' ? setting.trim() : '';
+  const delays = text.split(',').map((d) => Number(d.trim()));
+  const valid =
+    text !== '' && delays.length <= 20 && delays.every((d) => Number.isInteger(d) && d >= 0 && d <= 43_200);
+  return valid ? delays : RETRY_DELAYS;
+}
+
 /** The event a receiver gets: the submission as stored, and nothing of its request. */
 export function submissionEvent(
   d: Pick<DeliveryToSend, 'projectId' | 'submissionId' | 'receivedAt' | 'data'>,
@@ -88,7 +100,7 @@ export type AttemptOutcome =
 export async function attemptDelivery(
   db: Db,
   d: DeliveryToSend,
-  options: { allowLocalHttp: boolean; now?: Date; fetch?: typeof fetch },
+  options: { allowLocalHttp: boolean; retryDelays?: readonly number[]; now?: Date; fetch?: typeof fetch },
 ): Promise<AttemptOutcome> {
   const now = options.now ?? new Date();
   const attempt = d.attempts + 1;
@@ -139,7 +151,7 @@ export async function attemptDelivery(
     await recordAttempt(db, record, { status: 'failed', nextAttemptAt: null }, d.webhookId);
     return { kind: 'failed', status, error };
   }
-  const delaySeconds = RETRY_DELAYS[attempt - 1];
+  const delaySeconds = (options.retryDelays ?? RETRY_DELAYS)[attempt - 1];
   if (delaySeconds === undefined) {
     await recordAttempt(db, record, { status: 'failed', nextAttemptAt: null });
     return { kind: 'failed', status, error };

@@ -41,6 +41,8 @@ export type NewSubmission = {
   bodyHash?: string | null;
   /** C26: the project has webhooks: the row's outbox entries are written in the same batch. */
   outbox?: boolean;
+  /** C26: the webhooks (as cached) whose deliveries are sent to the queue after the write. */
+  webhookIds?: readonly string[];
 };
 
 // D1 binds at most 100 parameters per statement: 14 rows of 7 columns; 100 ids of the outbox.

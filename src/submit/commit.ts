@@ -1,6 +1,8 @@
 // C17, C18, C31: the write of an accepted submission, through the group commit. A batch that D1
 // refuses because of one row is split until that row is alone, so its fault is its own: a deleted
 // project's row answers 401, an oversized row 413, and the rows that shared its write are stored.
+
+import { enqueueDeliveries } from '../delivery/queue.ts';
 import { invalidKey, tooLargeToStore } from '../http/replies.ts';
 import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
@@ -22,7 +24,8 @@ export function utf8Bytes(text: string): number {
 export const lostWrite = () =>
   new StorageError(new Error('the write was presumed lost with the request that led it'));
 
-function committer(db: Db): GroupCommit<NewSubmission> {
+/** One committer per D1 binding, with the queue its deliveries go to (C26; the same binding for every request of an isolate). */
+function committer(db: Db, queue: Queue | undefined): GroupCommit<NewSubmission> {
   let commit = committers.get(db);
   if (commit === undefined) {
     commit = new GroupCommit(
@@ -31,8 +34,9 @@ function committer(db: Db): GroupCommit<NewSubmission> {
       BATCH_LIMITS,
       {
         split: (error) => rowFault(error) !== undefined,
-        // C18: a write presumed lost is a storage failure: 503 with Retry-After, never a bare 500.
-        lost: () => new StorageError(new Error('the write was presumed lost with the request that led it')),
+        lost: lostWrite,
+        // C26: one queue call per batch for the deliveries of all its rows, after their 201s.
+        afterWrite: (stored) => enqueueDeliveries(queue, stored),
       },
     );
     committers.set(db, commit);
@@ -50,10 +54,11 @@ export async function commitRow(
   row: NewSubmission,
   keyHash: string,
   keepAlive: (write: Promise<unknown>) => void,
+  queue?: Queue,
 ): Promise<boolean> {
   if (utf8Bytes(row.data) > MAX_STORED_BYTES) throw tooLargeToStore();
   try {
-    return await committer(db).add(row, keepAlive);
+    return await committer(db, queue).add(row, keepAlive);
   } catch (error) {
     const fault = rowFault(error);
     if (fault === 'project-gone') {

@@ -2,7 +2,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../auth/authenticate.ts';
-import { enqueueDeliveries } from '../delivery/queue.ts';
 import { validateSubmission } from '../fields/validation.ts';
 import { ApiError } from '../http/envelope.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
@@ -160,17 +159,11 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
     receivedAt: new Date().toISOString(),
     spam,
     outbox: project.webhookIds.length > 0,
+    webhookIds: project.webhookIds,
   };
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
-  // C26: after the 201, the deliveries written with the row go to the queue (spam has none).
-  const enqueue = () => {
-    if (row.outbox && !spam) {
-      c.executionCtx.waitUntil(enqueueDeliveries(c.env, row.id, project.webhookIds).catch(() => {}));
-    }
-  };
   if (idempotencyKey === undefined || hash === undefined) {
-    await commitRow(db, row, c.var.keyHash, keepAlive);
-    enqueue();
+    await commitRow(db, row, c.var.keyHash, keepAlive, c.env.DELIVERIES);
     return created(c);
   }
 
@@ -183,11 +176,9 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
         { ...row, idempotencyKey, bodyHash: hash },
         c.var.keyHash,
         keepAlive,
+        c.env.DELIVERIES,
       );
-      if (stored) {
-        enqueue();
-        return created(c);
-      }
+      if (stored) return created(c);
     }
     const first = await findIdempotencyKey(db, project.id, idempotencyKey);
     if (spentToken && first?.bodyHash !== hash) throw spamCheckFailed();

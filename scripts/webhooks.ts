@@ -1,0 +1,279 @@
+// `forms webhook …` and `forms deliveries …` (C26): a project's webhooks, their signing secrets,
+// and the deliveries with every attempt.
+import type { Command } from 'commander';
+import { type AttemptOutcome, attemptDelivery, urlProblem } from '../src/delivery/webhooks.ts';
+import { newWebhookSecret, webhookHeaders } from '../src/lib/webhook-signature.ts';
+import type { Db } from '../src/store/db.ts';
+import {
+  findDeliveryToSend,
+  insertWebhook,
+  listAttempts,
+  listDeliveries,
+  listWebhooks,
+  newWebhookId,
+  removeWebhook,
+  rotateWebhookSecret,
+} from '../src/store/deliveries.ts';
+import { UsageError } from './input.ts';
+
+/** At most this many webhooks per project. */
+export const MAX_WEBHOOKS = 10;
+/** After a rotation, the previous secret goes on signing for this long. */
+const ROTATION_MS = 24 * 60 * 60 * 1000;
+
+type Global = { json?: boolean };
+export type CommandContext = {
+  withDb: <A extends unknown[]>(
+    action: (db: Db, global: Global, ...args: A) => Promise<void>,
+  ) => (...args: A) => Promise<void>;
+  print: (global: Global, json: unknown, text: () => string) => void;
+  requireProject: (db: Db, projectId: string) => Promise<{ id: string }>;
+  table: (rows: string[][]) => string;
+};
+
+/** `https://…`, or `http://localhost…` for local development (the worker decides whether it sends). */
+function parseWebhookUrl(text: string): string {
+  // Allowed here; a deployed worker refuses to send plain http (ALLOW_LOCAL_WEBHOOKS).
+  const problem = urlProblem(text, true);
+  if (problem !== undefined) throw new UsageError(`Invalid webhook URL '${text}': ${problem}`);
+  return new URL(text).href;
+}
+
+async function requireWebhook(db: Db, projectId: string, id: string) {
+  const hook = (await listWebhooks(db, projectId)).find((w) => w.id === id);
+  if (hook === undefined)
+    throw new UsageError(`Project '${projectId}' has no webhook '${id}' (see: forms webhook list)`);
+  return hook;
+}
+
+export function webhookCommands(
+  cli: Command,
+  { withDb, print, requireProject, table }: CommandContext,
+): void {
+  const webhook = cli.command('webhook').description('signed webhooks (Standard Webhooks) per project');
+  webhook
+    .command('add <project> <url>')
+    .description('a webhook: every accepted submission is POSTed to it, signed; prints its secret once')
+    .action(
+      withDb(async (db, global, projectId: string, url: string) => {
+        const value = parseWebhookUrl(url);
+        const p = await requireProject(db, projectId);
+        const existing = await listWebhooks(db, p.id);
+        if (existing.length >= MAX_WEBHOOKS) {
+          throw new UsageError(`Project '${p.id}' has ${MAX_WEBHOOKS} webhooks already: remove one first`);
+        }
+        const row = { id: newWebhookId(), projectId: p.id, url: value, secret: newWebhookSecret() };
+        await insertWebhook(db, row);
+        print(global, { webhookId: row.id, secret: row.secret, url: row.url }, () =>
+          [
+            `Added webhook ${row.id} → ${row.url}`,
+            `Signing secret (shown once; verify deliveries with it): ${row.secret}`,
+          ].join('\n'),
+        );
+      }),
+    );
+  webhook
+    .command('list <project>')
+    .description('ids, URLs and states (never a secret)')
+    .action(
+      withDb(async (db, global, projectId: string) => {
+        const p = await requireProject(db, projectId);
+        const hooks = (await listWebhooks(db, p.id)).map((w) => ({
+          webhookId: w.id,
+          url: w.url,
+          state: w.disabledAt === null ? 'active' : 'disabled',
+          disabledAt: w.disabledAt,
+          rotatingUntil:
+            w.previousUntil !== null && Date.parse(w.previousUntil) > Date.now() ? w.previousUntil : null,
+          createdAt: w.createdAt,
+        }));
+        print(global, { projectId: p.id, webhooks: hooks }, () =>
+          hooks.length === 0
+            ? `No webhooks for ${p.id}: forms webhook add ${p.id} <url>`
+            : table([
+                ['ID', 'URL', 'STATE', 'CREATED'],
+                ...hooks.map((h) => [
+                  h.webhookId,
+                  h.url,
+                  h.state === 'active'
+                    ? h.rotatingUntil
+                      ? `active (two secrets until ${h.rotatingUntil})`
+                      : 'active'
+                    : `disabled ${h.disabledAt} (410 Gone)`,
+                  h.createdAt,
+                ]),
+              ]),
+        );
+      }),
+    );
+  webhook
+    .command('remove <project> <webhook-id>')
+    .description('remove a webhook and its deliveries')
+    .action(
+      withDb(async (db, global, projectId: string, id: string) => {
+        const p = await requireProject(db, projectId);
+        if (!(await removeWebhook(db, p.id, id))) {
+          throw new UsageError(`Project '${p.id}' has no webhook '${id}' (see: forms webhook list)`);
+        }
+        print(global, { projectId: p.id, removed: id }, () => `Removed webhook ${id} from ${p.id}.`);
+      }),
+    );
+  webhook
+    .command('rotate-secret <project> <webhook-id>')
+    .description('a new signing secret, printed once; for 24 hours deliveries are signed with both')
+    .action(
+      withDb(async (db, global, projectId: string, id: string) => {
+        const p = await requireProject(db, projectId);
+        await requireWebhook(db, p.id, id);
+        const secret = newWebhookSecret();
+        const until = new Date(Date.now() + ROTATION_MS).toISOString();
+        await rotateWebhookSecret(db, p.id, id, secret, until);
+        print(global, { webhookId: id, secret, previousUntil: until }, () =>
+          [
+            `New signing secret for ${id} (shown once): ${secret}`,
+            `Until ${until} every delivery is signed with both the new and the previous secret.`,
+          ].join('\n'),
+        );
+      }),
+    );
+  webhook
+    .command('test <project> <webhook-id>')
+    .description('send a webhook.test event now, from this machine, and print the answer')
+    .action(
+      withDb(async (db, global, projectId: string, id: string) => {
+        const p = await requireProject(db, projectId);
+        const hook = await requireWebhook(db, p.id, id);
+        const now = new Date();
+        const messageId = `test_${crypto.randomUUID()}`;
+        const body = JSON.stringify({
+          type: 'webhook.test',
+          timestamp: now.toISOString(),
+          data: { projectId: p.id, webhookId: hook.id },
+        });
+        const secrets =
+          hook.previousSecret !== null &&
+          hook.previousUntil !== null &&
+          Date.parse(hook.previousUntil) > now.getTime()
+            ? [hook.secret, hook.previousSecret]
+            : [hook.secret];
+        const headers = await webhookHeaders(secrets, messageId, Math.floor(now.getTime() / 1000), body);
+        let status: number | null = null;
+        let excerpt = '';
+        let error: string | null = null;
+        try {
+          const res = await fetch(hook.url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'User-Agent': 'edge-forms-webhooks', ...headers },
+            body,
+            redirect: 'manual',
+            signal: AbortSignal.timeout(10_000),
+          });
+          status = res.status;
+          excerpt = (await res.text()).slice(0, 200);
+        } catch (cause) {
+          error = cause instanceof Error ? cause.message : String(cause);
+        }
+        print(global, { webhookId: hook.id, messageId, status, excerpt, error }, () =>
+          error === null
+            ? `${hook.url} answered ${status}${excerpt ? `: ${excerpt}` : ''}`
+            : `${hook.url}: ${error}`,
+        );
+      }),
+    );
+
+  const deliveriesCommand = cli.command('deliveries').description('webhook deliveries and their attempts');
+  deliveriesCommand
+    .command('list <project>')
+    .description('each delivery: submission, target, attempts, last status, next attempt (the latest 100)')
+    .option('--failed', 'only those that have failed for good')
+    .option('--attempts', 'with every attempt of each')
+    .action(
+      withDb(async (db, global, projectId: string, opts: { failed?: boolean; attempts?: boolean }) => {
+        const p = await requireProject(db, projectId);
+        const rows = await listDeliveries(db, p.id, { failed: opts.failed === true });
+        const attempts =
+          opts.attempts || global.json
+            ? await listAttempts(
+                db,
+                rows.map((r) => r.id),
+              )
+            : [];
+        const withAttempts = rows.map((r) => ({
+          ...r,
+          attemptLog: attempts
+            .filter((a) => a.deliveryId === r.id)
+            .map(({ attempt, at, statusCode, error, durationMs }) => ({
+              attempt,
+              at,
+              statusCode,
+              error,
+              durationMs,
+            })),
+        }));
+        print(global, { projectId: p.id, deliveries: withAttempts }, () => {
+          if (rows.length === 0) return `No ${opts.failed ? 'failed ' : ''}deliveries for ${p.id}.`;
+          const lines = [
+            table([
+              ['DELIVERY', 'SUBMISSION', 'TARGET', 'STATE', 'ATTEMPTS', 'LAST', 'NEXT ATTEMPT'],
+              ...rows.map((r) => [
+                r.id,
+                r.submissionId,
+                r.url,
+                r.status,
+                String(r.attempts),
+                r.lastStatus === null ? (r.lastError ?? '—') : String(r.lastStatus),
+                r.status === 'pending' ? (r.nextAttemptAt ?? '—') : '—',
+              ]),
+            ]),
+          ];
+          if (opts.attempts) {
+            for (const d of withAttempts) {
+              lines.push(`${d.id}:`);
+              for (const a of d.attemptLog) {
+                lines.push(`  #${a.attempt} ${a.at} ${a.statusCode ?? a.error} (${a.durationMs} ms)`);
+              }
+            }
+          }
+          return lines.join('\n');
+        });
+      }),
+    );
+  deliveriesCommand
+    .command('redeliver <project> [delivery-id]')
+    .description('attempt a delivery again now, from this machine (or every failed one with --failed)')
+    .option('--failed', 'every delivery of the project that has failed')
+    .action(
+      withDb(async (db, global, projectId: string, id: string | undefined, opts: { failed?: boolean }) => {
+        if ((id === undefined) === (opts.failed !== true)) {
+          throw new UsageError('Give a delivery id or --failed, one of them');
+        }
+        const p = await requireProject(db, projectId);
+        const ids =
+          id !== undefined
+            ? [id]
+            : (await listDeliveries(db, p.id, { failed: true, limit: 1000 })).map((d) => d.id);
+        const results: ({ deliveryId: string } & AttemptOutcome)[] = [];
+        for (const deliveryId of ids) {
+          const delivery = await findDeliveryToSend(db, deliveryId);
+          if (delivery === undefined || delivery.projectId !== p.id) {
+            throw new UsageError(
+              `Project '${p.id}' has no delivery '${deliveryId}' (see: forms deliveries list)`,
+            );
+          }
+          const outcome = await attemptDelivery(db, delivery, { allowLocalHttp: true });
+          results.push({ deliveryId, ...outcome });
+        }
+        print(global, { projectId: p.id, redelivered: results }, () =>
+          results.length === 0
+            ? `No failed deliveries for ${p.id}.`
+            : results
+                .map((r) =>
+                  r.kind === 'delivered'
+                    ? `${r.deliveryId}: delivered (${r.status})`
+                    : `${r.deliveryId}: ${r.kind === 'retry' ? `not yet (${r.status ?? r.error}); next attempt in ${r.delaySeconds} s` : `failed (${r.status ?? r.error})`}`,
+                )
+                .join('\n'),
+        );
+      }),
+    );
+}

@@ -1,0 +1,112 @@
+// C26 as a user runs it: `npm run dev` (whose queue runs locally), a webhook added with the tool,
+// and a real HTTP receiver on 127.0.0.1 that fails its first three calls and then accepts. The
+// retry schedule is shortened with WEBHOOK_RETRY_DELAYS, as a user may set it.
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, spawnForms, startDev, tempDir } from './helpers.ts';
+
+const dir = tempDir('webhooks');
+let port = 0;
+let dev: ChildProcess | undefined;
+let receiver: Server | undefined;
+let receiverUrl = '';
+const calls: { headers: Record<string, string>; body: string; answered: number }[] = [];
+
+async function forms(...args: string[]) {
+  const result = await spawnForms(['--persist-to', dir, ...args]);
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+beforeAll(async () => {
+  const receiverPort = await freePort();
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const answered = calls.length < 3 ? 500 : 200;
+      calls.push({ headers: req.headers as Record<string, string>, body, answered });
+      res.writeHead(answered).end(answered === 200 ? 'thanks' : 'not now');
+    });
+  });
+  await new Promise<void>((resolve) => receiver?.listen(receiverPort, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
+  port = await freePort();
+  const started = await startDev(dir, port, ['--var', 'WEBHOOK_RETRY_DELAYS:1,1,1,1,1']);
+  dev = started.process;
+});
+
+afterAll(() => {
+  if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+  receiver?.close();
+});
+
+describe('C26: a webhook on npm run dev', () => {
+  it('fails three times, then receives the submission once per webhook-id, signed; the tool shows the four attempts', async () => {
+    const added = JSON.parse(await forms('webhook', 'add', 'example', receiverUrl, '--json')) as {
+      webhookId: string;
+      secret: string;
+      url: string;
+    };
+    expect(added).toEqual({
+      webhookId: expect.stringMatching(/^wh_/),
+      secret: expect.stringMatching(/^whsec_/),
+      url: receiverUrl,
+    });
+    const key = readFileSync(`${dir}/example-key`, 'utf8').trim();
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/submit`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', phone: 1 }),
+    });
+    expect(res.status).toBe(201);
+    const deadline = Date.now() + 60_000;
+    while (!calls.some((c) => c.answered === 200) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await new Promise((r) => setTimeout(r, 3000)); // nothing more should come
+    expect(calls.map((c) => c.answered)).toEqual([500, 500, 500, 200]);
+    expect(new Set(calls.map((c) => c.headers['webhook-id'])).size).toBe(1);
+    const last = calls.at(-1);
+    const event = new Webhook(added.secret).verify(last?.body ?? '', last?.headers ?? {}) as {
+      type: string;
+      data: { fields: unknown };
+    };
+    expect(event.type).toBe('submission.created');
+    expect(event.data.fields).toEqual({ name: 'Ada', phone: 1 });
+
+    const listed = JSON.parse(await forms('deliveries', 'list', 'example', '--json')) as {
+      deliveries: { id: string; status: string; attempts: number; attemptLog: { statusCode: number }[] }[];
+    };
+    expect(listed.deliveries).toHaveLength(1);
+    expect(listed.deliveries[0]).toMatchObject({
+      id: last?.headers['webhook-id'],
+      status: 'delivered',
+      attempts: 4,
+    });
+    expect(listed.deliveries[0]?.attemptLog.map((a) => a.statusCode)).toEqual([500, 500, 500, 200]);
+    const text = await forms('deliveries', 'list', 'example');
+    expect(text).toMatch(/^DELIVERY\s+SUBMISSION\s+TARGET\s+STATE\s+ATTEMPTS\s+LAST\s+NEXT ATTEMPT\n/);
+    expect(text).toContain('delivered');
+  });
+
+  it('webhook test sends a signed webhook.test event now and prints the answer; list shows no secret', async () => {
+    const { webhooks } = JSON.parse(await forms('webhook', 'list', 'example', '--json')) as {
+      webhooks: { webhookId: string; url: string; state: string }[];
+    };
+    expect(webhooks).toHaveLength(1);
+    expect(JSON.stringify(webhooks)).not.toContain('whsec_');
+    const before = calls.length;
+    const tested = JSON.parse(
+      await forms('webhook', 'test', 'example', webhooks[0]?.webhookId ?? '', '--json'),
+    );
+    expect(tested).toMatchObject({ status: 200, excerpt: 'thanks', error: null });
+    expect(calls).toHaveLength(before + 1);
+    expect(JSON.parse(calls.at(-1)?.body ?? '{}')).toMatchObject({ type: 'webhook.test' });
+  });
+});

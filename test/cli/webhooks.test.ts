@@ -1,0 +1,200 @@
+// C26: `forms webhook …` and `forms deliveries …` against a temporary local database, with a real
+// HTTP receiver on 127.0.0.1.
+import { createServer, type Server } from 'node:http';
+import { eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveries, webhooks } from '../../schema/tables.ts';
+import type { Database } from '../../scripts/database.ts';
+import { MAX_WEBHOOKS } from '../../scripts/webhooks.ts';
+import { insertSubmissions } from '../../src/store/submissions.ts';
+import { inProcess, openTemp, type Result, snapshot } from './helpers.ts';
+
+let database: Database;
+let forms: (...argv: string[]) => Promise<Result>;
+let server: Server;
+let url = '';
+let answer = 200;
+const received: { headers: Record<string, string>; body: string }[] = [];
+
+beforeAll(async () => {
+  database = await openTemp('webhooks');
+  forms = inProcess(database);
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers as Record<string, string>, body });
+      res.writeHead(answer).end(`answered ${answer}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+});
+afterAll(async () => {
+  server.close();
+  await database.close();
+});
+
+async function json<T>(...argv: string[]): Promise<T> {
+  const result = await forms(...argv, '--json');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+async function expectRefused(argv: string[], message: RegExp) {
+  const before = await snapshot(database);
+  const result = await forms(...argv);
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(message);
+  expect(await snapshot(database)).toBe(before);
+}
+
+async function project() {
+  return json<{ projectId: string }>('project', 'create', 'Hooks', '--field', 'name:string');
+}
+
+describe('forms webhook', () => {
+  it('C26: add prints the id and the secret once; list never shows a secret; remove removes it', async () => {
+    const p = await project();
+    const added = await json<{ webhookId: string; secret: string; url: string }>(
+      'webhook',
+      'add',
+      p.projectId,
+      url,
+    );
+    expect(added).toEqual({
+      webhookId: expect.stringMatching(/^wh_[a-z2-7]{12}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      url,
+    });
+    const text = await forms('webhook', 'add', p.projectId, 'https://hooks.example/x');
+    expect(text.stdout).toMatch(
+      /^Added webhook wh_\w+ → https:\/\/hooks\.example\/x\nSigning secret \(shown once; verify deliveries with it\): whsec_\S+\n$/,
+    );
+    const listed = await json<{ webhooks: { webhookId: string; state: string }[] }>(
+      'webhook',
+      'list',
+      p.projectId,
+    );
+    expect(listed.webhooks.map((w) => w.state)).toEqual(['active', 'active']);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+    expect((await forms('webhook', 'list', p.projectId)).stdout).not.toContain('whsec_');
+    await json('webhook', 'remove', p.projectId, added.webhookId);
+    expect((await json<{ webhooks: unknown[] }>('webhook', 'list', p.projectId)).webhooks).toHaveLength(1);
+  });
+
+  it.each([
+    ['not-a-url', /not a URL/],
+    ['http://hooks.example/x', /a webhook URL is https/],
+    ['ftp://hooks.example/x', /a webhook URL is https/],
+  ])('C26: add refuses %s', async (bad, message) => {
+    const p = await project();
+    await expectRefused(['webhook', 'add', p.projectId, bad], message);
+  });
+
+  it(`C26: a project has at most ${MAX_WEBHOOKS} webhooks`, async () => {
+    const p = await project();
+    for (let i = 0; i < MAX_WEBHOOKS; i++)
+      await json('webhook', 'add', p.projectId, `https://hooks.example/${i}`);
+    await expectRefused(
+      ['webhook', 'add', p.projectId, 'https://hooks.example/more'],
+      /has 10 webhooks already/,
+    );
+  });
+
+  it('C26: rotate-secret prints a new secret once; the previous one signs too, for 24 hours', async () => {
+    const p = await project();
+    const added = await json<{ webhookId: string; secret: string }>('webhook', 'add', p.projectId, url);
+    const rotated = await json<{ secret: string; previousUntil: string }>(
+      'webhook',
+      'rotate-secret',
+      p.projectId,
+      added.webhookId,
+    );
+    expect(rotated.secret).not.toBe(added.secret);
+    expect(Date.parse(rotated.previousUntil) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    const [row] = await database.db.select().from(webhooks).where(eq(webhooks.id, added.webhookId));
+    expect(row).toMatchObject({ secret: rotated.secret, previousSecret: added.secret });
+    // webhook test signs with both: either secret verifies.
+    answer = 200;
+    const tested = await json<{ status: number }>('webhook', 'test', p.projectId, added.webhookId);
+    expect(tested.status).toBe(200);
+    const last = received.at(-1);
+    for (const secret of [added.secret, rotated.secret]) {
+      expect(new Webhook(secret).verify(last?.body ?? '', last?.headers ?? {})).toMatchObject({
+        type: 'webhook.test',
+      });
+    }
+    await expectRefused(['webhook', 'rotate-secret', p.projectId, 'wh_nope'], /has no webhook 'wh_nope'/);
+  });
+});
+
+describe('forms deliveries', () => {
+  it('C26: list shows each delivery; redeliver attempts again now, one id or every failed one', async () => {
+    const p = await project();
+    const added = await json<{ webhookId: string; secret: string }>('webhook', 'add', p.projectId, url);
+    const rows = ['01a00000-0000-7000-8000-000000000001', '01a00000-0000-7000-8000-000000000002'].map(
+      (id) => ({
+        id,
+        projectId: p.projectId,
+        data: '{"name":"Ada"}',
+        receivedAt: '2026-11-22T10:00:00.000Z',
+        outbox: true,
+      }),
+    );
+    await insertSubmissions(database.db, rows);
+    const listed = await json<{ deliveries: { id: string; status: string; attempts: number }[] }>(
+      'deliveries',
+      'list',
+      p.projectId,
+    );
+    expect(listed.deliveries.map((d) => [d.id, d.status, d.attempts])).toEqual(
+      rows.map((r) => [`${r.id}.${added.webhookId}`, 'pending', 0]),
+    );
+    // Both failed for good.
+    await database.db
+      .update(deliveries)
+      .set({ status: 'failed', attempts: 11 })
+      .where(eq(deliveries.projectId, p.projectId));
+    expect(
+      (await json<{ deliveries: unknown[] }>('deliveries', 'list', p.projectId, '--failed')).deliveries,
+    ).toHaveLength(2);
+    answer = 200;
+    const one = await json<{ redelivered: { deliveryId: string; kind: string }[] }>(
+      'deliveries',
+      'redeliver',
+      p.projectId,
+      `${rows[0]?.id}.${added.webhookId}`,
+    );
+    expect(one.redelivered).toEqual([
+      { deliveryId: `${rows[0]?.id}.${added.webhookId}`, kind: 'delivered', status: 200 },
+    ]);
+    expect(
+      new Webhook(added.secret).verify(received.at(-1)?.body ?? '', received.at(-1)?.headers ?? {}),
+    ).toMatchObject({
+      type: 'submission.created',
+    });
+    const rest = await json<{ redelivered: { kind: string }[] }>(
+      'deliveries',
+      'redeliver',
+      p.projectId,
+      '--failed',
+    );
+    expect(rest.redelivered.map((r) => r.kind)).toEqual(['delivered']);
+    expect(
+      (await json<{ deliveries: unknown[] }>('deliveries', 'list', p.projectId, '--failed')).deliveries,
+    ).toEqual([]);
+    await expectRefused(['deliveries', 'redeliver', p.projectId], /a delivery id or --failed/);
+    await expectRefused(
+      ['deliveries', 'redeliver', p.projectId, 'x', '--failed'],
+      /a delivery id or --failed/,
+    );
+    await expectRefused(['deliveries', 'redeliver', p.projectId, 'nope'], /has no delivery 'nope'/);
+  });
+});
