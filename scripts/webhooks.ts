@@ -1,8 +1,14 @@
 // `forms webhook …` and `forms deliveries …` (C26): a project's webhooks, their signing secrets,
 // and the deliveries with every attempt.
 import type { Command } from 'commander';
-import { type AttemptOutcome, attemptDelivery, urlProblem } from '../src/delivery/webhooks.ts';
-import { newWebhookSecret, webhookHeaders } from '../src/lib/webhook-signature.ts';
+import {
+  type AttemptOutcome,
+  attemptDelivery,
+  postSigned,
+  signingSecrets,
+  urlProblem,
+} from '../src/delivery/webhooks.ts';
+import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import type { Db } from '../src/store/db.ts';
 import {
   findDeliveryToSend,
@@ -150,29 +156,12 @@ export function webhookCommands(
           timestamp: now.toISOString(),
           data: { projectId: p.id, webhookId: hook.id },
         });
-        const secrets =
-          hook.previousSecret !== null &&
-          hook.previousUntil !== null &&
-          Date.parse(hook.previousUntil) > now.getTime()
-            ? [hook.secret, hook.previousSecret]
-            : [hook.secret];
-        const headers = await webhookHeaders(secrets, messageId, Math.floor(now.getTime() / 1000), body);
-        let status: number | null = null;
-        let excerpt = '';
-        let error: string | null = null;
-        try {
-          const res = await fetch(hook.url, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json', 'User-Agent': 'edge-forms-webhooks', ...headers },
-            body,
-            redirect: 'manual',
-            signal: AbortSignal.timeout(10_000),
-          });
-          status = res.status;
-          excerpt = (await res.text()).slice(0, 200);
-        } catch (cause) {
-          error = cause instanceof Error ? cause.message : String(cause);
-        }
+        const { status, error, excerpt } = await postSigned(hook.url, {
+          id: messageId,
+          body,
+          secrets: signingSecrets(hook, now),
+          now,
+        });
         print(global, { webhookId: hook.id, messageId, status, excerpt, error }, () =>
           error === null
             ? `${hook.url} answered ${status}${excerpt ? `: ${excerpt}` : ''}`

@@ -87,6 +87,36 @@ async function excerptOf(res: Response): Promise<string | null> {
   return text === '' ? null : text;
 }
 
+/**
+ * One signed POST of a message to a webhook: never follows a redirect, gives up after the time-out,
+ * and reads at most a few KiB of the answer. The status, or the network error, and an excerpt.
+ */
+export async function postSigned(
+  url: string,
+  message: { id: string; body: string; secrets: readonly string[]; now: Date },
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ status: number | null; error: string | null; excerpt: string | null }> {
+  const headers = await webhookHeaders(
+    message.secrets,
+    message.id,
+    Math.floor(message.now.getTime() / 1000),
+    message.body,
+  );
+  try {
+    const res = await fetchImpl(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'edge-forms-webhooks', ...headers },
+      body: message.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    });
+    return { status: res.status, error: null, excerpt: await excerptOf(res).catch(() => null) };
+  } catch (cause) {
+    const error = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 200) : String(cause);
+    return { status: null, error, excerpt: null };
+  }
+}
+
 export type AttemptOutcome =
   | { kind: 'delivered'; status: number }
   | { kind: 'retry'; delaySeconds: number; status: number | null; error: string | null }
@@ -105,34 +135,15 @@ export async function attemptDelivery(
   const now = options.now ?? new Date();
   const attempt = d.attempts + 1;
   const started = Date.now();
-  let status: number | null = null;
-  let error: string | null = null;
-  let excerpt: string | null = null;
   const problem = urlProblem(d.url, options.allowLocalHttp);
-  if (problem !== undefined) {
-    error = problem;
-  } else {
-    const body = submissionEvent(d);
-    const headers = await webhookHeaders(
-      signingSecrets(d, now),
-      d.id,
-      Math.floor(now.getTime() / 1000),
-      body,
-    );
-    try {
-      const res = await (options.fetch ?? fetch)(d.url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'User-Agent': 'edge-forms-webhooks', ...headers },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-      });
-      status = res.status;
-      excerpt = await excerptOf(res).catch(() => null);
-    } catch (cause) {
-      error = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 200) : String(cause);
-    }
-  }
+  const { status, error, excerpt } =
+    problem !== undefined
+      ? { status: null, error: problem, excerpt: null }
+      : await postSigned(
+          d.url,
+          { id: d.id, body: submissionEvent(d), secrets: signingSecrets(d, now), now },
+          options.fetch,
+        );
   const durationMs = Date.now() - started;
   const record = {
     deliveryId: d.id,

@@ -112,10 +112,15 @@ export class GroupCommit<Row> {
   /**
    * Resolves once the row's batch is acknowledged (true: stored; false: skipped by the writer, an
    * Idempotency-Key already used), rejects if its batch failed. `keepAlive` receives each write
-   * this request leads, so that a client hanging up cannot cancel it (ctx.waitUntil).
+   * this request leads, so that a client hanging up cannot cancel it (ctx.waitUntil). `bytes`: the
+   * row's size, when the caller has it already.
    */
-  async add(row: Row, keepAlive: (write: Promise<void>) => void): Promise<boolean> {
-    const waiter: Waiter<Row> = { row, bytes: this.#size(row), state: 'queued' };
+  async add(
+    row: Row,
+    keepAlive: (write: Promise<void>) => void,
+    bytes: number = this.#size(row),
+  ): Promise<boolean> {
+    const waiter: Waiter<Row> = { row, bytes, state: 'queued' };
     this.#queue.push(waiter);
     this.#seen = Math.max(this.#seen, this.#queue.length + (this.#writing?.batch.length ?? 0));
     if (this.#gathering && this.#queue.length >= this.#gathering.target) this.#gathering.alarm.abort(WOKEN);

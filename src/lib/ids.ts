@@ -25,6 +25,19 @@ export function uuidv7(now: number = Date.now()): string {
   bytes[6] = 0x70 | (counter >> 8); // version 7
   bytes[7] = counter & 0xff;
   bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f); // variant 10
+  return formatUuid(bytes);
+}
+
+/** 16 bytes in the UUID text form, 8-4-4-4-12 lower-case hex (RFC 9562). */
+export function formatUuid(bytes: Uint8Array): string {
   const hex = toHex(bytes);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** A short, readable random id: the prefix and 12 random base32 characters (60 bits). */
+export function prefixedId(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return prefix + Array.from(bytes, (b) => BASE32[b % 32]).join('');
 }

@@ -21,16 +21,6 @@ export function newWebhookSecret(): string {
   return PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(32)));
 }
 
-export function isWebhookSecret(secret: string): boolean {
-  if (!secret.startsWith(PREFIX)) return false;
-  try {
-    const length = fromBase64(secret.slice(PREFIX.length)).length;
-    return length >= 24 && length <= 64;
-  } catch {
-    return false;
-  }
-}
-
 /** One signature, `v1,<base64>`, of the message under the secret. */
 export async function signWebhook(
   secret: string,

@@ -1,15 +1,14 @@
 // C26: webhooks, and the outbox of their deliveries with every attempt.
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { deliveries, deliveryAttempts, submissions, webhooks } from '../../schema/tables.ts';
+import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
 
 export type Webhook = typeof webhooks.$inferSelect;
 
 /** A short, readable id with a prefix: `wh_` and 12 random base32 characters. */
 export function newWebhookId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return `wh_${Array.from(bytes, (b) => alphabet[b % 32]).join('')}`;
+  return prefixedId('wh_');
 }
 
 export async function insertWebhook(
@@ -220,27 +219,4 @@ export function listAttempts(db: Db, deliveryIds: string[]) {
       .where(inArray(deliveryAttempts.deliveryId, deliveryIds))
       .orderBy(asc(deliveryAttempts.deliveryId), asc(deliveryAttempts.attempt)),
   );
-}
-
-/** Pending again, due now: the next sweep, or a test's consumer, sends it. Returns the ids reset. */
-export async function resetDeliveries(
-  db: Db,
-  projectId: string,
-  ids: string[] | 'failed',
-): Promise<string[]> {
-  if (ids !== 'failed' && ids.length === 0) return [];
-  const now = new Date(0).toISOString();
-  const rows = await storage(() =>
-    db
-      .update(deliveries)
-      .set({ status: 'pending', nextAttemptAt: now })
-      .where(
-        and(
-          eq(deliveries.projectId, projectId),
-          ids === 'failed' ? eq(deliveries.status, 'failed') : inArray(deliveries.id, ids),
-        ),
-      )
-      .returning({ id: deliveries.id }),
-  );
-  return rows.map((r) => r.id);
 }

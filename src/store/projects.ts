@@ -14,6 +14,7 @@ import {
 } from '../../schema/tables.ts';
 import type { FieldRules } from '../fields/rules.ts';
 import type { FieldDef } from '../fields/validation.ts';
+import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
 
 export type ProjectConfig = {
@@ -95,19 +96,12 @@ export async function updateProjectSettings(db: Db, projectId: string, settings:
   return updated.length > 0;
 }
 
-/** A short, readable project id: `p_` and 12 random base32 characters. */
-function newProjectId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return `p_${Array.from(bytes, (b) => alphabet[b % 32]).join('')}`;
-}
-
 /** What D1 keeps of an API key (C7): its hash and the prefix shown to tell keys apart. */
 export type KeyRow = { keyHash: string; displayPrefix: string; kind: KeyKind };
 
 /** Inserts a project with its fields, origins and first key, all or nothing (one D1 batch). */
 export async function insertProject(db: Db, spec: ProjectSpec, key: KeyRow): Promise<string> {
-  const projectId = spec.id ?? newProjectId();
+  const projectId = spec.id ?? prefixedId('p_');
   const now = new Date().toISOString();
   const origins = spec.origins ?? [];
   await storage(() =>
@@ -137,6 +131,14 @@ export async function findProject(db: Db, projectId: string) {
   return project;
 }
 
+/** What the tool shows of a key: never the key, nor its hash (C7). */
+const SHOWN_KEY_COLUMNS = {
+  displayPrefix: apiKeys.displayPrefix,
+  kind: apiKeys.kind,
+  createdAt: apiKeys.createdAt,
+  revokedAt: apiKeys.revokedAt,
+};
+
 /** A project with everything it owns but its submissions, for `project show` (one D1 batch). */
 export async function projectDetails(db: Db, projectId: string) {
   const [[project], projectFields, origins, keys] = await storage(() =>
@@ -149,12 +151,7 @@ export async function projectDetails(db: Db, projectId: string) {
         .where(eq(allowedOrigins.projectId, projectId))
         .orderBy(allowedOrigins.origin),
       db
-        .select({
-          displayPrefix: apiKeys.displayPrefix,
-          kind: apiKeys.kind,
-          createdAt: apiKeys.createdAt,
-          revokedAt: apiKeys.revokedAt,
-        })
+        .select(SHOWN_KEY_COLUMNS)
         .from(apiKeys)
         .where(eq(apiKeys.projectId, projectId))
         .orderBy(apiKeys.createdAt),
@@ -280,13 +277,7 @@ export async function removeOrigin(db: Db, projectId: string, origin: string): P
 export function listKeys(db: Db, projectId: string) {
   return storage(() =>
     db
-      .select({
-        keyHash: apiKeys.keyHash,
-        displayPrefix: apiKeys.displayPrefix,
-        kind: apiKeys.kind,
-        createdAt: apiKeys.createdAt,
-        revokedAt: apiKeys.revokedAt,
-      })
+      .select({ keyHash: apiKeys.keyHash, ...SHOWN_KEY_COLUMNS })
       .from(apiKeys)
       .where(eq(apiKeys.projectId, projectId))
       .orderBy(apiKeys.createdAt),

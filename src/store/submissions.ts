@@ -166,6 +166,14 @@ export async function purgeIdempotencyKeys(db: Db, before: string): Promise<numb
   return result.meta.changes;
 }
 
+/** What an export or the read API shows of a stored submission. */
+const STORED_COLUMNS = {
+  id: submissions.id,
+  receivedAt: submissions.receivedAt,
+  data: submissions.data,
+  spam: submissions.spam,
+};
+
 /**
  * Submissions oldest first, one page at a time (keyset pagination on the time-ordered id), so an
  * export of any size holds one page in memory.
@@ -180,12 +188,7 @@ export async function* submissionPages(
   for (;;) {
     const page = await storage(() =>
       db
-        .select({
-          id: submissions.id,
-          receivedAt: submissions.receivedAt,
-          data: submissions.data,
-          spam: submissions.spam,
-        })
+        .select(STORED_COLUMNS)
         .from(submissions)
         .where(
           and(
@@ -262,12 +265,7 @@ export async function listSubmissionPage(
   if (q.until !== undefined) conditions.push(lt(submissions.receivedAt, q.until));
   if (q.spam !== 'include') conditions.push(eq(submissions.spam, q.spam === 'only'));
   const candidates = db
-    .select({
-      id: submissions.id,
-      receivedAt: submissions.receivedAt,
-      data: submissions.data,
-      spam: submissions.spam,
-    })
+    .select(STORED_COLUMNS)
     .from(submissions)
     .where(and(...conditions))
     .orderBy(asc ? submissions.id : desc(submissions.id))
@@ -299,12 +297,7 @@ export async function findSubmission(
 ): Promise<StoredSubmission | undefined> {
   const [row] = await storage(() =>
     db
-      .select({
-        id: submissions.id,
-        receivedAt: submissions.receivedAt,
-        data: submissions.data,
-        spam: submissions.spam,
-      })
+      .select(STORED_COLUMNS)
       .from(submissions)
       .where(and(eq(submissions.projectId, projectId), eq(submissions.id, id))),
   );

@@ -56,9 +56,11 @@ export async function commitRow(
   keepAlive: (write: Promise<unknown>) => void,
   queue?: Queue,
 ): Promise<boolean> {
-  if (utf8Bytes(row.data) > MAX_STORED_BYTES) throw tooLargeToStore();
+  // Counted once: the same figure bounds the row and sizes its batch.
+  const bytes = utf8Bytes(row.data);
+  if (bytes > MAX_STORED_BYTES) throw tooLargeToStore();
   try {
-    return await committer(db, queue).add(row, keepAlive);
+    return await committer(db, queue).add(row, keepAlive, bytes);
   } catch (error) {
     const fault = rowFault(error);
     if (fault === 'project-gone') {

@@ -1,6 +1,6 @@
 // C22: Cloudflare Turnstile, verified server-side with the siteverify API.
 import { UnavailableError } from '../lib/faults.ts';
-import { toHex } from '../lib/hex.ts';
+import { formatUuid } from '../lib/ids.ts';
 
 export const TURNSTILE_FIELD = 'cf-turnstile-response';
 export const TURNSTILE_HEADER = 'CF-Turnstile-Response';
@@ -35,8 +35,7 @@ export async function siteverifyIdempotencyKey(
   const bytes = digest.slice(0, 16);
   bytes[6] = 0x80 | ((bytes[6] ?? 0) & 0x0f); // version 8: custom (RFC 9562 §5.8)
   bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f); // variant 10
-  const hex = toHex(bytes);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return formatUuid(bytes);
 }
 
 /**

@@ -49,9 +49,19 @@ export function inProcess(database: Database, input: Input = {}) {
 
 /** Runs `npm run forms -- …` as a user would, in its own process. */
 export function spawnForms(args: string[]): Promise<Result> {
+  return runProcess('npm', ['run', '-s', 'forms', '--', ...args]);
+}
+
+/** Runs a command to its end, with `stdin` as its standard input; its exit status and output. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '-s', 'forms', '--', ...args], {
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    const child = spawn(command, args, {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      env: { ...process.env, ...options.env, WRANGLER_SEND_METRICS: 'false' },
     });
     let stdout = '';
     let stderr = '';
@@ -62,6 +72,7 @@ export function spawnForms(args: string[]): Promise<Result> {
       stderr += d;
     });
     child.on('error', reject);
+    child.stdin.end(options.stdin ?? '');
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }

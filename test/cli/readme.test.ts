@@ -1,7 +1,7 @@
 // C19: every `npm run forms` command line that README.md shows, run exactly as written (through
 // bash, npm and all), gives the promised output on standard output, and npm's log of each run
 // holds no key and no secret.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from './helpers.ts';
+import { runProcess, tempDir } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -37,33 +37,11 @@ function readmeFormsLines(): string[] {
 const work = tempDir('readme');
 const logs = join(work, 'npm-logs');
 
-function run(
-  line: string,
-  env: Record<string, string>,
-  stdin = '',
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', line], {
-      cwd: join(work, 'project'),
-      env: {
-        ...process.env,
-        ...env,
-        WRANGLER_SEND_METRICS: 'false',
-        npm_config_logs_dir: logs,
-        npm_config_logs_max: '1000',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.stdin.end(stdin);
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+function run(line: string, env: Record<string, string>, stdin = '') {
+  return runProcess('bash', ['-o', 'pipefail', '-c', line], {
+    cwd: join(work, 'project'),
+    env: { ...env, npm_config_logs_dir: logs, npm_config_logs_max: '1000' },
+    stdin,
   });
 }
 
