@@ -21,6 +21,14 @@ export default defineConfig(async () => {
                   DELIVERIES_DLQ: 'test-deliveries-dlq-unconsumed',
                 },
                 queueConsumers: {},
+                // C27: the binding of wrangler.toml, and one that refuses every address but one,
+                // so that a refused email is tested with a real binding.
+                email: {
+                  send_email: [
+                    { name: 'EMAIL' },
+                    { name: 'RESTRICTED_EMAIL', allowed_destination_addresses: ['only@example.com'] },
+                  ],
+                },
                 // C21: the suite sends thousands of requests with a few keys, so the limiters of
                 // wrangler.toml are widened here; test/rate-limit.test.ts swaps in the tight ones.
                 ratelimits: {

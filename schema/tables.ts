@@ -29,6 +29,8 @@ export const projects = sqliteTable(
     // (No CHECK here: drizzle-kit would rebuild the table to add one, and dropping `projects` under
     // D1's foreign keys would cascade. The command-line tool allows only whole days ≥ 1.)
     retentionDays: integer('retention_days'),
+    // C27: the field whose value, when it is a valid address, is the notification email's Reply-To.
+    replyToField: text('reply_to_field'),
     createdAt: text('created_at').notNull(),
   },
   (t) => [check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`)],
@@ -108,8 +110,14 @@ export const submissions = sqliteTable(
   ],
 );
 
-// C26: a project's webhooks. The signing secret (`whsec_…`) is kept as given, since the worker must
-// sign with it; during a rotation the previous one signs too, until `previous_until`.
+// C26, C27: where a project's submissions are delivered: a webhook (`url` is https) or an email
+// address (`url` is `mailto:<address>`). Both share the outbox, the queue, retries and attempts.
+export const TARGET_KINDS = ['webhook', 'email'] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
+
+// C26: a webhook's signing secret (`whsec_…`) is kept as given, since the worker must sign with it;
+// during a rotation the previous one signs too, until `previous_until`. An email target has none
+// (an empty secret).
 export const webhooks = sqliteTable(
   'webhooks',
   {
@@ -117,6 +125,7 @@ export const webhooks = sqliteTable(
     projectId: text('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: TARGET_KINDS }).notNull().default('webhook'),
     url: text('url').notNull(),
     secret: text('secret').notNull(),
     previousSecret: text('previous_secret'),

@@ -37,6 +37,7 @@ import {
   parseHoneypot,
   parseOrigin,
   parsePolicy,
+  parseReplyToField,
   parseRetentionDays,
   parseSince,
   parseTurnstileSecret,
@@ -261,6 +262,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           honeypot: p.honeypot,
           turnstile: p.turnstileSecret !== null,
           retentionDays: p.retentionDays,
+          replyToField: p.replyToField,
           createdAt: p.createdAt,
           fields: p.fields.map(fieldDef),
           origins: p.origins.map((o) => o.origin),
@@ -278,6 +280,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             `Honeypot: ${p.honeypot ?? '(none)'}`,
             `Turnstile: ${p.turnstileSecret === null ? 'off' : 'required (secret set)'}`,
             `Retention: ${retentionText(p.retentionDays)}`,
+            `Reply-To field of notification emails: ${p.replyToField ?? '(none)'}`,
             'Fields:',
             ...(p.fields.length
               ? p.fields.map((f) => `  ${describeField(fieldDef(f))}`)
@@ -314,6 +317,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     .option('--no-turnstile', 'no longer require a Turnstile token')
     .option('--retention-days <days>', 'delete submissions older than this many days (hourly)')
     .option('--no-retention', 'keep submissions until they are deleted (the default)')
+    .option('--reply-to-field <field>', 'notification emails reply to the address in this string field')
+    .option('--no-reply-to-field', 'notification emails have no Reply-To')
     .addOption(refusedSecretOption())
     .action(
       withDb(
@@ -327,6 +332,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             turnstile?: boolean;
             retentionDays?: string;
             retention?: false;
+            replyToField?: string | false;
           },
         ) => {
           if (opts.retentionDays !== undefined && opts.retention === false) {
@@ -347,10 +353,16 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
               ? {}
               : { retentionDays: parseRetentionDays(opts.retentionDays) }),
             ...(opts.retention === false ? { retentionDays: null } : {}),
+            ...(opts.replyToField === undefined
+              ? {}
+              : {
+                  replyToField:
+                    opts.replyToField === false ? null : parseReplyToField(opts.replyToField, p.fields),
+                }),
           };
           if (Object.keys(settings).length === 0) {
             throw new UsageError(
-              'Nothing to change: give --unknown-fields, --honeypot, --turnstile, --retention-days or their --no- forms',
+              'Nothing to change: give --unknown-fields, --honeypot, --turnstile, --retention-days, --reply-to-field or their --no- forms',
             );
           }
           await updateProjectSettings(db, p.id, settings);
@@ -363,9 +375,10 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
               honeypot: after.honeypot,
               turnstile: after.turnstileSecret !== null,
               retentionDays: after.retentionDays,
+              replyToField: after.replyToField,
             },
             () =>
-              `Updated ${p.id}: unknown fields ${after.unknownFields}, honeypot ${after.honeypot ?? '(none)'}, Turnstile ${after.turnstileSecret === null ? 'off' : 'required'}, retention ${retentionText(after.retentionDays)}.`,
+              `Updated ${p.id}: unknown fields ${after.unknownFields}, honeypot ${after.honeypot ?? '(none)'}, Turnstile ${after.turnstileSecret === null ? 'off' : 'required'}, retention ${retentionText(after.retentionDays)}, Reply-To field ${after.replyToField ?? '(none)'}.`,
           );
         },
       ),
@@ -617,7 +630,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
       ),
     );
 
-  webhookCommands(cli, { withDb, print, requireProject, table });
+  webhookCommands(cli, { withDb, print, requireProject, table, updateProjectSettings });
 
   return cli;
 }

@@ -5,6 +5,7 @@ import {
   UNKNOWN_FIELD_POLICIES,
   type UnknownFieldPolicy,
 } from '../schema/tables.ts';
+import { isEmailAddress } from '../src/delivery/email.ts';
 import { compilePattern, type FieldRules, FORMATS, type Format, RULES_OF } from '../src/fields/rules.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { TURNSTILE_FIELD } from '../src/submit/turnstile.ts';
@@ -191,6 +192,28 @@ export function parseHoneypot(name: string, fields: readonly { name: string }[])
     throw new UsageError(`The honeypot '${name}' cannot be one of the project's fields`);
   }
   return name;
+}
+
+/** C27: the Reply-To field of notification emails is one of the project's string fields. */
+export function parseReplyToField(name: string, fields: readonly { name: string; type: string }[]): string {
+  const field = fields.find((f) => f.name === name);
+  if (field === undefined || field.type !== 'string') {
+    throw new UsageError(
+      `The Reply-To field '${name}' must be one of the project's string fields (${
+        fields
+          .filter((f) => f.type === 'string')
+          .map((f) => f.name)
+          .join(', ') || 'it has none'
+      })`,
+    );
+  }
+  return name;
+}
+
+/** C27: one plain email address. */
+export function parseEmailAddress(text: string): string {
+  if (!isEmailAddress(text)) throw new UsageError(`Invalid email address '${text}'`);
+  return text;
 }
 
 /** C22: a Turnstile secret key as Cloudflare's dashboard shows it. */

@@ -1,5 +1,5 @@
-// `forms webhook …` and `forms deliveries …` (C26): a project's webhooks, their signing secrets,
-// and the deliveries with every attempt.
+// `forms webhook …`, `forms notify …` and `forms deliveries …` (C26, C27): a project's webhooks and
+// their signing secrets, its notification emails, and the deliveries with every attempt.
 import type { Command } from 'commander';
 import {
   type AttemptOutcome,
@@ -11,19 +11,24 @@ import {
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import type { Db } from '../src/store/db.ts';
 import {
+  addressOf,
   findDeliveryToSend,
   insertWebhook,
   listAttempts,
   listDeliveries,
   listWebhooks,
+  mailto,
+  newNotificationId,
   newWebhookId,
   removeWebhook,
+  requeueDelivery,
   rotateWebhookSecret,
 } from '../src/store/deliveries.ts';
-import { UsageError } from './input.ts';
+import { parseEmailAddress, parseReplyToField, UsageError } from './input.ts';
 
-/** At most this many webhooks per project. */
+/** At most this many webhooks per project, and this many notification addresses. */
 export const MAX_WEBHOOKS = 10;
+export const MAX_NOTIFICATIONS = 10;
 /** After a rotation, the previous secret goes on signing for this long. */
 const ROTATION_MS = 24 * 60 * 60 * 1000;
 
@@ -33,7 +38,15 @@ export type CommandContext = {
     action: (db: Db, global: Global, ...args: A) => Promise<void>,
   ) => (...args: A) => Promise<void>;
   print: (global: Global, json: unknown, text: () => string) => void;
-  requireProject: (db: Db, projectId: string) => Promise<{ id: string }>;
+  requireProject: (
+    db: Db,
+    projectId: string,
+  ) => Promise<{ id: string; replyToField: string | null; fields: { name: string; type: string }[] }>;
+  updateProjectSettings: (
+    db: Db,
+    projectId: string,
+    settings: { replyToField: string | null },
+  ) => Promise<boolean>;
   table: (rows: string[][]) => string;
 };
 
@@ -54,7 +67,7 @@ async function requireWebhook(db: Db, projectId: string, id: string) {
 
 export function webhookCommands(
   cli: Command,
-  { withDb, print, requireProject, table }: CommandContext,
+  { withDb, print, requireProject, table, updateProjectSettings }: CommandContext,
 ): void {
   const webhook = cli.command('webhook').description('signed webhooks (Standard Webhooks) per project');
   webhook
@@ -170,7 +183,97 @@ export function webhookCommands(
       }),
     );
 
-  const deliveriesCommand = cli.command('deliveries').description('webhook deliveries and their attempts');
+  const notify = cli
+    .command('notify')
+    .description('an email per accepted submission, through the send_email binding (C27)');
+  notify
+    .command('add <project> <address>')
+    .description('email every accepted submission to this address')
+    .option('--reply-to-field <field>', "the emails' Reply-To is the address in this string field")
+    .action(
+      withDb(async (db, global, projectId: string, address: string, opts: { replyToField?: string }) => {
+        const to = parseEmailAddress(address);
+        const p = await requireProject(db, projectId);
+        const replyToField =
+          opts.replyToField === undefined ? p.replyToField : parseReplyToField(opts.replyToField, p.fields);
+        const existing = await listWebhooks(db, p.id, 'email');
+        if (existing.some((n) => addressOf(n.url) === to)) {
+          throw new UsageError(`Project '${p.id}' already emails ${to}`);
+        }
+        if (existing.length >= MAX_NOTIFICATIONS) {
+          throw new UsageError(
+            `Project '${p.id}' has ${MAX_NOTIFICATIONS} email addresses already: remove one first`,
+          );
+        }
+        const row = {
+          id: newNotificationId(),
+          projectId: p.id,
+          kind: 'email' as const,
+          url: mailto(to),
+          secret: '',
+        };
+        await insertWebhook(db, row);
+        if (replyToField !== p.replyToField) await updateProjectSettings(db, p.id, { replyToField });
+        print(global, { notificationId: row.id, address: to, replyToField }, () =>
+          [
+            `Added email notification ${row.id} → ${to}`,
+            replyToField === null
+              ? 'Reply-To: none (set one with --reply-to-field <field>)'
+              : `Reply-To: the address in field '${replyToField}', when it holds one`,
+          ].join('\n'),
+        );
+      }),
+    );
+  notify
+    .command('list <project>')
+    .description('the addresses that get an email per submission')
+    .action(
+      withDb(async (db, global, projectId: string) => {
+        const p = await requireProject(db, projectId);
+        const rows = (await listWebhooks(db, p.id, 'email')).map((n) => ({
+          notificationId: n.id,
+          address: addressOf(n.url),
+          createdAt: n.createdAt,
+        }));
+        print(global, { projectId: p.id, replyToField: p.replyToField, notifications: rows }, () =>
+          rows.length === 0
+            ? `No email notifications for ${p.id}: forms notify add ${p.id} <address>`
+            : [
+                table([
+                  ['ID', 'ADDRESS', 'CREATED'],
+                  ...rows.map((r) => [r.notificationId, r.address, r.createdAt]),
+                ]),
+                `Reply-To field: ${p.replyToField ?? '(none)'}`,
+              ].join('\n'),
+        );
+      }),
+    );
+  notify
+    .command('remove <project> <id-or-address>')
+    .description('stop emailing an address (by its id or the address), and drop its deliveries')
+    .action(
+      withDb(async (db, global, projectId: string, which: string) => {
+        const p = await requireProject(db, projectId);
+        const target = (await listWebhooks(db, p.id, 'email')).find(
+          (n) => n.id === which || addressOf(n.url) === which,
+        );
+        if (target === undefined || !(await removeWebhook(db, p.id, target.id, 'email'))) {
+          throw new UsageError(
+            `Project '${p.id}' has no email notification '${which}' (see: forms notify list)`,
+          );
+        }
+        const address = addressOf(target.url);
+        print(
+          global,
+          { projectId: p.id, removed: target.id, address },
+          () => `Removed ${address} (${target.id}) from ${p.id}.`,
+        );
+      }),
+    );
+
+  const deliveriesCommand = cli
+    .command('deliveries')
+    .description('webhook and email deliveries and their attempts');
   deliveriesCommand
     .command('list <project>')
     .description('each delivery: submission, target, attempts, last status, next attempt (the latest 100)')
@@ -207,7 +310,7 @@ export function webhookCommands(
               ...rows.map((r) => [
                 r.id,
                 r.submissionId,
-                r.url,
+                r.kind === 'email' ? `email ${addressOf(r.url)}` : r.url,
                 r.status,
                 String(r.attempts),
                 r.lastStatus === null ? (r.lastError ?? '—') : String(r.lastStatus),
@@ -241,13 +344,19 @@ export function webhookCommands(
           id !== undefined
             ? [id]
             : (await listDeliveries(db, p.id, { failed: true, limit: 1000 })).map((d) => d.id);
-        const results: ({ deliveryId: string } & AttemptOutcome)[] = [];
+        const results: ({ deliveryId: string } & (AttemptOutcome | { kind: 'queued' }))[] = [];
         for (const deliveryId of ids) {
           const delivery = await findDeliveryToSend(db, deliveryId);
           if (delivery === undefined || delivery.projectId !== p.id) {
             throw new UsageError(
               `Project '${p.id}' has no delivery '${deliveryId}' (see: forms deliveries list)`,
             );
+          }
+          if (delivery.kind === 'email') {
+            // C27: only the worker has the send_email binding; the next sweep sends it.
+            await requeueDelivery(db, p.id, deliveryId);
+            results.push({ deliveryId, kind: 'queued' });
+            continue;
           }
           const outcome = await attemptDelivery(db, delivery, { allowLocalHttp: true });
           results.push({ deliveryId, ...outcome });
@@ -257,9 +366,11 @@ export function webhookCommands(
             ? `No failed deliveries for ${p.id}.`
             : results
                 .map((r) =>
-                  r.kind === 'delivered'
-                    ? `${r.deliveryId}: delivered (${r.status})`
-                    : `${r.deliveryId}: ${r.kind === 'retry' ? `not yet (${r.status ?? r.error}); next attempt in ${r.delaySeconds} s` : `failed (${r.status ?? r.error})`}`,
+                  r.kind === 'queued'
+                    ? `${r.deliveryId}: an email, queued again: the worker sends it within about three minutes`
+                    : r.kind === 'delivered'
+                      ? `${r.deliveryId}: delivered (${r.status})`
+                      : `${r.deliveryId}: ${r.kind === 'retry' ? `not yet (${r.status ?? r.error}); next attempt in ${r.delaySeconds} s` : `failed (${r.status ?? r.error})`}`,
                 )
                 .join('\n'),
         );

@@ -7,6 +7,7 @@ declare global {
       TIGHT_KEY_RATE_LIMIT: RateLimit;
       TIGHT_ADDRESS_RATE_LIMIT: RateLimit;
       TIGHT_AUTH_FAILURE_RATE_LIMIT: RateLimit;
+      RESTRICTED_EMAIL: SendEmail;
     }
   }
 }

@@ -45,6 +45,7 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
       }
       const outcome = await attemptDelivery(db, delivery, {
         allowLocalHttp: allowLocalHttp(env),
+        email: { binding: env.EMAIL, from: env.EMAIL_FROM },
         retryDelays: retryDelays(env.WEBHOOK_RETRY_DELAYS),
       });
       if (outcome.kind === 'retry') {

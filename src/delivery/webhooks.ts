@@ -3,6 +3,7 @@
 import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
 import { type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
+import { type EmailSender, sendNotification } from './email.ts';
 
 /** A receiver gets this long to answer; longer is a failed attempt. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -118,32 +119,51 @@ export async function postSigned(
 }
 
 export type AttemptOutcome =
-  | { kind: 'delivered'; status: number }
+  | { kind: 'delivered'; status: number | null }
   | { kind: 'retry'; delaySeconds: number; status: number | null; error: string | null }
   | { kind: 'failed'; status: number | null; error: string | null };
 
+/** What sends email (C27): the `send_email` binding and the sender address, EMAIL_FROM. */
+export type EmailSetup = { binding: EmailSender | undefined; from: string | undefined };
+
+/** One attempt of a delivery, by its target's kind: a signed POST, or (C27) an email. */
+async function sendOnce(
+  d: DeliveryToSend,
+  options: { allowLocalHttp: boolean; email?: EmailSetup; fetch?: typeof fetch },
+  now: Date,
+): Promise<{ ok: boolean; status: number | null; error: string | null; excerpt: string | null }> {
+  if (d.kind === 'email') return sendNotification(options.email?.binding, options.email?.from, d);
+  const problem = urlProblem(d.url, options.allowLocalHttp);
+  if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };
+  const answer = await postSigned(
+    d.url,
+    { id: d.id, body: submissionEvent(d), secrets: signingSecrets(d, now), now },
+    options.fetch,
+  );
+  return { ...answer, ok: answer.status !== null && answer.status >= 200 && answer.status < 300 };
+}
+
 /**
- * Sends the delivery once and records the attempt: 2xx delivered; 410 Gone disables the webhook
- * and fails the delivery; anything else (another status, a network error, a time-out, a
- * redirect, which is never followed) is retried after the next delay, until the last.
+ * Sends the delivery once and records the attempt: a 2xx answer (or an email the binding took)
+ * is delivered; 410 Gone disables the webhook and fails the delivery; anything else (another
+ * status, a network error, a time-out, a redirect, which is never followed, a refused email) is
+ * retried after the next delay, until the last.
  */
 export async function attemptDelivery(
   db: Db,
   d: DeliveryToSend,
-  options: { allowLocalHttp: boolean; retryDelays?: readonly number[]; now?: Date; fetch?: typeof fetch },
+  options: {
+    allowLocalHttp: boolean;
+    email?: EmailSetup;
+    retryDelays?: readonly number[];
+    now?: Date;
+    fetch?: typeof fetch;
+  },
 ): Promise<AttemptOutcome> {
   const now = options.now ?? new Date();
   const attempt = d.attempts + 1;
   const started = Date.now();
-  const problem = urlProblem(d.url, options.allowLocalHttp);
-  const { status, error, excerpt } =
-    problem !== undefined
-      ? { status: null, error: problem, excerpt: null }
-      : await postSigned(
-          d.url,
-          { id: d.id, body: submissionEvent(d), secrets: signingSecrets(d, now), now },
-          options.fetch,
-        );
+  const { ok, status, error, excerpt } = await sendOnce(d, options, now);
   const durationMs = Date.now() - started;
   const record = {
     deliveryId: d.id,
@@ -154,7 +174,7 @@ export async function attemptDelivery(
     durationMs,
     excerpt,
   };
-  if (status !== null && status >= 200 && status < 300) {
+  if (ok) {
     await recordAttempt(db, record, { status: 'delivered', nextAttemptAt: null });
     return { kind: 'delivered', status };
   }

@@ -1,6 +1,14 @@
-// C26: webhooks, and the outbox of their deliveries with every attempt.
+// C26, C27: a project's delivery targets (webhooks and email addresses), and the outbox of their
+// deliveries with every attempt.
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { deliveries, deliveryAttempts, submissions, webhooks } from '../../schema/tables.ts';
+import {
+  deliveries,
+  deliveryAttempts,
+  projects,
+  submissions,
+  type TargetKind,
+  webhooks,
+} from '../../schema/tables.ts';
 import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
 
@@ -11,24 +19,43 @@ export function newWebhookId(): string {
   return prefixedId('wh_');
 }
 
+/** C27: an email notification's id: `em_` and 12 random base32 characters. */
+export function newNotificationId(): string {
+  return prefixedId('em_');
+}
+
+/** C27: an email target keeps its address as a `mailto:` URL, and no secret. */
+export const mailto = (address: string) => `mailto:${address}`;
+export const addressOf = (url: string) => (url.startsWith('mailto:') ? url.slice('mailto:'.length) : url);
+
 export async function insertWebhook(
   db: Db,
-  row: { id: string; projectId: string; url: string; secret: string },
+  row: { id: string; projectId: string; url: string; secret: string; kind?: TargetKind },
 ) {
   await storage(() => db.insert(webhooks).values({ ...row, createdAt: new Date().toISOString() }));
 }
 
-export function listWebhooks(db: Db, projectId: string): Promise<Webhook[]> {
+/** A project's targets of one kind: its webhooks, or (C27) its notification addresses. */
+export function listWebhooks(db: Db, projectId: string, kind: TargetKind = 'webhook'): Promise<Webhook[]> {
   return storage(() =>
-    db.select().from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(asc(webhooks.createdAt)),
+    db
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.kind, kind)))
+      .orderBy(asc(webhooks.createdAt)),
   );
 }
 
-export async function removeWebhook(db: Db, projectId: string, id: string): Promise<boolean> {
+export async function removeWebhook(
+  db: Db,
+  projectId: string,
+  id: string,
+  kind: TargetKind = 'webhook',
+): Promise<boolean> {
   const removed = await storage(() =>
     db
       .delete(webhooks)
-      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id)))
+      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id), eq(webhooks.kind, kind)))
       .returning({ id: webhooks.id }),
   );
   return removed.length > 0;
@@ -73,14 +100,18 @@ export type DeliveryToSend = {
   receivedAt: string;
   data: string;
   webhookId: string;
+  kind: TargetKind;
   url: string;
   secret: string;
   previousSecret: string | null;
   previousUntil: string | null;
   disabledAt: string | null;
+  /** C27: what an email needs of its project. */
+  projectName: string;
+  replyToField: string | null;
 };
 
-/** A delivery with what sending it needs: its webhook and its submission, in one query. */
+/** A delivery with what sending it needs: its target, its submission and project, in one query. */
 export async function findDeliveryToSend(db: Db, id: string): Promise<DeliveryToSend | undefined> {
   const [row] = await storage(() =>
     db
@@ -93,15 +124,19 @@ export async function findDeliveryToSend(db: Db, id: string): Promise<DeliveryTo
         receivedAt: submissions.receivedAt,
         data: submissions.data,
         webhookId: webhooks.id,
+        kind: webhooks.kind,
         url: webhooks.url,
         secret: webhooks.secret,
         previousSecret: webhooks.previousSecret,
         previousUntil: webhooks.previousUntil,
         disabledAt: webhooks.disabledAt,
+        projectName: projects.name,
+        replyToField: projects.replyToField,
       })
       .from(deliveries)
       .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
       .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
+      .innerJoin(projects, eq(projects.id, deliveries.projectId))
       .where(eq(deliveries.id, id)),
   );
   return row;
@@ -178,6 +213,21 @@ export async function claimOverdue(
   return rows.map((r) => r.id);
 }
 
+/**
+ * C27: a delivery the worker sends again (an email, which only the worker can send): pending, and
+ * due long ago, so that the next sweep (every minute) sends it through the queue.
+ */
+export async function requeueDelivery(db: Db, projectId: string, id: string): Promise<boolean> {
+  const updated = await storage(() =>
+    db
+      .update(deliveries)
+      .set({ status: 'pending', nextAttemptAt: new Date(0).toISOString() })
+      .where(and(eq(deliveries.projectId, projectId), eq(deliveries.id, id)))
+      .returning({ id: deliveries.id }),
+  );
+  return updated.length > 0;
+}
+
 export function listDeliveries(
   db: Db,
   projectId: string,
@@ -189,6 +239,7 @@ export function listDeliveries(
         id: deliveries.id,
         submissionId: deliveries.submissionId,
         webhookId: deliveries.webhookId,
+        kind: webhooks.kind,
         url: webhooks.url,
         status: deliveries.status,
         attempts: deliveries.attempts,

@@ -85,7 +85,7 @@ export type ProjectSpec = {
 };
 
 export type ProjectSettings = Partial<
-  Pick<Project, 'unknownFields' | 'honeypot' | 'turnstileSecret' | 'retentionDays'>
+  Pick<Project, 'unknownFields' | 'honeypot' | 'turnstileSecret' | 'retentionDays' | 'replyToField'>
 >;
 
 /** Changes a project's settings; returns whether the project exists. */

@@ -453,6 +453,7 @@ describe('spam settings (C22)', () => {
       honeypot: 'url',
       turnstile: true,
       retentionDays: null,
+      replyToField: null,
     });
     expect(await config()).toMatchObject({
       honeypot: 'url',

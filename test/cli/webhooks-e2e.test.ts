@@ -11,6 +11,7 @@ import { freePort, spawnForms, startDev, tempDir } from './helpers.ts';
 const dir = tempDir('webhooks');
 let port = 0;
 let dev: ChildProcess | undefined;
+let devLog: () => string = () => '';
 let receiver: Server | undefined;
 let receiverUrl = '';
 const calls: { headers: Record<string, string>; body: string; answered: number }[] = [];
@@ -39,6 +40,7 @@ beforeAll(async () => {
   port = await freePort();
   const started = await startDev(dir, port, ['--var', 'WEBHOOK_RETRY_DELAYS:1,1,1,1,1']);
   dev = started.process;
+  devLog = started.log;
 });
 
 afterAll(() => {
@@ -108,5 +110,41 @@ describe('C26: a webhook on npm run dev', () => {
     expect(tested).toMatchObject({ status: 200, excerpt: 'thanks', error: null });
     expect(calls).toHaveLength(before + 1);
     expect(JSON.parse(calls.at(-1)?.body ?? '{}')).toMatchObject({ type: 'webhook.test' });
+  });
+});
+
+describe('C27: an email notification on npm run dev', () => {
+  it('is written by wrangler’s local send_email as plain text with the fields, and shown as delivered', async () => {
+    const added = JSON.parse(
+      await forms('notify', 'add', 'example', 'owner@example.com', '--reply-to-field', 'email', '--json'),
+    ) as { notificationId: string };
+    expect(added).toMatchObject({ notificationId: expect.stringMatching(/^em_/), replyToField: 'email' });
+    const key = readFileSync(`${dir}/example-key`, 'utf8').trim();
+    const logBefore = devLog().length;
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/submit`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Grace', email: 'grace@example.com', phone: 7, message: 'Hi\nthere' }),
+    });
+    expect(res.status).toBe(201);
+    const deadline = Date.now() + 60_000;
+    let path: string | undefined;
+    while (path === undefined && Date.now() < deadline) {
+      path = /Text: (\S+\.txt)/.exec(devLog().slice(logBefore))?.[1];
+      if (path === undefined) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(path, devLog().slice(logBefore)).toBeDefined();
+    const text = readFileSync(path ?? '', 'utf8');
+    expect(text).toContain('name: Grace\nemail: grace@example.com\nphone: 7\nmessage: Hi\n  there\n');
+    const logged = devLog().slice(logBefore);
+    expect(logged).toContain('To: owner@example.com');
+    expect(logged).toMatch(/Subject: New submission: /);
+
+    const listed = JSON.parse(await forms('deliveries', 'list', 'example', '--json')) as {
+      deliveries: { id: string; submissionId: string; status: string; attempts: number }[];
+    };
+    const email = listed.deliveries.find((d) => d.id.endsWith(`.${added.notificationId}`));
+    expect(email).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(text).toContain(`Submission ${email?.submissionId}, received `);
   });
 });

@@ -1,0 +1,95 @@
+// C27: the notification email of an accepted submission, sent through the Workers `send_email`
+// binding: its fields as plain text, and Reply-To from the field the project names when that
+// field holds a valid address. Recorded as an attempt like a webhook's (C26).
+import * as v from 'valibot';
+import { addressOf, type DeliveryToSend } from '../store/deliveries.ts';
+
+/** A single plain address, as valibot's email check judges it; nothing a header could be split by. */
+const ADDRESS = v.pipe(v.string(), v.maxLength(254), v.email());
+export const isEmailAddress = (value: unknown): value is string => v.is(ADDRESS, value);
+
+/** No line breaks or other control characters in a header, so that nothing can add one. */
+const headerText = (text: string, max: number) =>
+  text
+    .replace(/\p{Cc}+/gu, ' ')
+    .trim()
+    .slice(0, max);
+
+/** A field's value as text: strings as they are (later lines indented), anything else as JSON. */
+function valueText(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.replace(/\r\n?|\n/g, '\n  ');
+}
+
+export type NotificationEmail = {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string;
+};
+
+/** The email of one delivery: to its target's address, from `from` (the EMAIL_FROM setting). */
+export function notificationEmail(
+  d: Pick<
+    DeliveryToSend,
+    'url' | 'projectId' | 'projectName' | 'submissionId' | 'receivedAt' | 'data' | 'replyToField'
+  >,
+  from: string,
+): NotificationEmail {
+  const fields = JSON.parse(d.data) as Record<string, unknown>;
+  const names = Object.keys(fields);
+  const lines = [
+    `A form of ${headerText(d.projectName, 200)} (${d.projectId}) was submitted.`,
+    '',
+    ...(names.length === 0 ? ['(no fields)'] : names.map((name) => `${name}: ${valueText(fields[name])}`)),
+    '',
+    `Submission ${d.submissionId}, received ${d.receivedAt}.`,
+    `Read it with a secret key: GET /api/v1/submissions/${d.submissionId}`,
+  ];
+  const replyTo = d.replyToField === null ? undefined : fields[d.replyToField];
+  return {
+    from,
+    to: addressOf(d.url),
+    subject: headerText(`New submission: ${d.projectName}`, 200),
+    text: `${lines.join('\n')}\n`,
+    ...(isEmailAddress(replyTo) ? { replyTo } : {}),
+  };
+}
+
+/** The part of the `send_email` binding used here (the binding's `SendEmail` type is workerd's). */
+export type EmailSender = { send(message: NotificationEmail): Promise<{ messageId: string }> };
+
+/**
+ * One attempt to send the email. The binding's refusal (an unverified destination, a sender not
+ * allowed, a quota) is an error to record and retry, like a webhook's network error.
+ */
+export async function sendNotification(
+  binding: EmailSender | undefined,
+  from: string | undefined,
+  d: Parameters<typeof notificationEmail>[0],
+): Promise<{ ok: boolean; status: null; error: string | null; excerpt: string | null }> {
+  if (binding === undefined) {
+    return {
+      ok: false,
+      status: null,
+      error: 'email is not set up: no send_email binding (EMAIL)',
+      excerpt: null,
+    };
+  }
+  if (!isEmailAddress(from)) {
+    return {
+      ok: false,
+      status: null,
+      error: 'email is not set up: EMAIL_FROM is not an address',
+      excerpt: null,
+    };
+  }
+  try {
+    const { messageId } = await binding.send(notificationEmail(d, from));
+    return { ok: true, status: null, error: null, excerpt: `sent ${messageId}`.slice(0, 200) };
+  } catch (cause) {
+    const error = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 200) : String(cause);
+    return { ok: false, status: null, error, excerpt: null };
+  }
+}
