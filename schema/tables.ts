@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
-export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean'] as const;
+export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'file'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 // C23: publishable keys sit in web pages and can only submit; secret keys also read and erase.
@@ -31,9 +31,17 @@ export const projects = sqliteTable(
     retentionDays: integer('retention_days'),
     // C27: the field whose value, when it is a valid address, is the notification email's Reply-To.
     replyToField: text('reply_to_field'),
+    // C29: the public address of the project's HTML form, `POST /f/<form_id>`: not a key, so that
+    // no key ever sits in an `action` URL.
+    formId: text('form_id'),
+    // C29: where an HTML form goes after a success, unless the form names its own `_next`.
+    thankYouUrl: text('thank_you_url'),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`)],
+  (t) => [
+    check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`),
+    uniqueIndex('projects_form_id').on(t.formId),
+  ],
 );
 
 export const fields = sqliteTable(
@@ -52,7 +60,7 @@ export const fields = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.name] }),
-    check('fields_type', sql`${t.type} in ('string', 'integer', 'number', 'boolean')`),
+    check('fields_type', sql`${t.type} in ('string', 'integer', 'number', 'boolean', 'file')`),
   ],
 );
 
@@ -101,6 +109,9 @@ export const submissions = sqliteTable(
     // submission in the same write; cleared by the hourly purge once older than 24 hours.
     idempotencyKey: text('idempotency_key'),
     bodyHash: text('body_hash'),
+    // C30: the names of the submission's file fields, as a JSON array (NULL: none). Its files are in
+    // R2 under `<project_id>/<id>/<field>`; deleting the row queues them for deletion (a trigger).
+    files: text('files'),
   },
   (t) => [
     index('submissions_project_id').on(t.projectId, t.id),
@@ -190,3 +201,11 @@ export type Project = typeof projects.$inferSelect;
 export type Field = typeof fields.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type Submission = typeof submissions.$inferSelect;
+
+// C30: R2 prefixes whose objects are to be deleted, written by a trigger in the same D1 write that
+// deletes their submission (delete, erasure, retention, project deletion), and emptied by the
+// worker's sweep every minute. A deletion from the command-line tool needs no R2 access.
+export const fileDeletions = sqliteTable('file_deletions', {
+  prefix: text('prefix').primaryKey(),
+  createdAt: text('created_at').notNull(),
+});

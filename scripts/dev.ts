@@ -6,12 +6,29 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createKey } from '../src/projects/admin.ts';
 import { hashKey } from '../src/projects/keys.ts';
-import { findProject, findProjectByKeyHash } from '../src/store/projects.ts';
+import {
+  addField,
+  findProject,
+  findProjectByKeyHash,
+  projectDetails,
+  updateProjectSettings,
+} from '../src/store/projects.ts';
 import { buildAssets } from './build-assets.ts';
 import { openDatabase } from './database.ts';
 import { createProjectFromInput } from './forms.ts';
+import { parseFieldSpec } from './input.ts';
 
 const EXAMPLE_ID = 'example';
+/** C29: the example project's HTML form address, fixed so that examples/plain.html can name it. */
+export const EXAMPLE_FORM_ID = 'f_example';
+const EXAMPLE_FIELDS = [
+  'name:string',
+  'email:string',
+  'phone:integer',
+  'enquiry:boolean',
+  'message:string',
+  'cv:file:maxSize=5MB:accept=application/pdf,image/*',
+];
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
 const wranglerArgs = process.argv.slice(2);
@@ -30,14 +47,24 @@ await buildAssets();
 async function exampleKey(): Promise<string> {
   const { db, close } = await openDatabase({ remote: false, persistTo });
   try {
-    if ((await findProject(db, EXAMPLE_ID)) === undefined) {
+    const existing = await findProject(db, EXAMPLE_ID);
+    if (existing === undefined) {
       // Through the same code as `forms project create`.
       const { apiKey } = await createProjectFromInput(db, {
         id: EXAMPLE_ID,
+        formId: EXAMPLE_FORM_ID,
         name: 'Example',
-        fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
+        fields: EXAMPLE_FIELDS,
       });
       return apiKey;
+    }
+    // An example project made before HTML forms and files: given its form address and file field.
+    if (existing.formId !== EXAMPLE_FORM_ID) {
+      await updateProjectSettings(db, EXAMPLE_ID, { formId: EXAMPLE_FORM_ID });
+      const details = await projectDetails(db, EXAMPLE_ID);
+      if (details !== undefined && !details.fields.some((f) => f.name === 'cv')) {
+        await addField(db, EXAMPLE_ID, parseFieldSpec(EXAMPLE_FIELDS.at(-1) ?? ''));
+      }
     }
     const saved = existsSync(KEY_FILE) ? readFileSync(KEY_FILE, 'utf8').trim() : '';
     if (saved && (await findProjectByKeyHash(db, await hashKey(saved)))?.id === EXAMPLE_ID) return saved;
@@ -63,8 +90,9 @@ const body = JSON.stringify({
 });
 
 console.log(`
-Example project "${EXAMPLE_ID}" (fields: name string, email string, phone integer, enquiry boolean, message string)
+Example project "${EXAMPLE_ID}" (fields: name string, email string, phone integer, enquiry boolean, message string, cv file)
 API key: ${apiKey}   (also in ${KEY_FILE})
+HTML form address: http://${host}:${port}/f/${EXAMPLE_FORM_ID}   (try examples/plain.html)
 
 Try it once the server is ready:
 

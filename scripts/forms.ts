@@ -40,6 +40,7 @@ import {
   parseReplyToField,
   parseRetentionDays,
   parseSince,
+  parseThankYouUrl,
   parseTurnstileSecret,
   UsageError,
 } from './input.ts';
@@ -57,6 +58,7 @@ export async function createProjectFromInput(
   db: Db,
   input: {
     id?: string;
+    formId?: string;
     name: string;
     fields: string[];
     origins?: string[];
@@ -80,6 +82,7 @@ export async function createProjectFromInput(
     ...spec,
     turnstileSecret,
     ...(input.id === undefined ? {} : { id: input.id }),
+    ...(input.formId === undefined ? {} : { formId: input.formId }),
   });
   // The Turnstile secret is not printed back: only whether one is set.
   return { ...created, ...spec, turnstile: turnstileSecret !== null };
@@ -187,7 +190,12 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
   project
     .command('create <name>')
     .description('create a project with its fields, origins and first API key (printed once)')
-    .option('--field <name:type[:required]>', 'a field: type string, integer, number or boolean', collect, [])
+    .option(
+      '--field <name:type[:required]>',
+      'a field: type string, integer, number, boolean or file',
+      collect,
+      [],
+    )
     .option('--origin <origin>', 'an allowed origin, scheme://host[:port] (none: every origin)', collect, [])
     .option('--unknown-fields <policy>', 'reject or discard fields the project does not define', 'reject')
     .option('--honeypot <field>', 'a hidden form field that people leave empty; filled, it marks spam')
@@ -220,6 +228,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             [
               `Created project ${created.projectId} "${created.name}" with ${created.fields.length} field(s).`,
               `API key (shown once; only its hash is stored): ${created.apiKey}`,
+              `HTML form address (no key needed): POST /f/${created.formId}`,
             ].join('\n'),
           );
         },
@@ -263,6 +272,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
           turnstile: p.turnstileSecret !== null,
           retentionDays: p.retentionDays,
           replyToField: p.replyToField,
+          formId: p.formId,
+          thankYouUrl: p.thankYouUrl,
           createdAt: p.createdAt,
           fields: p.fields.map(fieldDef),
           origins: p.origins.map((o) => o.origin),
@@ -281,6 +292,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             `Turnstile: ${p.turnstileSecret === null ? 'off' : 'required (secret set)'}`,
             `Retention: ${retentionText(p.retentionDays)}`,
             `Reply-To field of notification emails: ${p.replyToField ?? '(none)'}`,
+            `HTML form address: POST /f/${p.formId}`,
+            `Thank-you URL: ${p.thankYouUrl ?? '(none: a built-in page)'}`,
             'Fields:',
             ...(p.fields.length
               ? p.fields.map((f) => `  ${describeField(fieldDef(f))}`)
@@ -319,6 +332,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     .option('--no-retention', 'keep submissions until they are deleted (the default)')
     .option('--reply-to-field <field>', 'notification emails reply to the address in this string field')
     .option('--no-reply-to-field', 'notification emails have no Reply-To')
+    .option('--thank-you-url <url>', 'where an HTML form goes after a success (on an allowed origin)')
+    .option('--no-thank-you-url', 'a built-in thank-you page')
     .addOption(refusedSecretOption())
     .action(
       withDb(
@@ -333,6 +348,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
             retentionDays?: string;
             retention?: false;
             replyToField?: string | false;
+            thankYouUrl?: string | false;
           },
         ) => {
           if (opts.retentionDays !== undefined && opts.retention === false) {
@@ -359,10 +375,21 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
                   replyToField:
                     opts.replyToField === false ? null : parseReplyToField(opts.replyToField, p.fields),
                 }),
+            ...(opts.thankYouUrl === undefined
+              ? {}
+              : {
+                  thankYouUrl:
+                    opts.thankYouUrl === false
+                      ? null
+                      : parseThankYouUrl(
+                          opts.thankYouUrl,
+                          p.origins.map((o) => o.origin),
+                        ),
+                }),
           };
           if (Object.keys(settings).length === 0) {
             throw new UsageError(
-              'Nothing to change: give --unknown-fields, --honeypot, --turnstile, --retention-days, --reply-to-field or their --no- forms',
+              'Nothing to change: give --unknown-fields, --honeypot, --turnstile, --retention-days, --reply-to-field, --thank-you-url or their --no- forms',
             );
           }
           await updateProjectSettings(db, p.id, settings);
@@ -376,9 +403,10 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
               turnstile: after.turnstileSecret !== null,
               retentionDays: after.retentionDays,
               replyToField: after.replyToField,
+              thankYouUrl: after.thankYouUrl,
             },
             () =>
-              `Updated ${p.id}: unknown fields ${after.unknownFields}, honeypot ${after.honeypot ?? '(none)'}, Turnstile ${after.turnstileSecret === null ? 'off' : 'required'}, retention ${retentionText(after.retentionDays)}, Reply-To field ${after.replyToField ?? '(none)'}.`,
+              `Updated ${p.id}: unknown fields ${after.unknownFields}, honeypot ${after.honeypot ?? '(none)'}, Turnstile ${after.turnstileSecret === null ? 'off' : 'required'}, retention ${retentionText(after.retentionDays)}, Reply-To field ${after.replyToField ?? '(none)'}, thank-you URL ${after.thankYouUrl ?? '(built-in page)'}.`,
           );
         },
       ),

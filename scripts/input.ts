@@ -20,11 +20,31 @@ const SPEC_FORM = '<name>:<type>[:required][:<rule>=<value>]…';
 const FIELD_NAME = /^[^\s:\p{Cc}]{1,100}$/u;
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const MAX_LENGTH_RULE = 1_000_000;
+// C30: `type/subtype` or `type/*`, as HTML's `accept` attribute writes them.
+const MEDIA_RANGE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$/;
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1000,
+  mb: 1_000_000,
+  gb: 1_000_000_000,
+  kib: 1024,
+  mib: 1_048_576,
+};
+
+/** C30: `5MB` is 5,000,000 bytes (SI, as the rule says it); `5MiB` is 5 × 1,048,576. */
+export function parseSize(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = SIZE_UNITS[(m?.[2] ?? 'x').toLowerCase()];
+  if (m === null || unit === undefined) return undefined;
+  const n = Math.round(Number(m[1]) * unit);
+  return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
 const MAX_ONE_OF = 100;
 
 /** C28: one rule's value, checked against the field's type; `spec` is for the messages. */
 function parseRule(spec: string, type: FieldType, rule: string, text: string, rules: FieldRules): void {
-  const known = ['format', 'minLength', 'maxLength', 'min', 'max', 'oneOf', 'pattern'];
+  const known = ['format', 'minLength', 'maxLength', 'min', 'max', 'oneOf', 'pattern', 'maxSize', 'accept'];
   if (!known.includes(rule)) {
     throw new UsageError(`Unknown rule '${rule}' in '${spec}': use ${known.join(', ')}`);
   }
@@ -79,6 +99,26 @@ function parseRule(spec: string, type: FieldType, rule: string, text: string, ru
       if (values.length > MAX_ONE_OF)
         throw new UsageError(`oneOf takes at most ${MAX_ONE_OF} values in '${spec}'`);
       rules.oneOf = values;
+      return;
+    }
+    case 'maxSize': {
+      const n = parseSize(text);
+      if (n === undefined) {
+        throw new UsageError(
+          `Invalid maxSize '${text}' in '${spec}': a size such as 500kB, 5MB or 1048576 (bytes), at least 1 byte`,
+        );
+      }
+      rules.maxSize = n;
+      return;
+    }
+    case 'accept': {
+      const types = text.split(',').map((t) => t.trim().toLowerCase());
+      if (text === '' || !types.every((t) => MEDIA_RANGE.test(t))) {
+        throw new UsageError(
+          `Invalid accept '${text}' in '${spec}': media types separated by commas, e.g. application/pdf,image/*`,
+        );
+      }
+      rules.accept = [...new Set(types)];
       return;
     }
     case 'pattern':
@@ -208,6 +248,25 @@ export function parseReplyToField(name: string, fields: readonly { name: string;
     );
   }
   return name;
+}
+
+/** C29: a thank-you URL is an http(s) URL on one of the project's allowed origins (never an open redirect). */
+export function parseThankYouUrl(text: string, origins: readonly string[]): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`Invalid thank-you URL '${text}': expected an absolute https URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`Invalid thank-you URL '${text}': expected an absolute https URL`);
+  }
+  if (!origins.includes(url.origin)) {
+    throw new UsageError(
+      `The thank-you URL must be on one of the project's allowed origins (${origins.join(', ') || 'it has none: add one with origin add'})`,
+    );
+  }
+  return url.href;
 }
 
 /** C27: one plain email address. */

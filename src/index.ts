@@ -3,6 +3,8 @@ import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { type AppEnv, authenticate, rateLimit } from './auth/authenticate.ts';
 import { consumeDeliveries, type DeliveryMessage, sweepDeliveries } from './delivery/queue.ts';
+import { sweepFileDeletions } from './files/r2.ts';
+import { formRoutes } from './form/routes.ts';
 import { preflight } from './http/cors.ts';
 import { ApiError } from './http/envelope.ts';
 import { internalError, methodNotAllowed, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
@@ -34,6 +36,9 @@ app.post(
 
 // C24: the read API (secret keys only, no CORS).
 readRoutes(app);
+
+// C29: plain HTML forms, at each project's form address.
+formRoutes(app);
 
 // C16: the one path answers other methods with 405; every other path is 404.
 app.all(SUBMIT_PATH, (c) => {
@@ -81,13 +86,16 @@ const SWEEP_CRON = '* * * * *';
 
 /**
  * The Cron Triggers. Every minute (C26): deliveries whose queue message never came go to the
- * queue again. Hourly: C20, Idempotency-Keys older than 24 hours are forgotten; C25, each project
+ * queue again; C30, the files of deleted submissions are deleted from R2. Hourly: C20, Idempotency-Keys older than 24 hours are forgotten; C25, each project
  * with a retention period loses its submissions older than that, in bounded chunks.
  */
 export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
   if (controller.cron === SWEEP_CRON) {
     const sent = await sweepDeliveries(env, controller.scheduledTime);
     if (sent > 0) console.log(JSON.stringify({ level: 'info', job: 'sweep-deliveries', sent }));
+    // C30: the files of submissions deleted since (by any path: the trigger queued them) leave R2.
+    const removed = await sweepFileDeletions(database(env.DB), env.FILES);
+    if (removed > 0) console.log(JSON.stringify({ level: 'info', job: 'sweep-files', removed }));
     return;
   }
   const db = database(env.DB);

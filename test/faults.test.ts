@@ -182,7 +182,7 @@ describe('C17: D1 round trips on the hot path', () => {
     expect(await storedRows(p.projectId)).toEqual([]);
   });
 
-  it('group commit: a batch of more than 14 rows (several statements) is stored all or none', async () => {
+  it('group commit: a batch of more than 12 rows (several statements) is stored all or none', async () => {
     const p = await seedProject();
     // Fails the batch of several statements only: the one-statement first write goes through.
     const spy = spyD1(env.DB, (sql) => sql.startsWith('batch'));

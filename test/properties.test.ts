@@ -40,7 +40,9 @@ const validValue = {
   boolean: fc.boolean(),
 };
 const validBody = fc
-  .record(Object.fromEntries(FIELDS.map((f) => [f.name, validValue[f.type]])), { requiredKeys: [] })
+  .record(Object.fromEntries(FIELDS.map((f) => [f.name, validValue[f.type as keyof typeof validValue]])), {
+    requiredKeys: [],
+  })
   .filter((o) => Object.keys(o).length > 0);
 
 // Weighted so that most requests get past authentication and reach validation and storage.

@@ -15,6 +15,9 @@ function accepts(type: FieldType, value: unknown): boolean {
       return typeof value === 'number' && Number.isFinite(value);
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 2 ** 53 - 1;
+    // C30: no JSON value is a file.
+    case 'file':
+      return false;
   }
 }
 

@@ -45,6 +45,13 @@ export function fieldJsonSchema(def: FieldDef): Json {
         minimum: Math.max(-SAFE, def.rules?.min ?? -SAFE),
         maximum: Math.min(SAFE, def.rules?.max ?? SAFE),
       };
+    // C30: a file is sent only as multipart to the HTML form endpoint; no JSON value is one, so
+    // the JSON endpoint accepts nothing for it.
+    case 'file':
+      return {
+        not: {},
+        description: 'a file: send it as multipart/form-data to the form endpoint (POST /f/<form-id>)',
+      };
   }
 }
 

@@ -4,6 +4,7 @@
 import { RE2JS } from 're2js';
 import * as v from 'valibot';
 import type { FieldType } from '../../schema/tables.ts';
+import { accepts, sizeText, type UploadedFile } from './file.ts';
 
 export const FORMATS = ['email', 'url', 'date', 'date-time', 'uuid'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -16,6 +17,9 @@ export type FieldRules = {
   max?: number;
   oneOf?: string[];
   pattern?: string;
+  /** C30: a file's largest size in bytes, and the types its bytes may be of (`image/*` allowed). */
+  maxSize?: number;
+  accept?: string[];
 };
 
 /** The rules each type can carry; their order is the order of the messages (C28). */
@@ -24,6 +28,7 @@ export const RULES_OF: Record<FieldType, readonly (keyof FieldRules)[]> = {
   integer: ['min', 'max'],
   number: ['min', 'max'],
   boolean: [],
+  file: ['maxSize', 'accept'],
 };
 
 /** The longest pattern a field may have, and the longest value a pattern is run on. */
@@ -48,6 +53,9 @@ export const maxError = (name: string, n: number) => `Field '${name}' must be at
 export const oneOfError = (name: string, values: readonly string[]) =>
   `Field '${name}' must be one of: ${values.join(', ')}`;
 export const patternError = (name: string) => `Field '${name}' does not match the required pattern`;
+export const maxSizeError = (name: string, n: number) => `Field '${name}' must be at most ${sizeText(n)}`;
+export const acceptError = (name: string, types: readonly string[]) =>
+  `Field '${name}' must be a file of type ${types.join(', ')}`;
 
 /** C28: lengths count Unicode code points (what a person counts), not UTF-16 units. */
 export function codePoints(text: string): number {
@@ -155,6 +163,21 @@ export function ruleChecks(name: string, type: FieldType, rules: FieldRules | un
         const re = compilePattern(rules.pattern);
         // Linear in the input on RE2, and bounded: a longer value does not match.
         text((s) => s.length <= MAX_PATTERN_INPUT && re.matcher(s).find(), patternError(name));
+        break;
+      }
+      case 'maxSize': {
+        const n = rules.maxSize;
+        if (n !== undefined)
+          checks.push(v.check((f) => (f as UploadedFile).size <= n, maxSizeError(name, n)) as Check);
+        break;
+      }
+      case 'accept': {
+        const types = rules.accept;
+        if (types !== undefined) {
+          checks.push(
+            v.check((f) => accepts(types, (f as UploadedFile).type), acceptError(name, types)) as Check,
+          );
+        }
         break;
       }
     }

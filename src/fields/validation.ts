@@ -1,6 +1,7 @@
 // C12, C13, C28: a project's field definitions compiled to valibot schemas, and one pass over a body.
 import * as v from 'valibot';
 import type { FieldType, UnknownFieldPolicy } from '../../schema/tables.ts';
+import { UploadedFile } from './file.ts';
 import { type FieldRules, ruleChecks } from './rules.ts';
 
 export type FieldDef = { name: string; type: FieldType; required: boolean; rules?: FieldRules };
@@ -40,6 +41,9 @@ export function fieldSchema(name: string, type: FieldType): v.GenericSchema {
     // Whole and within ±(2^53−1), so no digit is silently lost.
     case 'integer':
       return v.pipe(v.number(message), v.safeInteger(message));
+    // C30: only a file uploaded to the HTML form endpoint; nothing a JSON body can hold.
+    case 'file':
+      return v.instance(UploadedFile, message);
   }
 }
 

@@ -56,6 +56,25 @@ export const notConfigured = () =>
 export const unsupportedMediaType = () =>
   new ApiError(415, 'Unsupported media type', 'Content-Type must be application/json');
 
+/** C29: the HTML form endpoint takes what a form sends. */
+export const notAForm = () =>
+  new ApiError(
+    415,
+    'Unsupported media type',
+    'Content-Type must be application/x-www-form-urlencoded or multipart/form-data',
+  );
+/** C29: a multipart body that does not parse. */
+export const malformedForm = () =>
+  new ApiError(400, 'Invalid request body', 'Request body is not valid multipart/form-data');
+/** C29: a form address that no project has. */
+export const formNotFound = () => new ApiError(404, 'Not found', 'No form at this address');
+/** C29: a redirect the form asked for that is not on one of the project's allowed origins. */
+export const redirectNotAllowed = (control: string) =>
+  new ApiError(400, 'Invalid request body', `Field '${control}' must be a URL on one of the allowed origins`);
+/** C30: the files of one submission, together, are over MAX_UPLOAD_BYTES. */
+export const uploadTooLarge = (maxBytes: number) =>
+  new ApiError(413, 'Request body too large', `The files of a submission must not exceed ${maxBytes} bytes`);
+
 /** C20: the form of an Idempotency-Key. */
 export const invalidIdempotencyKey = () =>
   new ApiError(400, 'Invalid request header', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
@@ -119,6 +138,10 @@ export const invalidParameter = (name: string, expected: string) =>
 /** C24: no submission with that id in the key's project (another project's looks the same: none). */
 export const submissionNotFound = () =>
   new ApiError(404, 'Not found', 'No submission with this id in this project');
+
+/** C30: a field of the submission that holds no file. */
+export const fileNotFound = (field: string) =>
+  new ApiError(404, 'Not found', `No file in field '${field}' of this submission`);
 
 /** C25: the body of an erasure. */
 export const invalidErasure = () =>

@@ -14,10 +14,10 @@ async function newKey(kind: KeyKind): Promise<{ apiKey: string; row: KeyRow }> {
 export async function createProject(
   db: Db,
   spec: ProjectSpec,
-): Promise<{ projectId: string; apiKey: string }> {
+): Promise<{ projectId: string; formId: string; apiKey: string }> {
   const { apiKey, row } = await newKey('publishable');
-  const projectId = await insertProject(db, spec, row);
-  return { projectId, apiKey };
+  const { projectId, formId } = await insertProject(db, spec, row);
+  return { projectId, formId, apiKey };
 }
 
 /** A further key for a project (C7: rotation without downtime; C23: a secret key for servers). */

@@ -3,7 +3,7 @@
 import { type CompiledFields, compileFields } from '../fields/validation.ts';
 import { Lru } from '../lib/lru.ts';
 import type { Db } from '../store/db.ts';
-import { findProjectByKeyHash, type ProjectConfig } from '../store/projects.ts';
+import { findProjectByFormId, findProjectByKeyHash, type ProjectConfig } from '../store/projects.ts';
 import { hashKey } from './keys.ts';
 
 export type ResolvedProject = ProjectConfig & { compiled: CompiledFields };
@@ -65,20 +65,37 @@ export async function resolveProject(
   keyHash: string,
   seconds: number,
   beforeQuery: () => void = () => {},
+  lookup: (db: Db, id: string) => Promise<ProjectConfig | undefined> = findProjectByKeyHash,
 ): Promise<ResolvedProject | undefined> {
   if (seconds === 0) {
     beforeQuery();
-    return withSchemas(await findProjectByKeyHash(db, keyHash));
+    return withSchemas(await lookup(db, keyHash));
   }
   const caches = cachesFor(db, seconds * 1000);
   const hit = caches.known.get(keyHash);
   if (hit !== undefined) return hit;
   if (caches.unknown.get(keyHash)) return undefined;
   beforeQuery();
-  const project = withSchemas(await findProjectByKeyHash(db, keyHash));
+  const project = withSchemas(await lookup(db, keyHash));
   if (project === undefined) caches.unknown.set(keyHash, true);
   else caches.known.set(keyHash, project);
   return project;
+}
+
+/**
+ * C29: a form address → its project, cached beside the keys under `form:<id>` (a key's hash is hex,
+ * so the two never meet). The cache key stands for the form where a key hash would.
+ */
+export const formCacheKey = (formId: string) => `form:${formId}`;
+export function resolveForm(
+  db: Db,
+  formId: string,
+  seconds: number,
+  beforeQuery: () => void = () => {},
+): Promise<ResolvedProject | undefined> {
+  return resolveProject(db, formCacheKey(formId), seconds, beforeQuery, (d) =>
+    findProjectByFormId(d, formId),
+  );
 }
 
 /**

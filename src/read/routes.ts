@@ -5,9 +5,11 @@
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import { type AppEnv, authenticate, rateLimit, requireSecretKey } from '../auth/authenticate.ts';
+import { fileKey } from '../files/r2.ts';
 import { REASON_PHRASES } from '../http/envelope.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
 import {
+  fileNotFound,
   invalidErasure,
   invalidParameter,
   notJson,
@@ -16,6 +18,7 @@ import {
   submissionNotFound,
   unsupportedMediaType,
 } from '../http/replies.ts';
+import { requestIdOf } from '../http/request-id.ts';
 import { send, sendJson } from '../http/send.ts';
 import { sessionDatabase } from '../store/db.ts';
 import {
@@ -164,6 +167,42 @@ async function deleteOne(c: ReadContext): Promise<Response> {
   return ok(c, 'Submission deleted', { deleted: JSON.stringify(id) }, bookmark());
 }
 
+/**
+ * C30: GET /api/v1/submissions/{id}/files/{field}: the file's bytes as stored in R2, typed as judged
+ * from them, as an attachment (never shown inline, never sniffed).
+ */
+async function download(c: ReadContext): Promise<Response> {
+  const id = idParameter(c);
+  const field = c.req.param('field') ?? '';
+  const { db } = session(c, false);
+  const found = await findSubmission(db, c.var.project.id, id);
+  if (found === undefined) throw submissionNotFound();
+  const fields = JSON.parse(found.data) as Record<string, unknown>;
+  const meta = Object.hasOwn(fields, field) ? fields[field] : undefined;
+  if (
+    typeof meta !== 'object' ||
+    meta === null ||
+    typeof (meta as { sha256?: unknown }).sha256 !== 'string'
+  ) {
+    throw fileNotFound(field);
+  }
+  const object = await c.env.FILES?.get(fileKey(c.var.project.id, id, field));
+  if (object === undefined || object === null) throw fileNotFound(field);
+  const { name, type } = meta as { name?: unknown; type?: unknown };
+  const filename = typeof name === 'string' && name !== '' ? name : field;
+  return new Response(object.body, {
+    status: 200,
+    headers: {
+      'Content-Type': typeof type === 'string' ? type : 'application/octet-stream',
+      'Content-Length': String(object.size),
+      'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'private, no-store',
+      'X-Request-Id': requestIdOf(c),
+    },
+  });
+}
+
 const MAX_ERASE_BODY = 16 * 1024;
 
 /** POST /api/v1/submissions/erase {"field", "value"}: every submission whose field holds the value. */
@@ -212,4 +251,6 @@ export function readRoutes(app: HonoBase<AppEnv>): void {
   app.get(`${READ_PATH}/:id`, ...guard, getOne);
   app.delete(`${READ_PATH}/:id`, ...guard, deleteOne);
   app.all(`${READ_PATH}/:id`, notAllowed('GET, DELETE'));
+  app.get(`${READ_PATH}/:id/files/:field`, ...guard, download);
+  app.all(`${READ_PATH}/:id/files/:field`, notAllowed('GET'));
 }

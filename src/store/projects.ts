@@ -19,7 +19,7 @@ import { type Db, storage } from './db.ts';
 
 export type ProjectConfig = {
   id: string;
-  /** The kind of the key this configuration was found by (C23). */
+  /** The kind of the key this configuration was found by (C23); a form address counts as publishable (C29). */
   keyKind: KeyKind;
   unknownFields: UnknownFieldPolicy;
   fields: FieldDef[];
@@ -28,28 +28,43 @@ export type ProjectConfig = {
   webhookIds: string[];
   honeypot: string | null;
   turnstileSecret: string | null;
+  /** C29: where an HTML form goes after a success, unless it names its own `_next`. */
+  thankYouUrl: string | null;
 };
 
-/** The hot-path read: key hash → project, its fields in order, and its origins, in one query. */
-export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectConfig | undefined> {
+/**
+ * The hot-path read: key hash (or, C29, form id) → project, its fields in order, and its origins,
+ * in one query.
+ */
+async function findProjectConfig(
+  db: Db,
+  by: { keyHash: string } | { formId: string },
+): Promise<ProjectConfig | undefined> {
   const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1, 'rules', json(${fields.rules}))) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
   const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
   const webhookList = sql<string>`(select json_group_array(${webhooks.id}) from ${webhooks} where ${webhooks.projectId} = "projects"."id" and ${webhooks.disabledAt} is null)`;
+  const columns = {
+    id: projects.id,
+    unknownFields: projects.unknownFields,
+    honeypot: projects.honeypot,
+    turnstileSecret: projects.turnstileSecret,
+    thankYouUrl: projects.thankYouUrl,
+    fields: fieldList,
+    origins: originList,
+    webhookIds: webhookList,
+  };
   return storage(async () => {
-    const [row] = await db
-      .select({
-        id: projects.id,
-        keyKind: apiKeys.kind,
-        unknownFields: projects.unknownFields,
-        honeypot: projects.honeypot,
-        turnstileSecret: projects.turnstileSecret,
-        fields: fieldList,
-        origins: originList,
-        webhookIds: webhookList,
-      })
-      .from(apiKeys)
-      .innerJoin(projects, eq(projects.id, apiKeys.projectId))
-      .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+    const [row] =
+      'keyHash' in by
+        ? await db
+            .select({ ...columns, keyKind: apiKeys.kind })
+            .from(apiKeys)
+            .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+            .where(and(eq(apiKeys.keyHash, by.keyHash), isNull(apiKeys.revokedAt)))
+        : await db
+            .select({ ...columns, keyKind: sql<KeyKind>`'publishable'` })
+            .from(projects)
+            .where(eq(projects.formId, by.formId));
     if (row === undefined) return undefined;
     const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required' | 'rules'> & {
       required: 0 | 1;
@@ -61,6 +76,7 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
       unknownFields: row.unknownFields,
       honeypot: row.honeypot,
       turnstileSecret: row.turnstileSecret,
+      thankYouUrl: row.thankYouUrl,
       fields: fieldDefs.map(({ rules, ...f }) => ({
         ...f,
         required: f.required === 1,
@@ -72,10 +88,16 @@ export function findProjectByKeyHash(db: Db, keyHash: string): Promise<ProjectCo
   });
 }
 
+export const findProjectByKeyHash = (db: Db, keyHash: string) => findProjectConfig(db, { keyHash });
+/** C29: the project of a form address. */
+export const findProjectByFormId = (db: Db, formId: string) => findProjectConfig(db, { formId });
+
 // ---- Administration (used by `npm run dev`, and by the command-line tool) ----
 
 export type ProjectSpec = {
   id?: string;
+  /** C29: given only where a fixed address is wanted (the example project of `npm run dev`). */
+  formId?: string;
   name: string;
   unknownFields?: UnknownFieldPolicy;
   fields: FieldDef[];
@@ -85,7 +107,16 @@ export type ProjectSpec = {
 };
 
 export type ProjectSettings = Partial<
-  Pick<Project, 'unknownFields' | 'honeypot' | 'turnstileSecret' | 'retentionDays' | 'replyToField'>
+  Pick<
+    Project,
+    | 'unknownFields'
+    | 'honeypot'
+    | 'turnstileSecret'
+    | 'retentionDays'
+    | 'replyToField'
+    | 'thankYouUrl'
+    | 'formId'
+  >
 >;
 
 /** Changes a project's settings; returns whether the project exists. */
@@ -99,9 +130,17 @@ export async function updateProjectSettings(db: Db, projectId: string, settings:
 /** What D1 keeps of an API key (C7): its hash and the prefix shown to tell keys apart. */
 export type KeyRow = { keyHash: string; displayPrefix: string; kind: KeyKind };
 
+/** C29: a project's form address, `f_` and 12 random base32 characters: not a key. */
+export const newFormId = () => prefixedId('f_');
+
 /** Inserts a project with its fields, origins and first key, all or nothing (one D1 batch). */
-export async function insertProject(db: Db, spec: ProjectSpec, key: KeyRow): Promise<string> {
+export async function insertProject(
+  db: Db,
+  spec: ProjectSpec,
+  key: KeyRow,
+): Promise<{ projectId: string; formId: string }> {
   const projectId = spec.id ?? prefixedId('p_');
+  const formId = spec.formId ?? newFormId();
   const now = new Date().toISOString();
   const origins = spec.origins ?? [];
   await storage(() =>
@@ -112,6 +151,7 @@ export async function insertProject(db: Db, spec: ProjectSpec, key: KeyRow): Pro
         unknownFields: spec.unknownFields ?? 'reject',
         honeypot: spec.honeypot ?? null,
         turnstileSecret: spec.turnstileSecret ?? null,
+        formId,
         createdAt: now,
       }),
       ...spec.fields.map((f, position) => db.insert(fields).values({ projectId, ...fieldRow(f), position })),
@@ -119,7 +159,7 @@ export async function insertProject(db: Db, spec: ProjectSpec, key: KeyRow): Pro
       db.insert(apiKeys).values({ ...key, projectId, createdAt: now }),
     ]),
   );
-  return projectId;
+  return { projectId, formId };
 }
 
 export async function insertKey(db: Db, projectId: string, key: KeyRow): Promise<void> {

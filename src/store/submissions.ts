@@ -43,17 +43,19 @@ export type NewSubmission = {
   outbox?: boolean;
   /** C26: the webhooks (as cached) whose deliveries are sent to the queue after the write. */
   webhookIds?: readonly string[];
+  /** C30: the names of its file fields, as a JSON array; their files are in R2 already. */
+  files?: string | null;
 };
 
-// D1 binds at most 100 parameters per statement: 14 rows of 7 columns; 100 ids of the outbox.
+// D1 binds at most 100 parameters per statement: 12 rows of at most 8 columns; 100 ids of the outbox.
 const OUTBOX_IDS_PER_STATEMENT = 100;
-const ROWS_PER_INSERT = 14;
+const ROWS_PER_INSERT = 12;
 
 type Column = keyof Required<NewSubmission>;
 type Encoder = { mapToDriverValue(value: unknown): unknown; default?: unknown };
 type InsertParam = { row: number; column: Column; encoder: Encoder };
 type InsertSql = { sql: string; params: InsertParam[] };
-const insertSqls = new Map<number, InsertSql>();
+const insertSqls = new Map<string, InsertSql>();
 
 /**
  * The insert of `n` rows, as SQL with its parameters in order, built by Drizzle from the table once
@@ -61,12 +63,13 @@ const insertSqls = new Map<number, InsertSql>();
  * Rows with Idempotency-Keys may conflict (C20): their insert skips those and returns the ids it
  * stored. Rows without cannot, so theirs is a plain insert, and returns nothing.
  */
-function insertSql(db: Db, n: number, keyed: boolean): InsertSql {
-  const cacheKey = keyed ? -n : n;
+function insertSql(db: Db, n: number, keyed: boolean, withFiles: boolean): InsertSql {
+  const cacheKey = `${n} ${keyed} ${withFiles}`;
   let built = insertSqls.get(cacheKey);
   if (built === undefined) {
     const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];
     if (keyed) columns.push('idempotencyKey', 'bodyHash');
+    if (withFiles) columns.push('files');
     const rows = Array.from({ length: n }, (_, i) =>
       Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${i} ${column}`)])),
     ) as unknown as (typeof submissions.$inferInsert)[];
@@ -113,7 +116,8 @@ export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]):
     const chunk = rows.slice(i, i + ROWS_PER_INSERT);
     const chunkKeyed = chunk.some((r) => r.idempotencyKey != null);
     keyed ||= chunkKeyed;
-    const { sql: text, params } = insertSql(db, chunk.length, chunkKeyed);
+    const withFiles = chunk.some((r) => r.files != null);
+    const { sql: text, params } = insertSql(db, chunk.length, chunkKeyed, withFiles);
     statements.push(d1.prepare(text).bind(...params.map((param) => driverValue(chunk, param))));
   }
   // C26: the outbox rows of these submissions, in the same D1 batch (a transaction): no

@@ -100,7 +100,7 @@ export const limitBody: Step = async (c, next) => {
 };
 
 /** C22: a honeypot counts as filled unless absent or left empty (`""`, `null`, `false`). */
-function takeHoneypot(body: Record<string, unknown>, honeypot: string | null): boolean {
+export function takeHoneypot(body: Record<string, unknown>, honeypot: string | null): boolean {
   if (honeypot === null || !Object.hasOwn(body, honeypot)) return false;
   const value = body[honeypot];
   delete body[honeypot];

@@ -6,7 +6,19 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../../src');
 // Lowest first. `index.ts` (the root) may import any of them.
-const LAYERS = ['lib', 'fields', 'store', 'projects', 'http', 'auth', 'delivery', 'submit', 'read'];
+const LAYERS = [
+  'lib',
+  'fields',
+  'store',
+  'projects',
+  'http',
+  'auth',
+  'delivery',
+  'files',
+  'submit',
+  'read',
+  'form',
+];
 const layerOf = (folder: string) => (folder === '.' ? LAYERS.length : LAYERS.indexOf(folder));
 
 function imports(): { from: string; to: string }[] {

@@ -1,0 +1,86 @@
+// C30: a submission's files in R2, under `<project>/<submission>/<field>`: written before the
+// submission's D1 write (so that no stored submission names a missing file), deleted with it.
+import { filetypeinfo } from 'magic-bytes.js';
+import type { UploadedFile } from '../fields/file.ts';
+import { toHex } from '../lib/hex.ts';
+import type { Db } from '../store/db.ts';
+import { clearFileDeletions, pendingFileDeletions } from '../store/files.ts';
+
+export const submissionPrefix = (projectId: string, submissionId: string) => `${projectId}/${submissionId}/`;
+export const fileKey = (projectId: string, submissionId: string, field: string) =>
+  `${submissionPrefix(projectId, submissionId)}${encodeURIComponent(field)}`;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * C30: the type judged from the bytes, never from what the client said: a known signature (PDF,
+ * PNG, JPEG, GIF, WebP, ZIP…), else `text/plain` for UTF-8 text without NUL, else
+ * `application/octet-stream`.
+ */
+export function sniffType(bytes: Uint8Array): string {
+  const known = filetypeinfo(bytes.subarray(0, 4100)).find((t) => t.mime !== undefined);
+  if (known?.mime !== undefined) return known.mime;
+  if (bytes.length === 0 || bytes.includes(0)) return 'application/octet-stream';
+  try {
+    utf8.decode(bytes);
+    return 'text/plain';
+  } catch {
+    return 'application/octet-stream';
+  }
+}
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+}
+
+/** Writes the files of one submission; on any failure removes what was written, and throws. */
+export async function putFiles(
+  bucket: R2Bucket,
+  projectId: string,
+  submissionId: string,
+  files: readonly (readonly [string, UploadedFile])[],
+): Promise<void> {
+  const keys = files.map(([field]) => fileKey(projectId, submissionId, field));
+  try {
+    await Promise.all(
+      files.map(([, file], i) =>
+        bucket.put(keys[i] ?? '', file.bytes, {
+          httpMetadata: { contentType: file.type },
+          sha256: file.sha256,
+        }),
+      ),
+    );
+  } catch (error) {
+    await bucket.delete(keys).catch(() => {});
+    throw error;
+  }
+}
+
+/** Removes every object under these prefixes. */
+async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const listed = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
+    if (listed.objects.length > 0) await bucket.delete(listed.objects.map((o) => o.key));
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor !== undefined);
+}
+
+const SWEEP_LIMIT = 100;
+
+/** C30: the sweep (every minute): the files of deleted submissions leave R2. */
+export async function sweepFileDeletions(db: Db, bucket: R2Bucket | undefined): Promise<number> {
+  if (bucket === undefined) return 0;
+  const prefixes = await pendingFileDeletions(db, SWEEP_LIMIT);
+  const done: string[] = [];
+  for (const prefix of prefixes) {
+    try {
+      await deletePrefix(bucket, prefix);
+      done.push(prefix);
+    } catch {
+      // Left for the next sweep.
+    }
+  }
+  await clearFileDeletions(db, done);
+  return done.length;
+}

@@ -1,0 +1,246 @@
+// C29: `POST /f/<form-id>`, for HTML forms without a script: urlencoded or multipart bodies, each
+// value converted by its field's type and then validated exactly as the JSON endpoint validates
+// (C12, C13, C28); files (C30) go to R2 before the submission's one D1 write. The answer is a 303
+// to the form's `_next` or the project's thank-you URL (only ever on an allowed origin), or a
+// small built-in page; with `Accept: application/json`, the JSON envelope instead.
+import type { Context } from 'hono';
+import type { HonoBase } from 'hono/hono-base';
+import type { AppEnv } from '../auth/authenticate.ts';
+import { checkRateLimits, clientAddress, mayLookUpKeys } from '../auth/rate-limit.ts';
+import { UploadedFile } from '../fields/file.ts';
+import { maxSizeError } from '../fields/rules.ts';
+import { validateSubmission } from '../fields/validation.ts';
+import { putFiles, submissionPrefix } from '../files/r2.ts';
+import { ApiError, REASON_PHRASES } from '../http/envelope.ts';
+import { formMediaType } from '../http/media-type.ts';
+import {
+  created,
+  formNotFound,
+  methodNotAllowed,
+  noFields,
+  notAForm,
+  notConfigured,
+  originNotAllowed,
+  redirectNotAllowed,
+  spamCheckFailed,
+  tooLarge,
+  tooManyRequests,
+  unavailable,
+  uploadTooLarge,
+  validationFailed,
+} from '../http/replies.ts';
+import { send } from '../http/send.ts';
+import { UnavailableError } from '../lib/faults.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { cacheSeconds, formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
+import { database } from '../store/db.ts';
+import { commitRow } from '../submit/commit.ts';
+import { maxBodyBytes, takeHoneypot } from '../submit/steps.ts';
+import { TURNSTILE_HEADER, takeToken, verifyTurnstile } from '../submit/turnstile.ts';
+import { FileTooLarge, type FormLimits, readForm } from './body.ts';
+import { type Controls, convertForm } from './convert.ts';
+import { errorPage, PAGE_HEADERS, thankYouPage } from './pages.ts';
+
+export const FORM_PATH = '/f/:formId';
+/** A form id as `project create` makes it (`f_` and base32), as a migration gave one (hex), or `f_example`. */
+const FORM_ID = /^f_[a-z0-9]{4,32}$/;
+/** C30: the files of one submission together, when MAX_UPLOAD_BYTES is not a positive integer. */
+const DEFAULT_MAX_UPLOAD_BYTES = 10_000_000;
+
+type FormContext = Context<AppEnv>;
+
+export function maxUploadBytes(env: Env): number {
+  const configured = Number(env.MAX_UPLOAD_BYTES);
+  return Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_MAX_UPLOAD_BYTES;
+}
+
+/** C29: the page's origin, by `Origin`, else by `Referer` (a form posted from a page sends one). */
+function requestOrigin(c: FormContext): string | undefined {
+  const origin = c.req.header('Origin');
+  if (origin !== undefined && origin !== 'null') return origin;
+  const referer = c.req.header('Referer');
+  if (referer === undefined) return origin;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return origin;
+  }
+}
+
+/** A redirect target on one of the project's allowed origins, as an absolute http(s) URL; else undefined. */
+function allowedRedirect(target: string | null | undefined, origins: readonly string[]): string | undefined {
+  if (target === undefined || target === null || target === '') return undefined;
+  try {
+    const url = new URL(target);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    return origins.includes(url.origin) ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The limits of this project's form: a file within its largest `maxSize` (C30), all within the total. */
+function limitsOf(project: ResolvedProject, env: Env): FormLimits & { fileField?: string } {
+  const total = maxUploadBytes(env);
+  const files = project.fields.filter((f) => f.type === 'file');
+  const sizes = files.map((f) => Math.min(f.rules?.maxSize ?? total, total));
+  const fileBytes = sizes.length === 0 ? 0 : Math.max(...sizes);
+  const largest = files.filter((_, i) => sizes[i] === fileBytes);
+  return {
+    textBytes: maxBodyBytes(env),
+    fileBytes,
+    totalFileBytes: files.length === 0 ? 0 : total,
+    ...(largest.length === 1 && largest[0] !== undefined ? { fileField: largest[0].name } : {}),
+  };
+}
+
+function redirect(url: string): Response {
+  return new Response(null, { status: 303, headers: { Location: url, 'Cache-Control': 'no-store' } });
+}
+
+function htmlPage(status: number, html: string, headers: Record<string, string> = {}): Response {
+  return new Response(html, { status, headers: { ...PAGE_HEADERS, ...headers } });
+}
+
+const wantsJson = (c: FormContext) => /\bapplication\/json\b/i.test(c.req.header('Accept') ?? '');
+
+/** What an error page needs to know of how far the request got. */
+type FormState = { controls: Controls; project?: ResolvedProject };
+
+/** Everything up to the stored row; throws ApiError for every refusal. */
+async function accept(c: FormContext, formId: string, state: FormState): Promise<ResolvedProject> {
+  const { controls } = state;
+  const db = database(c.env.DB);
+  const project = await resolveForm(db, formId, cacheSeconds(c.env), () => {
+    if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
+  });
+  if (project === undefined) throw formNotFound();
+  state.project = project;
+  // C21: per form (as per key) and per client address and project, as for a publishable key.
+  await checkRateLimits(c, c.env, formCacheKey(formId), project.id, true);
+  const origin = requestOrigin(c);
+  if (origin !== undefined && project.origins.length > 0 && !project.origins.includes(origin)) {
+    throw originNotAllowed();
+  }
+  if (project.fields.length === 0) throw notConfigured();
+  const kind = formMediaType(c.req.header('Content-Type'));
+  if (kind === undefined) throw notAForm();
+  const limits = limitsOf(project, c.env);
+  let entries: Awaited<ReturnType<typeof readForm>>;
+  try {
+    entries = await readForm(c.req.raw, kind, limits);
+  } catch (error) {
+    if (!(error instanceof FileTooLarge)) throw error;
+    if (error.limit === 'total' || limits.fileBytes === limits.totalFileBytes) {
+      throw uploadTooLarge(limits.totalFileBytes);
+    }
+    throw limits.fileField === undefined
+      ? tooLarge(limits.fileBytes)
+      : new ApiError(413, 'Request body too large', maxSizeError(limits.fileField, limits.fileBytes));
+  }
+  const converted = await convertForm(entries, project.fields);
+  Object.assign(controls, converted.controls);
+  // The redirects the form asks for are checked before anything is stored.
+  for (const [name, target] of [
+    ['_next', controls.next],
+    ['_error', controls.error],
+  ] as const) {
+    if (target !== undefined && target !== '' && allowedRedirect(target, project.origins) === undefined) {
+      // Not an _error redirect to a refused target.
+      if (name === '_error') delete controls.error;
+      throw redirectNotAllowed(name);
+    }
+  }
+  const body = converted.body;
+  const token = takeToken(body, c.req.header(TURNSTILE_HEADER));
+  const spam =
+    takeHoneypot(body, project.honeypot) || (controls.gotcha !== undefined && controls.gotcha !== '');
+  if (Object.keys(body).length === 0 && converted.errors.length === 0) throw noFields();
+  const result = validateSubmission(project.compiled, body);
+  const errors = [...converted.errors, ...(result.ok ? [] : result.errors)];
+  if (errors.length > 0 || !result.ok) throw validationFailed(errors);
+  if (Object.keys(result.value).length === 0) throw noFields();
+  if (project.turnstileSecret !== null) {
+    const verdict = await verifyTurnstile(project.turnstileSecret, token, c.req.header('CF-Connecting-IP'));
+    if (verdict !== 'pass') throw spamCheckFailed();
+  }
+
+  const id = uuidv7();
+  const files = Object.entries(result.value).filter(
+    (entry): entry is [string, UploadedFile] => entry[1] instanceof UploadedFile,
+  );
+  if (files.length > 0) {
+    if (c.env.FILES === undefined) throw new UnavailableError('r2', new Error('no R2 binding FILES'));
+    await putFiles(c.env.FILES, project.id, id, files).catch((cause) => {
+      throw new UnavailableError('r2', cause);
+    });
+  }
+  try {
+    await commitRow(
+      db,
+      {
+        id,
+        projectId: project.id,
+        data: JSON.stringify(result.value),
+        receivedAt: new Date().toISOString(),
+        spam,
+        outbox: project.webhookIds.length > 0,
+        webhookIds: project.webhookIds,
+        files: files.length > 0 ? JSON.stringify(files.map(([name]) => name)) : null,
+      },
+      formCacheKey(formId),
+      (write) => c.executionCtx.waitUntil(write),
+      c.env.DELIVERIES,
+    );
+  } catch (error) {
+    // Nothing of a refused submission stays: its files leave R2 too.
+    if (files.length > 0) {
+      const prefix = submissionPrefix(project.id, id);
+      c.executionCtx.waitUntil(
+        c.env.FILES.list({ prefix })
+          .then((listed) => c.env.FILES.delete(listed.objects.map((o) => o.key)))
+          .catch(() => {}),
+      );
+    }
+    throw error;
+  }
+  return project;
+}
+
+async function handleForm(c: FormContext): Promise<Response> {
+  const formId = c.req.param('formId') ?? '';
+  const json = wantsJson(c);
+  const state: FormState = { controls: {} };
+  const referer = c.req.header('Referer');
+  let project: ResolvedProject;
+  try {
+    if (!FORM_ID.test(formId)) throw formNotFound();
+    project = await accept(c, formId, state);
+  } catch (error) {
+    const reply =
+      error instanceof ApiError ? error : error instanceof UnavailableError ? unavailable() : undefined;
+    // Anything else is a fault of ours: the error handler logs it and answers 500.
+    if (reply === undefined) throw error;
+    if (json) throw reply;
+    const envelope = reply.toEnvelope();
+    const status = envelope.status.code;
+    const back =
+      state.project === undefined ? undefined : allowedRedirect(state.controls.error, state.project.origins);
+    if (back !== undefined) return redirect(back);
+    const messages = envelope.data.errors ?? [envelope.data.error?.message ?? envelope.data.message];
+    return htmlPage(status, errorPage(REASON_PHRASES[status], messages, referer), reply.headers);
+  }
+  if (json) return send(c, created());
+  const next =
+    allowedRedirect(state.controls.next, project.origins) ??
+    allowedRedirect(project.thankYouUrl, project.origins);
+  return next === undefined ? htmlPage(200, thankYouPage(referer)) : redirect(next);
+}
+
+export function formRoutes(app: HonoBase<AppEnv>): void {
+  app.post(FORM_PATH, handleForm);
+  app.all(FORM_PATH, (c) => {
+    const reply = methodNotAllowed(c.req.method);
+    return send(c, reply.toEnvelope(), { Allow: 'POST' });
+  });
+}
