@@ -1,5 +1,6 @@
 // C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
+import { READ_PATH } from '../http/replies.ts';
 import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
 import { type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
@@ -29,11 +30,19 @@ export function retryDelays(setting: unknown): number[] {
   return valid ? delays : RETRY_DELAYS;
 }
 
-/** The event a receiver gets: the submission as stored, and nothing of its request. */
+/**
+ * The event a receiver gets: the submission as stored, and nothing of its request. C30: a file
+ * field's value is its metadata; `files` gives the read API path of each file, never its bytes.
+ */
 export function submissionEvent(
-  d: Pick<DeliveryToSend, 'projectId' | 'submissionId' | 'receivedAt' | 'data'>,
+  d: Pick<DeliveryToSend, 'projectId' | 'submissionId' | 'receivedAt' | 'data'> & { files?: string | null },
 ): string {
-  return `{"type":"submission.created","timestamp":${JSON.stringify(d.receivedAt)},"data":{"projectId":${JSON.stringify(d.projectId)},"submissionId":${JSON.stringify(d.submissionId)},"receivedAt":${JSON.stringify(d.receivedAt)},"fields":${d.data}}}`;
+  const names = d.files === undefined || d.files === null ? [] : (JSON.parse(d.files) as string[]);
+  const files =
+    names.length === 0
+      ? ''
+      : `,"files":${JSON.stringify(Object.fromEntries(names.map((name) => [name, `${READ_PATH}/${d.submissionId}/files/${encodeURIComponent(name)}`])))}`;
+  return `{"type":"submission.created","timestamp":${JSON.stringify(d.receivedAt)},"data":{"projectId":${JSON.stringify(d.projectId)},"submissionId":${JSON.stringify(d.submissionId)},"receivedAt":${JSON.stringify(d.receivedAt)},"fields":${d.data}${files}}}`;
 }
 
 /** C26: `https`, or plain `http` to this machine when allowed (local development). */

@@ -99,6 +99,8 @@ export type DeliveryToSend = {
   submissionId: string;
   receivedAt: string;
   data: string;
+  /** C30: the names of the submission's file fields (JSON), or null. */
+  files: string | null;
   webhookId: string;
   kind: TargetKind;
   url: string;
@@ -123,6 +125,7 @@ export async function findDeliveryToSend(db: Db, id: string): Promise<DeliveryTo
         submissionId: deliveries.submissionId,
         receivedAt: submissions.receivedAt,
         data: submissions.data,
+        files: submissions.files,
         webhookId: webhooks.id,
         kind: webhooks.kind,
         url: webhooks.url,

@@ -796,3 +796,77 @@ describe('field rules (C28)', () => {
     await expectRefused(['project', 'create', 'X', '--field', spec], message);
   });
 });
+
+describe('HTML forms and files (C29, C30)', () => {
+  it('C29: project create prints the form address; project show gives it and the thank-you URL', async () => {
+    const created = await forms('project', 'create', 'Site', '--field', 'name:string');
+    expect(created.stdout).toMatch(/\nHTML form address \(no key needed\): POST \/f\/f_[a-z2-7]{12}\n$/);
+    const { projectId, formId } = await json<{ projectId: string; formId: string }>(
+      'project',
+      'create',
+      'Site',
+      '--field',
+      'name:string',
+      '--origin',
+      'https://shop.example',
+    );
+    expect(formId).toMatch(/^f_[a-z2-7]{12}$/);
+    const shown = await json<{ formId: string; thankYouUrl: string | null }>('project', 'show', projectId);
+    expect(shown).toMatchObject({ formId, thankYouUrl: null });
+    const set = await json<{ thankYouUrl: string }>(
+      'project',
+      'set',
+      projectId,
+      '--thank-you-url',
+      'https://shop.example/thanks',
+    );
+    expect(set.thankYouUrl).toBe('https://shop.example/thanks');
+    expect((await forms('project', 'show', projectId)).stdout).toContain(
+      `HTML form address: POST /f/${formId}\nThank-you URL: https://shop.example/thanks`,
+    );
+    await expectRefused(
+      ['project', 'set', projectId, '--thank-you-url', 'https://evil.example/'],
+      /must be on one of the project's allowed origins \(https:\/\/shop\.example\)/,
+    );
+    await expectRefused(
+      ['project', 'set', projectId, '--thank-you-url', 'javascript:alert(1)'],
+      /Invalid thank-you URL/,
+    );
+    expect(
+      (await json<{ thankYouUrl: null }>('project', 'set', projectId, '--no-thank-you-url')).thankYouUrl,
+    ).toBeNull();
+  });
+
+  it('C30: a file field takes maxSize and accept; project show lists them', async () => {
+    const { projectId } = await json<{ projectId: string }>(
+      'project',
+      'create',
+      'Files',
+      '--field',
+      'cv:file:required:maxSize=5MB:accept=application/pdf,image/*',
+      '--field',
+      'photo:file:maxSize=1.5MiB',
+    );
+    const shown = await json<{ fields: unknown[] }>('project', 'show', projectId);
+    expect(shown.fields).toEqual([
+      {
+        name: 'cv',
+        type: 'file',
+        required: true,
+        rules: { maxSize: 5_000_000, accept: ['application/pdf', 'image/*'] },
+      },
+      { name: 'photo', type: 'file', required: false, rules: { maxSize: 1_572_864 } },
+    ]);
+  });
+
+  it.each([
+    ['cv:file:maxSize=0', /Invalid maxSize '0'/],
+    ['cv:file:maxSize=5 parsecs', /Invalid maxSize/],
+    ['cv:file:accept=pdf', /Invalid accept 'pdf'/],
+    ['cv:file:accept=', /Invalid accept/],
+    ['cv:file:maxLength=3', /does not fit type file/],
+    ['name:string:maxSize=3', /does not fit type string/],
+  ])('C30: %s → exit 2 with one line saying which', async (spec, message) => {
+    await expectRefused(['project', 'create', 'X', '--field', spec], message);
+  });
+});

@@ -1,0 +1,299 @@
+// C30: file fields. Files arrive only as multipart at the form endpoint, are typed by their bytes,
+// kept within their limits, stored in R2 (the real local binding) before the submission's D1 write,
+// downloaded only with a secret key, and deleted with their submission.
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { fileDeletions } from '../schema/tables.ts';
+import { submissionEvent } from '../src/delivery/webhooks.ts';
+import type { FieldDef } from '../src/fields/validation.ts';
+import worker from '../src/index.ts';
+import { createKey } from '../src/projects/admin.ts';
+import { database } from '../src/store/db.ts';
+import { deleteProject } from '../src/store/projects.ts';
+import { eraseSubmissions } from '../src/store/submissions.ts';
+import { isWrite, spyD1 } from './d1-spy.ts';
+import { expectEnvelope, seedProject, storedRows, submit } from './helpers.ts';
+
+const PDF = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+
+const FIELDS: FieldDef[] = [
+  { name: 'name', type: 'string', required: false },
+  {
+    name: 'cv',
+    type: 'file',
+    required: false,
+    rules: { maxSize: 1000, accept: ['application/pdf', 'image/*'] },
+  },
+];
+
+async function project(fields: FieldDef[] = FIELDS) {
+  const p = await seedProject({ fields });
+  const secretKey = await createKey(database(env.DB), p.projectId, 'secret');
+  return { ...p, secretKey };
+}
+
+function form(entries: Record<string, string | [Uint8Array, string, string]>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(entries)) {
+    if (typeof value === 'string') data.append(name, value);
+    else data.append(name, new File([value[0]], value[1], { type: value[2] }));
+  }
+  return data;
+}
+
+function post(formId: string, body: FormData, testEnv?: Env): Promise<Response> {
+  const request = new Request(`https://forms.test/f/${formId}`, {
+    method: 'POST',
+    body,
+    headers: { Accept: 'application/json' },
+  });
+  if (testEnv === undefined) return exports.default.fetch(request);
+  return Promise.resolve(worker.fetch(request, testEnv, createExecutionContext()));
+}
+
+function download(key: string, id: string, field = 'cv') {
+  return exports.default.fetch(
+    new Request(`https://forms.test/api/v1/submissions/${id}/files/${field}`, {
+      headers: { Authorization: `Bearer ${key}` },
+    }),
+  );
+}
+
+async function objectsOf(projectId: string): Promise<string[]> {
+  return (await env.FILES.list({ prefix: `${projectId}/` })).objects.map((o) => o.key);
+}
+
+async function sha256(bytes: Uint8Array) {
+  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
+}
+
+async function runSweep() {
+  await worker.scheduled(createScheduledController({ cron: '* * * * *', scheduledTime: Date.now() }), env);
+}
+
+describe('C30: uploading a file', () => {
+  it('C30: a PDF is stored in R2, its metadata in D1, and it comes back byte for byte with a secret key', async () => {
+    const p = await project();
+    await expectEnvelope(
+      await post(p.formId, form({ name: 'Ada', cv: [PDF, 'My CV.pdf', 'application/pdf'] })),
+      201,
+    );
+    const [row] = await storedRows(p.projectId);
+    expect(JSON.parse(row?.data ?? '{}')).toEqual({
+      name: 'Ada',
+      cv: { name: 'My CV.pdf', type: 'application/pdf', size: PDF.length, sha256: await sha256(PDF) },
+    });
+    expect(row?.files).toBe('["cv"]');
+    expect(await objectsOf(p.projectId)).toEqual([`${p.projectId}/${row?.id}/cv`]);
+    const res = await download(p.secretKey, row?.id ?? '');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('application/pdf');
+    expect(res.headers.get('Content-Disposition')).toBe("attachment; filename*=UTF-8''My%20CV.pdf");
+    expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(PDF);
+  });
+
+  it('C23 + C30: a publishable key cannot download; another project, or a field without a file, is 404', async () => {
+    const p = await project();
+    const other = await project();
+    await expectEnvelope(await post(p.formId, form({ cv: [PDF, 'a.pdf', 'application/pdf'] })), 201);
+    const [row] = await storedRows(p.projectId);
+    await expectEnvelope(await download(p.apiKey, row?.id ?? ''), 403);
+    await expectEnvelope(await download(other.secretKey, row?.id ?? ''), 404);
+    await expectEnvelope(await download(p.secretKey, row?.id ?? '', 'name'), 404);
+    await expectEnvelope(await download(p.secretKey, row?.id ?? '', 'nope'), 404);
+  });
+
+  it('C30: the type is judged from the bytes, never from what the client says', async () => {
+    const p = await project();
+    await expectEnvelope(await post(p.formId, form({ cv: [PNG, 'photo.pdf', 'application/pdf'] })), 201);
+    const [row] = await storedRows(p.projectId);
+    expect(JSON.parse(row?.data ?? '{}').cv.type).toBe('image/png');
+    // Text dressed as a PDF is text, which this field does not accept: refused, nothing kept.
+    const q = await project();
+    await expectEnvelope(
+      await post(
+        q.formId,
+        form({ cv: [new TextEncoder().encode('not a pdf'), 'cv.pdf', 'application/pdf'] }),
+      ),
+      400,
+      {
+        message: 'Validation failed',
+        errors: ["Field 'cv' must be a file of type application/pdf, image/*"],
+      },
+    );
+    expect(await storedRows(q.projectId)).toEqual([]);
+    expect(await objectsOf(q.projectId)).toEqual([]);
+  });
+
+  it('C30: a file over its maxSize is refused with the field’s message, and nothing of it is stored', async () => {
+    const p = await project();
+    const big = new Uint8Array(1001);
+    big.set(PDF);
+    await expectEnvelope(
+      await post(p.formId, form({ name: 'A', cv: [big, 'big.pdf', 'application/pdf'] })),
+      413,
+      {
+        message: 'Request body too large',
+        error: { message: "Field 'cv' must be at most 1 kB" },
+      },
+    );
+    expect(await storedRows(p.projectId)).toEqual([]);
+    expect(await objectsOf(p.projectId)).toEqual([]);
+  });
+
+  it('C30: with two file fields, a file over the smaller limit gets that field’s message', async () => {
+    const p = await project([
+      { name: 'small', type: 'file', required: false, rules: { maxSize: 100 } },
+      { name: 'large', type: 'file', required: false, rules: { maxSize: 5000 } },
+    ]);
+    const file = new Uint8Array(200).fill(65);
+    await expectEnvelope(await post(p.formId, form({ small: [file, 'a.txt', 'text/plain'] })), 400, {
+      message: 'Validation failed',
+      errors: ["Field 'small' must be at most 100 bytes"],
+    });
+    await expectEnvelope(await post(p.formId, form({ large: [file, 'a.txt', 'text/plain'] })), 201);
+    const [row] = await storedRows(p.projectId);
+    expect(JSON.parse(row?.data ?? '{}').large).toMatchObject({ type: 'text/plain', size: 200 });
+  });
+
+  it('C30: the files of one submission together stay within MAX_UPLOAD_BYTES', async () => {
+    const p = await project([
+      { name: 'a', type: 'file', required: false },
+      { name: 'b', type: 'file', required: false },
+    ]);
+    const file = new Uint8Array(600).fill(66);
+    const res = await post(p.formId, form({ a: [file, 'a.bin', 'x/y'], b: [file, 'b.bin', 'x/y'] }), {
+      ...env,
+      MAX_UPLOAD_BYTES: 1000,
+    } as unknown as Env);
+    await expectEnvelope(res, 413, {
+      message: 'Request body too large',
+      error: { message: 'The files of a submission must not exceed 1000 bytes' },
+    });
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it('C30: the JSON endpoint refuses any value of a file field; a required one cannot be sent there', async () => {
+    const p = await project([
+      { name: 'cv', type: 'file', required: true },
+      { name: 'name', type: 'string', required: false },
+    ]);
+    const meta = { name: 'a.pdf', type: 'application/pdf', size: 1, sha256: 'x' };
+    await expectEnvelope(await submit({ key: p.apiKey, json: { cv: meta } }), 400, {
+      message: 'Validation failed',
+      errors: ["Field 'cv' is not of type file"],
+    });
+    await expectEnvelope(await submit({ key: p.apiKey, json: { name: 'x' } }), 400, {
+      message: 'Validation failed',
+      errors: ["Field 'cv' is required"],
+    });
+    // Nor as text through a urlencoded form.
+    await expectEnvelope(
+      await exports.default.fetch(
+        new Request(`https://forms.test/f/${p.formId}`, {
+          method: 'POST',
+          body: 'cv=a.pdf',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        }),
+      ),
+      400,
+      { message: 'Validation failed', errors: ["Field 'cv' is not of type file"] },
+    );
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it('C30: no file chosen is no value; a file under a text field gets the type message', async () => {
+    const p = await project();
+    await expectEnvelope(
+      await post(p.formId, form({ name: 'A', cv: [new Uint8Array(0), '', 'application/octet-stream'] })),
+      201,
+    );
+    expect(JSON.parse((await storedRows(p.projectId))[0]?.data ?? '{}')).toEqual({ name: 'A' });
+    await expectEnvelope(await post(p.formId, form({ name: [PDF, 'a.pdf', 'application/pdf'] })), 400, {
+      message: 'Validation failed',
+      errors: ["Field 'name' is not of type string"],
+    });
+  });
+
+  it('C18 + C30: when D1 fails the write, the answer is 503 and the files leave R2 again', async () => {
+    const p = await project();
+    // Warm the form's project into the cache with a working D1, then fail every write.
+    await expectEnvelope(await post(p.formId, form({ name: 'warm' })), 201);
+    const spy = spyD1(env.DB, isWrite);
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`https://forms.test/f/${p.formId}`, {
+        method: 'POST',
+        body: form({ cv: [PDF, 'a.pdf', 'application/pdf'] }),
+        headers: { Accept: 'application/json' },
+      }),
+      { ...env, DB: spy.db },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    await expectEnvelope(res, 503);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+    expect(await objectsOf(p.projectId)).toEqual([]);
+  });
+
+  it('C26 + C30: a webhook carries the metadata and the path of each file, never its bytes', () => {
+    const event = JSON.parse(
+      submissionEvent({
+        projectId: 'p_1',
+        submissionId: 'abc',
+        receivedAt: '2026-11-23T00:00:00.000Z',
+        data: '{"cv":{"name":"a.pdf","type":"application/pdf","size":3,"sha256":"00"}}',
+        files: '["cv"]',
+      }),
+    );
+    expect(event.data.fields.cv).toEqual({ name: 'a.pdf', type: 'application/pdf', size: 3, sha256: '00' });
+    expect(event.data.files).toEqual({ cv: '/api/v1/submissions/abc/files/cv' });
+  });
+});
+
+describe('C30: files belong to their submission', () => {
+  it('C24 + C30: deleting a submission queues its files; the minute sweep deletes them from R2', async () => {
+    const p = await project();
+    await expectEnvelope(await post(p.formId, form({ cv: [PDF, 'a.pdf', 'application/pdf'] })), 201);
+    const [row] = await storedRows(p.projectId);
+    const res = await exports.default.fetch(
+      new Request(`https://forms.test/api/v1/submissions/${row?.id}`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${p.secretKey}` },
+      }),
+    );
+    expect(res.status).toBe(200);
+    const prefix = `${p.projectId}/${row?.id}/`;
+    expect(
+      await database(env.DB).select().from(fileDeletions).where(eq(fileDeletions.prefix, prefix)),
+    ).toHaveLength(1);
+    expect(await objectsOf(p.projectId)).toHaveLength(1);
+    await runSweep();
+    expect(await objectsOf(p.projectId)).toEqual([]);
+    expect(
+      await database(env.DB).select().from(fileDeletions).where(eq(fileDeletions.prefix, prefix)),
+    ).toEqual([]);
+  });
+
+  it('C25 + C30: erasure and project deletion take the files too', async () => {
+    const p = await project();
+    await expectEnvelope(
+      await post(p.formId, form({ name: 'erase-me', cv: [PDF, 'a.pdf', 'application/pdf'] })),
+      201,
+    );
+    await expectEnvelope(await post(p.formId, form({ name: 'keep', cv: [PNG, 'b.png', 'image/png'] })), 201);
+    expect(await eraseSubmissions(database(env.DB), p.projectId, 'name', 'erase-me')).toBe(1);
+    await runSweep();
+    const [kept] = await storedRows(p.projectId);
+    expect(await objectsOf(p.projectId)).toEqual([`${p.projectId}/${kept?.id}/cv`]);
+    await deleteProject(database(env.DB), p.projectId);
+    await runSweep();
+    expect(await objectsOf(p.projectId)).toEqual([]);
+  });
+});
