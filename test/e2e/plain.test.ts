@@ -1,0 +1,195 @@
+// C29, C30: examples/plain.html in headless Chromium with JavaScript disabled, against
+// `npm run dev`, the page served from another origin: a plain form post, the pages the endpoint
+// answers with, and a PDF uploaded through the page and read back with a secret key. A screenshot
+// of each final state is saved in test/e2e/artifacts/.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../scripts/database.ts';
+import { createKey } from '../../src/projects/admin.ts';
+import { submissionPages } from '../../src/store/submissions.ts';
+import { freePort, startDev, tempDir } from '../cli/helpers.ts';
+
+const ARTIFACTS = join(import.meta.dirname, 'artifacts');
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const PAGE = readFileSync(join(import.meta.dirname, '../../examples/plain.html'), 'utf8');
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
+const dir = tempDir('plain');
+let dev: ChildProcess | undefined;
+let pages: Server | undefined;
+let browser: Browser | undefined;
+let workerUrl = '';
+let pageUrl = '';
+
+/** The page as a site would serve it; `?next=` adds a hidden `_next` input, as a site may. */
+function servePage(port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname !== '/plain.html') {
+      res.writeHead(404).end();
+      return;
+    }
+    const next = url.searchParams.get('next');
+    let html = PAGE.replaceAll('http://localhost:8787', workerUrl);
+    if (next !== null)
+      html = html.replace('<button', `<input type="hidden" name="_next" value="${next}" />\n      <button`);
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+async function withDb<T>(
+  action: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>,
+): Promise<T> {
+  const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+  try {
+    return await action(db);
+  } finally {
+    await close();
+  }
+}
+
+async function stored() {
+  return withDb(async (db) => {
+    const rows: { id: string; data: unknown }[] = [];
+    for await (const page of submissionPages(db, 'example')) {
+      rows.push(...page.map((r) => ({ id: r.id, data: JSON.parse(r.data) })));
+    }
+    return rows;
+  });
+}
+
+async function open(query = ''): Promise<Page> {
+  if (!browser) throw new Error('no browser');
+  // Scripts off: the form is posted by the browser itself.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${pageUrl}/plain.html${query}`);
+  return page;
+}
+
+async function send(page: Page, name: string) {
+  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const [workerPort, pagePort] = [await freePort(), await freePort()];
+  workerUrl = `http://127.0.0.1:${workerPort}`;
+  pageUrl = `http://127.0.0.1:${pagePort}`;
+  dev = (await startDev(dir, workerPort)).process;
+  pages = await servePage(pagePort);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  pages?.close();
+  if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+});
+
+describe('examples/plain.html with JavaScript disabled, in Chromium', () => {
+  it('submits, lands on the thank-you page, and D1 holds the typed values', async () => {
+    const page = await open();
+    await page.fill('#name', 'Ada Lovelace');
+    await page.fill('#email', 'ada@example.com');
+    await page.fill('#phone', '2025550123');
+    await page.check('input[name=enquiry]');
+    await page.fill('#message', 'Hello\nfrom a plain form');
+    await send(page, 'plain-thank-you');
+    expect(page.url()).toBe(`${workerUrl}/f/f_example`);
+    expect(await page.locator('h1').textContent()).toBe('Thank you');
+    expect(await page.locator('a').getAttribute('href')).toBe(`${pageUrl}/plain.html`);
+    expect((await stored()).map((r) => r.data)).toEqual([
+      {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: 2025550123,
+        enquiry: true,
+        message: 'Hello\r\nfrom a plain form',
+      },
+    ]);
+    await page.context().close();
+  });
+
+  it('a wrong value shows the error page with the SPEC message, and nothing is stored', async () => {
+    const before = (await stored()).length;
+    const page = await open();
+    await page.fill('#name', 'Bob');
+    await page.fill('#phone', '12.5');
+    await send(page, 'plain-error');
+    expect(await page.locator('h1').textContent()).toBe('Bad Request');
+    expect(await page.locator('li').allTextContents()).toEqual(["Field 'phone' is not of type integer"]);
+    expect(await page.locator('a').getAttribute('href')).toBe(`${pageUrl}/plain.html`);
+    expect(await stored()).toHaveLength(before);
+    await page.context().close();
+  });
+
+  it('an _next on a foreign origin is refused, and nothing is stored', async () => {
+    const before = (await stored()).length;
+    const page = await open('?next=https://evil.example/');
+    await page.fill('#name', 'Eve');
+    await send(page, 'plain-foreign-next');
+    expect(page.url()).toBe(`${workerUrl}/f/f_example`);
+    expect(await page.locator('li').allTextContents()).toEqual([
+      "Field '_next' must be a URL on one of the allowed origins",
+    ]);
+    expect(await stored()).toHaveLength(before);
+    await page.context().close();
+  });
+
+  it('a PDF uploaded through the page is stored in R2 and comes back byte for byte through the read API', async () => {
+    const page = await open();
+    await page.fill('#name', 'Grace');
+    await page.setInputFiles('#cv', { name: 'cv.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await send(page, 'plain-upload');
+    expect(await page.locator('h1').textContent()).toBe('Thank you');
+    const row = (await stored()).at(-1);
+    expect(row?.data).toMatchObject({
+      name: 'Grace',
+      cv: { name: 'cv.pdf', type: 'application/pdf', size: PDF.length },
+    });
+    const secret = await withDb((db) => createKey(db, 'example', 'secret'));
+    const res = await fetch(`${workerUrl}/api/v1/submissions/${row?.id}/files/cv`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('application/pdf');
+    expect(Buffer.from(await res.arrayBuffer()).equals(PDF)).toBe(true);
+    await page.context().close();
+  });
+
+  it('a file over maxSize, and a file whose bytes are not of an accepted type, are refused with their messages', async () => {
+    const before = (await stored()).length;
+    const big = join(dir, 'big.pdf');
+    writeFileSync(big, Buffer.concat([PDF, Buffer.alloc(5_000_001)]));
+    let page = await open();
+    await page.setInputFiles('#cv', big);
+    await send(page, 'plain-file-too-large');
+    expect(await page.locator('h1').textContent()).toBe('Content Too Large');
+    expect(await page.locator('li').allTextContents()).toEqual(["Field 'cv' must be at most 5 MB"]);
+    await page.context().close();
+    page = await open();
+    await page.setInputFiles('#cv', {
+      name: 'cv.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('just text'),
+    });
+    await send(page, 'plain-file-wrong-type');
+    expect(await page.locator('li').allTextContents()).toEqual([
+      "Field 'cv' must be a file of type application/pdf, image/*",
+    ]);
+    expect(await stored()).toHaveLength(before);
+    await page.context().close();
+  });
+});
