@@ -15,6 +15,7 @@ import { ApiError, REASON_PHRASES } from '../http/envelope.ts';
 import { formMediaType } from '../http/media-type.ts';
 import {
   created,
+  fileTooLarge,
   formNotFound,
   methodNotAllowed,
   noFields,
@@ -136,7 +137,7 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
     }
     throw limits.fileField === undefined
       ? tooLarge(limits.fileBytes)
-      : new ApiError(413, 'Request body too large', maxSizeError(limits.fileField, limits.fileBytes));
+      : fileTooLarge(maxSizeError(limits.fileField, limits.fileBytes));
   }
   const converted = await convertForm(entries, project.fields);
   Object.assign(controls, converted.controls);

@@ -320,6 +320,94 @@ function readPaths(): Json {
   };
 }
 
+/** C29: the HTML form endpoint's refusals (as pages, or this envelope with Accept: application/json). */
+export function formReplies(): { name: string; reply: ApiError }[] {
+  return [
+    { name: 'validation failed', reply: replies.validationFailed(["Field 'phone' is not of type integer"]) },
+    { name: 'malformed multipart', reply: replies.malformedForm() },
+    { name: 'redirect not allowed', reply: replies.redirectNotAllowed('_next') },
+    { name: 'no fields', reply: replies.noFields() },
+    { name: 'origin not allowed', reply: replies.originNotAllowed() },
+    { name: 'spam check failed', reply: replies.spamCheckFailed() },
+    { name: 'no such form', reply: replies.formNotFound() },
+    { name: 'body too large', reply: replies.tooLarge(65536) },
+    { name: 'file too large', reply: replies.fileTooLarge("Field 'cv' must be at most 5 MB") },
+    { name: 'files too large', reply: replies.uploadTooLarge(10_000_000) },
+    { name: 'not a form', reply: replies.notAForm() },
+    { name: 'rate limited', reply: replies.tooManyRequests() },
+    { name: 'storage unavailable', reply: replies.unavailable() },
+  ];
+}
+
+function formPaths(): Json {
+  const page = (description: string) => ({
+    description,
+    content: { 'text/html; charset=utf-8': { schema: { type: 'string' } } },
+  });
+  return {
+    '/f/{formId}': {
+      parameters: [
+        {
+          name: 'formId',
+          in: 'path',
+          required: true,
+          description: "The project's form address, printed by `forms project create` and `project show`.",
+          schema: { type: 'string', pattern: '^f_[a-z0-9]{4,32}$' },
+        },
+      ],
+      post: {
+        operationId: 'submitHtmlForm',
+        summary: 'Submit a plain HTML form, with files (C29, C30)',
+        description:
+          "No key: the form address names the project. Each value is converted by its field's type (integer and number from decimal text, an empty one absent; a boolean from on/true/1 or off/false/0, false when its checkbox was not sent), then validated as the JSON endpoint validates. Names starting with `_` are controls and never stored: `_next` and `_error` (redirects, on an allowed origin only) and `_gotcha` (a honeypot). With `Accept: application/json` every answer is the JSON envelope; otherwise a 303 or a small HTML page.",
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': { schema: { type: 'object' } },
+            'multipart/form-data': { schema: { type: 'object' } },
+          },
+        },
+        responses: {
+          '200': page('The built-in thank-you page (no `_next` and no thank-you URL).'),
+          '201': {
+            description: 'Stored (with Accept: application/json).',
+            content: envelopeContent({ created: replies.created() }),
+          },
+          '303': {
+            description:
+              "Stored: to `_next`, else the project's thank-you URL; or, refused, to `_error`. Only ever to an allowed origin.",
+            headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+          },
+          ...responses(formReplies()),
+        },
+      },
+    },
+    [`${replies.READ_PATH}/{id}/files/{field}`]: {
+      parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'field', in: 'path', required: true, schema: { type: 'string' } },
+      ],
+      get: {
+        operationId: 'downloadFile',
+        summary: "A submission's file, as uploaded (C30), with a secret key",
+        security: [{ secretKey: [] }],
+        responses: {
+          '200': {
+            description:
+              'The bytes, with the type judged from them, as an attachment (`Content-Disposition`).',
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...responses([
+            ...readReplies('get').filter((r) => r.reply.status !== 404),
+            { name: 'no such file', reply: replies.fileNotFound('cv') },
+          ]),
+        },
+      },
+    },
+  };
+}
+
 export function openApiDocument(): Json {
   const created = {
     description:
@@ -415,6 +503,7 @@ export function openApiDocument(): Json {
         delete: notAllowed,
       },
       ...readPaths(),
+      ...formPaths(),
     },
     components: {
       securitySchemes: {
@@ -433,8 +522,13 @@ export function openApiDocument(): Json {
         Envelope: schema(EnvelopeSchema),
         FieldValue: {
           description:
-            "A value of one of the project's field types (C13); `null` matches none. A field may also carry rules (C28: format, minLength, maxLength, minimum, maximum, enum, pattern): `forms project schema <project>` prints a project's fields as JSON Schema with those keywords.",
-          anyOf: FIELD_TYPES.map((type) => ({ title: type, ...schema(fieldSchema('field', type)) })),
+            "A value of one of the project's field types (C13); `null` matches none. A field may also carry rules (C28: format, minLength, maxLength, minimum, maximum, enum, pattern): `forms project schema <project>` prints a project's fields as JSON Schema with those keywords. A `file` field (C30) takes no JSON value: it is sent as multipart to `/f/{formId}`, and read back as `{name, type, size, sha256}`.",
+          // C30: no JSON value is a file; a file field is sent as multipart to /f/{formId}, and read
+          // back as its metadata {name, type, size, sha256}.
+          anyOf: FIELD_TYPES.filter((type) => type !== 'file').map((type) => ({
+            title: type,
+            ...schema(fieldSchema('field', type)),
+          })),
         },
         Submission: {
           type: 'object',

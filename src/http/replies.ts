@@ -71,6 +71,8 @@ export const formNotFound = () => new ApiError(404, 'Not found', 'No form at thi
 /** C29: a redirect the form asked for that is not on one of the project's allowed origins. */
 export const redirectNotAllowed = (control: string) =>
   new ApiError(400, 'Invalid request body', `Field '${control}' must be a URL on one of the allowed origins`);
+/** C30: a file over its field's `maxSize` (the message of the rule), or over the largest a form takes. */
+export const fileTooLarge = (message: string) => new ApiError(413, 'Request body too large', message);
 /** C30: the files of one submission, together, are over MAX_UPLOAD_BYTES. */
 export const uploadTooLarge = (maxBytes: number) =>
   new ApiError(413, 'Request body too large', `The files of a submission must not exceed ${maxBytes} bytes`);
