@@ -3,6 +3,8 @@
 //   <form data-endpoint="https://forms.example/api/v1/submit" data-key="edgeform_…"> … </form>
 //   <script src="https://forms.example/widget.js" defer></script>
 // or from code: EdgeForms.attach(form, { endpoint, key }) and EdgeForms.send({ endpoint, key, data }).
+// A form with a file input is sent as multipart, with its files, to its own `action`: the project's
+// HTML form address (`/f/<form-id>`), which is also where the form posts when scripts are off.
 
 type Options = { endpoint: string; key: string; success?: string; timeoutMs?: number };
 type Reply = {
@@ -35,14 +37,21 @@ function newKey(): string {
  * (the first try is still being saved) or 503 is retried with backoff, honouring Retry-After,
  * under the same Idempotency-Key, so that a retry of a submission that did arrive is answered from
  * the first one and never stored twice. After the last attempt, a network error or time-out throws.
+ * C29, C30: `data` as FormData is sent as multipart to the form address, which takes no key and no
+ * Idempotency-Key: only a 503 (nothing stored) is retried, never an unanswered attempt.
  */
-export async function send(options: Options & { data: Record<string, unknown> }): Promise<Outcome> {
-  const headers = {
-    Authorization: `Bearer ${options.key}`,
-    'Content-Type': 'application/json',
-    'Idempotency-Key': newKey(),
-  };
-  const body = JSON.stringify(options.data);
+export async function send(
+  options: Options & { data: Record<string, unknown> | FormData },
+): Promise<Outcome> {
+  const multipart = typeof FormData !== 'undefined' && options.data instanceof FormData;
+  const headers: Record<string, string> = multipart
+    ? { Accept: 'application/json' }
+    : {
+        Authorization: `Bearer ${options.key}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': newKey(),
+      };
+  const body = multipart ? (options.data as FormData) : JSON.stringify(options.data);
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   for (let attempt = 1; ; attempt++) {
     // A stalled connection must not leave the form "Sending…" for good: each attempt has a time-out,
@@ -69,7 +78,7 @@ export async function send(options: Options & { data: Record<string, unknown> })
         return {};
       })) as Reply;
     } catch (err) {
-      if (attempt >= MAX_ATTEMPTS) throw err;
+      if (attempt >= MAX_ATTEMPTS || multipart) throw err;
       await sleep(retryDelay(undefined, attempt));
       continue;
     } finally {
@@ -128,6 +137,21 @@ export function collect(form: HTMLFormElement): Record<string, unknown> {
     }
   }
   return data;
+}
+
+/**
+ * C30: a form with a named file input goes as multipart (its files with it) to its own `action`,
+ * the HTML form address; any other form as typed JSON to the endpoint.
+ */
+export function formPayload(
+  form: HTMLFormElement,
+  endpoint: string,
+): { endpoint: string; data: Record<string, unknown> | FormData } {
+  const action = form.getAttribute('action');
+  if (form.querySelector('input[type=file][name]') && action) {
+    return { endpoint: new URL(action, document.baseURI).href, data: new FormData(form) };
+  }
+  return { endpoint, data: collect(form) };
 }
 
 const FIELD_IN_MESSAGE = /^Field '(.+)' /;
@@ -195,7 +219,7 @@ export function attach(form: HTMLFormElement, options: Options): void {
     const emit = (name: string, detail: unknown) =>
       form.dispatchEvent(new CustomEvent(name, { detail, bubbles: true }));
     try {
-      const outcome = await send({ ...options, data: collect(form) });
+      const outcome = await send({ ...options, ...formPayload(form, options.endpoint) });
       if (outcome.ok) {
         view.show('success', options.success ?? outcome.reply.data?.message ?? 'Sent');
         form.reset();
@@ -233,7 +257,7 @@ function attachAll(): void {
   }
 }
 
-(globalThis as { EdgeForms?: unknown }).EdgeForms = { attach, send, collect };
+(globalThis as { EdgeForms?: unknown }).EdgeForms = { attach, send, collect, formPayload };
 if (typeof document !== 'undefined') {
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', attachAll);
   else attachAll();

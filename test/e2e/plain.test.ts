@@ -25,7 +25,10 @@ let browser: Browser | undefined;
 let workerUrl = '';
 let pageUrl = '';
 
-/** The page as a site would serve it; `?next=` adds a hidden `_next` input, as a site may. */
+/**
+ * The page as a site would serve it; `?next=` adds a hidden `_next` input, as a site may, and
+ * `?widget` the widget.
+ */
 function servePage(port: number): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
@@ -37,6 +40,14 @@ function servePage(port: number): Promise<Server> {
     let html = PAGE.replaceAll('http://localhost:8787', workerUrl);
     if (next !== null)
       html = html.replace('<button', `<input type="hidden" name="_next" value="${next}" />\n      <button`);
+    // The same page with the widget: it sends the form, file and all, itself.
+    if (url.searchParams.has('widget')) {
+      const key = readFileSync(join(dir, 'example-key'), 'utf8').trim();
+      html = html
+        .replace('<form ', `<form data-endpoint="${workerUrl}/api/v1/submit" data-key="${key}" `)
+        .replace('<button', '<p data-forms-status></p>\n      <button')
+        .replace('</body>', `<script src="${workerUrl}/widget.js" defer></script></body>`);
+    }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
   });
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
@@ -63,10 +74,10 @@ async function stored() {
   });
 }
 
-async function open(query = ''): Promise<Page> {
+async function open(query = '', javaScriptEnabled = false): Promise<Page> {
   if (!browser) throw new Error('no browser');
-  // Scripts off: the form is posted by the browser itself.
-  const context = await browser.newContext({ javaScriptEnabled: false });
+  // Scripts off (unless asked): the form is posted by the browser itself.
+  const context = await browser.newContext({ javaScriptEnabled });
   const page = await context.newPage();
   await page.goto(`${pageUrl}/plain.html${query}`);
   return page;
@@ -190,6 +201,25 @@ describe('examples/plain.html with JavaScript disabled, in Chromium', () => {
       "Field 'cv' must be a file of type application/pdf, image/*",
     ]);
     expect(await stored()).toHaveLength(before);
+    await page.context().close();
+  });
+
+  it('with scripts on, the widget sends the same form as multipart to its action, file and all', async () => {
+    const page = await open('?widget=1', true);
+    await page.waitForFunction("'EdgeForms' in window");
+    await page.fill('#name', 'Widget Ada');
+    await page.fill('#phone', '7');
+    await page.setInputFiles('#cv', { name: 'w.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page.click('button[type=submit]');
+    await page.locator('[data-forms-status][data-state="success"]').waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'plain-widget-upload.png'), fullPage: true });
+    expect(page.url()).toBe(`${pageUrl}/plain.html?widget=1`);
+    expect((await stored()).at(-1)?.data).toMatchObject({
+      name: 'Widget Ada',
+      phone: 7,
+      enquiry: false,
+      cv: { name: 'w.pdf', type: 'application/pdf', size: PDF.length },
+    });
     await page.context().close();
   });
 });

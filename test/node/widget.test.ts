@@ -154,3 +154,28 @@ describe('widget send()', () => {
     expect(calls).toBe(4);
   });
 });
+
+describe('C30: the widget with files', () => {
+  it('FormData goes as multipart with Accept: application/json, no key, no Idempotency-Key, no Content-Type of its own', async () => {
+    const { calls, spy } = fakeFetch(envelope(201));
+    const data = new FormData();
+    data.set('name', 'Ada');
+    const outcome = await send({ endpoint: 'https://forms.example/f/f_abc', key: 'edgeform_k', data });
+    expect(outcome.ok).toBe(true);
+    expect(spy.mock.calls[0]?.[0]).toBe('https://forms.example/f/f_abc');
+    expect(spy.mock.calls[0]?.[1]?.body).toBe(data);
+    const headers = calls[0]?.headers;
+    expect(headers?.get('Accept')).toBe('application/json');
+    expect(headers?.get('Authorization')).toBeNull();
+    expect(headers?.get('Idempotency-Key')).toBeNull();
+    expect(headers?.get('Content-Type')).toBeNull();
+  });
+
+  it('a multipart send that gets no answer is not sent again (the form address takes no Idempotency-Key)', async () => {
+    const { calls } = fakeFetch(new TypeError('network down'), envelope(201));
+    await expect(
+      send({ endpoint: 'https://forms.example/f/f_abc', key: 'k', data: new FormData() }),
+    ).rejects.toThrow('network down');
+    expect(calls).toHaveLength(1);
+  });
+});
