@@ -81,6 +81,7 @@ describe('project create', () => {
       webhookIds: [],
       honeypot: null,
       turnstileSecret: null,
+      thankYouUrl: null,
     });
   });
 
@@ -88,7 +89,7 @@ describe('project create', () => {
     const result = await forms('project', 'create', 'Plain', '--field', 'x:boolean');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /^Created project p_\w+ "Plain" with 1 field\(s\)\.\nAPI key .*: edgeform_pk_\w{32}\n$/,
+      /^Created project p_\w+ "Plain" with 1 field\(s\)\.\nAPI key .*: edgeform_pk_\w{32}\nHTML form address \(no key needed\): POST \/f\/f_\w{12}\n$/,
     );
   });
 
@@ -454,6 +455,7 @@ describe('spam settings (C22)', () => {
       turnstile: true,
       retentionDays: null,
       replyToField: null,
+      thankYouUrl: null,
     });
     expect(await config()).toMatchObject({
       honeypot: 'url',
