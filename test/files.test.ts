@@ -93,9 +93,24 @@ describe('C30: uploading a file', () => {
     const res = await download(p.secretKey, row?.id ?? '');
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toBe('application/pdf');
-    expect(res.headers.get('Content-Disposition')).toBe("attachment; filename*=UTF-8''My%20CV.pdf");
+    expect(res.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="My CV.pdf"; filename*=UTF-8''My%20CV.pdf`,
+    );
     expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(PDF);
+  });
+
+  it('C30: a name that is not plain ASCII keeps its UTF-8 name in filename*, and an ASCII stand-in in filename', async () => {
+    const p = await project();
+    await expectEnvelope(
+      await post(p.formId, form({ cv: [PDF, 'Lebenslauf "Jörg".pdf', 'application/pdf'] })),
+      201,
+    );
+    const [row] = await storedRows(p.projectId);
+    const res = await download(p.secretKey, row?.id ?? '');
+    expect(res.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="Lebenslauf _J_rg_.pdf"; filename*=UTF-8''${encodeURIComponent('Lebenslauf "Jörg".pdf')}`,
+    );
   });
 
   it('C23 + C30: a publishable key cannot download; another project, or a field without a file, is 404', async () => {

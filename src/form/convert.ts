@@ -54,12 +54,23 @@ function convertText(def: FieldDef | undefined, text: string): unknown {
   }
 }
 
+/**
+ * A file's name as the person chose it. Browsers escape `"` as `%22` and line breaks as `%0D`/`%0A`
+ * in a multipart filename (the HTML Standard's form encoding): `"` comes back, a line break goes.
+ */
+function fileName(sent: string): string {
+  return sent
+    .replace(/%22/g, '"')
+    .replace(/%0[ad]|\p{Cc}/giu, '')
+    .slice(0, 255);
+}
+
 /** A file part as the field's value: no file chosen (empty, nameless) is absent. */
 async function convertFile(entry: FormFile): Promise<UploadedFile | undefined> {
   if (entry.filename === '' && entry.bytes.length === 0) return undefined;
   return new UploadedFile(
     {
-      name: entry.filename.slice(0, 255),
+      name: fileName(entry.filename),
       type: sniffType(entry.bytes),
       size: entry.bytes.length,
       sha256: await sha256Hex(entry.bytes),

@@ -195,7 +195,8 @@ async function download(c: ReadContext): Promise<Response> {
     headers: {
       'Content-Type': typeof type === 'string' ? type : 'application/octet-stream',
       'Content-Length': String(object.size),
-      'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      // `filename` for tools that read only it (curl -J), in ASCII; `filename*` with the real name.
+      'Content-Disposition': `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'private, no-store',
       'X-Request-Id': requestIdOf(c),
