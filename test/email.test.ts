@@ -1,13 +1,8 @@
-// C27: email notifications. They share the outbox, the queue, retries and recorded attempts of
-// webhooks (C26), and are sent through the real local `send_email` binding.
-import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts } from '../schema/tables.ts';
 import type { NotificationEmail } from '../src/delivery/email.ts';
-import type { DeliveryMessage } from '../src/delivery/queue.ts';
-import worker from '../src/index.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
 import {
@@ -18,8 +13,8 @@ import {
   newWebhookId,
 } from '../src/store/deliveries.ts';
 import { updateProjectSettings } from '../src/store/projects.ts';
-import { isWrite, spyD1 } from './d1-spy.ts';
-import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
+import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
+import { consume, deliveryRow, warmSubmissionTrips } from './queue.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -52,28 +47,6 @@ function recording(binding: SendEmail) {
   };
 }
 
-async function consume(id: string, environment: Env = env) {
-  const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
-    { id: 'msg-1', timestamp: new Date(), attempts: 1, body: { deliveryId: id } },
-  ]);
-  const delays: (number | undefined)[] = [];
-  for (const message of batch.messages) {
-    const retry = message.retry.bind(message);
-    vi.spyOn(message, 'retry').mockImplementation((options?: QueueRetryOptions) => {
-      delays.push(options?.delaySeconds);
-      retry(options);
-    });
-  }
-  const ctx = createExecutionContext();
-  await worker.queue?.(batch, environment, ctx);
-  return { ...(await getQueueResult(batch, ctx)), delays };
-}
-
-async function deliveryRow(id: string) {
-  const [row] = await database(env.DB).select().from(deliveries).where(eq(deliveries.id, id));
-  return row;
-}
-
 async function attemptsOf(id: string) {
   return database(env.DB).select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, id));
 }
@@ -88,13 +61,9 @@ describe('C27: email notifications', () => {
       secret: newWebhookSecret(),
     };
     await insertWebhook(database(env.DB), hook);
-    const spy = spyD1(env.DB);
-    const spied = { ...env, DB: spy.db };
-    await expectEnvelope(await submitWithEnv(spied, { key: p.apiKey, json: VALID_BODY }), 201); // warms the key
-    const before = spy.trips.length;
-    await expectEnvelope(await submitWithEnv(spied, { key: p.apiKey, json: VALID_BODY }), 201);
-    expect(spy.trips.slice(before)).toEqual([expect.stringMatching(/^batch: 2$/)]);
-    expect(spy.trips.filter(isWrite)).toHaveLength(2);
+    const { warm, writes } = await warmSubmissionTrips(p.apiKey);
+    expect(warm).toEqual([expect.stringMatching(/^batch: 2$/)]);
+    expect(writes).toHaveLength(2);
     const rows = await storedRows(p.projectId);
     for (const row of rows) {
       expect(await deliveryRow(deliveryId(row.id, p.target.id))).toMatchObject({ status: 'pending' });
@@ -112,7 +81,7 @@ describe('C27: email notifications', () => {
     const [row] = await storedRows(p.projectId);
     const id = deliveryId(row?.id ?? '', p.target.id);
     const email = recording(env.EMAIL);
-    const result = await consume(id, { ...env, EMAIL: email.binding });
+    const result = await consume(id, 1, { ...env, EMAIL: email.binding });
     expect(result.explicitAcks).toEqual(['msg-1']);
     expect(email.sent).toEqual([
       {
@@ -142,7 +111,7 @@ describe('C27: email notifications', () => {
     await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
     const [row] = await storedRows(p.projectId);
     const email = recording(env.EMAIL);
-    await consume(deliveryId(row?.id ?? '', p.target.id), { ...env, EMAIL: email.binding });
+    await consume(deliveryId(row?.id ?? '', p.target.id), 1, { ...env, EMAIL: email.binding });
     expect(email.sent).toHaveLength(1);
     expect(email.sent[0]).not.toHaveProperty('replyTo');
   });
@@ -152,7 +121,7 @@ describe('C27: email notifications', () => {
     await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
     const [row] = await storedRows(p.projectId);
     const id = deliveryId(row?.id ?? '', p.target.id);
-    const result = await consume(id, { ...env, EMAIL: env.RESTRICTED_EMAIL });
+    const result = await consume(id, 1, { ...env, EMAIL: env.RESTRICTED_EMAIL });
     expect(result.retryMessages.map((m) => m.msgId)).toEqual(['msg-1']);
     expect(result.delays).toEqual([5]);
     expect(await deliveryRow(id)).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null });
@@ -166,7 +135,7 @@ describe('C27: email notifications', () => {
     const [row] = await storedRows(p.projectId);
     const id = deliveryId(row?.id ?? '', p.target.id);
     const { EMAIL: _, ...withoutEmail } = env;
-    const result = await consume(id, withoutEmail as unknown as Env);
+    const result = await consume(id, 1, withoutEmail as unknown as Env);
     expect(result.delays).toEqual([5]);
     expect(await deliveryRow(id)).toMatchObject({
       status: 'pending',

@@ -14,8 +14,9 @@ import worker from '../src/index.ts';
 import { newWebhookSecret, signWebhook } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
 import { deliveryId, insertWebhook, newWebhookId, rotateWebhookSecret } from '../src/store/deliveries.ts';
-import { isWrite, spyD1 } from './d1-spy.ts';
+import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
+import { consume, deliveryRow, warmSubmissionTrips } from './queue.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -56,27 +57,6 @@ function receiver(...answers: (number | Error)[]) {
  * Runs the worker's queue handler on one message, as Cloudflare would. getQueueResult says which
  * messages were acked or retried; the delay a retry asked for is taken from the call itself.
  */
-async function consume(id: string, attempts = 1) {
-  const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
-    { id: `msg-${attempts}`, timestamp: new Date(), attempts, body: { deliveryId: id } },
-  ]);
-  const delays: (number | undefined)[] = [];
-  for (const message of batch.messages) {
-    const retry = message.retry.bind(message);
-    vi.spyOn(message, 'retry').mockImplementation((options?: QueueRetryOptions) => {
-      delays.push(options?.delaySeconds);
-      retry(options);
-    });
-  }
-  const ctx = createExecutionContext();
-  await worker.queue?.(batch, env, ctx);
-  return { ...(await getQueueResult(batch, ctx)), delays };
-}
-
-async function deliveryRow(id: string) {
-  const [row] = await database(env.DB).select().from(deliveries).where(eq(deliveries.id, id));
-  return row;
-}
 
 describe('C26: the outbox is written with the submission', () => {
   it('C26: an accepted submission writes one pending delivery per webhook, in its one D1 round trip', async () => {
@@ -88,12 +68,8 @@ describe('C26: the outbox is written with the submission', () => {
       secret: newWebhookSecret(),
     };
     await insertWebhook(database(env.DB), second);
-    const spy = spyD1(env.DB);
-    const spied = { ...env, DB: spy.db };
-    await expectEnvelope(await submitWithEnv(spied, { key: p.apiKey, json: VALID_BODY }), 201); // warms the key
-    const before = spy.trips.length;
-    await expectEnvelope(await submitWithEnv(spied, { key: p.apiKey, json: VALID_BODY }), 201);
-    expect(spy.trips.slice(before)).toEqual([expect.stringMatching(/^batch: 2$/)]);
+    const { warm, writes } = await warmSubmissionTrips(p.apiKey);
+    expect(warm).toEqual([expect.stringMatching(/^batch: 2$/)]);
     const rows = await storedRows(p.projectId);
     const [row] = rows;
     expect(await deliveryRow(deliveryId(row?.id ?? '', p.webhook.id))).toMatchObject({
@@ -103,7 +79,7 @@ describe('C26: the outbox is written with the submission', () => {
     });
     const all = await database(env.DB).select().from(deliveries).where(eq(deliveries.projectId, p.projectId));
     expect(all).toHaveLength(4);
-    expect(spy.trips.filter(isWrite)).toHaveLength(2);
+    expect(writes).toHaveLength(2);
   });
 
   it('C26: after the 201 the deliveries go to the queue, one message each, in one call per batch', async () => {

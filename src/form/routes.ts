@@ -35,7 +35,7 @@ import { UnavailableError } from '../lib/faults.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { cacheSeconds, formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
 import { database } from '../store/db.ts';
-import { commitRow } from '../submit/commit.ts';
+import { acceptedRow, commitRow } from '../submit/commit.ts';
 import { maxBodyBytes, takeHoneypot } from '../submit/steps.ts';
 import { TURNSTILE_HEADER, takeToken, verifyTurnstile } from '../submit/turnstile.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
@@ -180,13 +180,7 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
     await commitRow(
       db,
       {
-        id,
-        projectId: project.id,
-        data: JSON.stringify(result.value),
-        receivedAt: new Date().toISOString(),
-        spam,
-        outbox: project.webhookIds.length > 0,
-        webhookIds: project.webhookIds,
+        ...acceptedRow(project, result.value, spam, id),
         files: files.length > 0 ? JSON.stringify(files.map(([name]) => name)) : null,
       },
       formCacheKey(formId),

@@ -6,6 +6,7 @@ import { enqueueDeliveries } from '../delivery/queue.ts';
 import { invalidKey, tooLargeToStore } from '../http/replies.ts';
 import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
+import { uuidv7 } from '../lib/ids.ts';
 import { forgetKey } from '../projects/cache.ts';
 import type { Db } from '../store/db.ts';
 import { insertSubmissions, MAX_STORED_BYTES, type NewSubmission, rowFault } from '../store/submissions.ts';
@@ -42,6 +43,24 @@ function committer(db: Db, queue: Queue | undefined): GroupCommit<NewSubmission>
     committers.set(db, commit);
   }
   return commit;
+}
+
+/** The row of an accepted submission, with what its deliveries need (C26): the project's targets. */
+export function acceptedRow(
+  project: { id: string; webhookIds: readonly string[] },
+  value: Record<string, unknown>,
+  spam: boolean,
+  id: string = uuidv7(),
+): NewSubmission {
+  return {
+    id,
+    projectId: project.id,
+    data: JSON.stringify(value),
+    receivedAt: new Date().toISOString(),
+    spam,
+    outbox: project.webhookIds.length > 0,
+    webhookIds: project.webhookIds,
+  };
 }
 
 /**

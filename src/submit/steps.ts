@@ -20,11 +20,10 @@ import {
   validationFailed,
 } from '../http/replies.ts';
 import { sendJson } from '../http/send.ts';
-import { uuidv7 } from '../lib/ids.ts';
 import { database } from '../store/db.ts';
-import { findIdempotencyKey, type NewSubmission } from '../store/submissions.ts';
+import { findIdempotencyKey } from '../store/submissions.ts';
 import { parseObject } from './body.ts';
-import { commitRow } from './commit.ts';
+import { acceptedRow, commitRow } from './commit.ts';
 import {
   bodyHash,
   claimKey,
@@ -152,15 +151,7 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
   }
 
   const db = database(c.env.DB);
-  const row: NewSubmission = {
-    id: uuidv7(),
-    projectId: project.id,
-    data: JSON.stringify(result.value),
-    receivedAt: new Date().toISOString(),
-    spam,
-    outbox: project.webhookIds.length > 0,
-    webhookIds: project.webhookIds,
-  };
+  const row = acceptedRow(project, result.value, spam);
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
   if (idempotencyKey === undefined || hash === undefined) {
     await commitRow(db, row, c.var.keyHash, keepAlive, c.env.DELIVERIES);

@@ -1,26 +1,19 @@
-// The example page and its widget in headless Chromium, against `npm run dev`. The page is
-// served from one origin (127.0.0.1:<page>) and the worker from another (127.0.0.1:<worker>), so
-// every submission goes through a real CORS preflight. A screenshot of each final state is saved in
-// test/e2e/artifacts/.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../scripts/database.ts';
 import { createProjectFromInput } from '../../scripts/forms.ts';
 import { openApiDocument } from '../../src/http/openapi.ts';
 import { submissionPages } from '../../src/store/submissions.ts';
-import { freePort, startDev, tempDir } from '../cli/helpers.ts';
+import { tempDir } from '../cli/helpers.ts';
+import { ARTIFACTS, type Site, startSite } from './harness.ts';
 
-const ARTIFACTS = join(import.meta.dirname, 'artifacts');
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/contact.html'), 'utf8');
 
 const dir = tempDir('e2e');
-let dev: ChildProcess | undefined;
-let pages: Server | undefined;
+let site: Site | undefined;
 let browser: Browser | undefined;
 let workerUrl = '';
 let pageUrl = '';
@@ -28,7 +21,9 @@ let exampleKey = '';
 let devLog = () => '';
 
 /** The example page as a site would serve it, pointing at our worker with the given key. */
-function servePage(port: number): Promise<Server> {
+function servePage(port: number, worker: string): Promise<Server> {
+  workerUrl = worker;
+  pageUrl = `http://127.0.0.1:${port}`;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (url.pathname !== '/contact.html') {
@@ -72,27 +67,14 @@ async function settled(page: Page, state: 'success' | 'error', name: string) {
 }
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium');
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const [workerPort, pagePort] = [await freePort(), await freePort()];
-  workerUrl = `http://127.0.0.1:${workerPort}`;
-  pageUrl = `http://127.0.0.1:${pagePort}`;
-  const started = await startDev(dir, workerPort);
-  dev = started.process;
-  devLog = started.log;
+  site = await startSite(dir, servePage);
+  browser = site.browser;
+  devLog = site.devLog;
   exampleKey = readFileSync(join(dir, 'example-key'), 'utf8').trim();
-  pages = await servePage(pagePort);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  pages?.close();
-  if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+  await site?.stop();
 });
 
 describe('the widget on the example page, in Chromium', () => {

@@ -1,26 +1,19 @@
-// C29, C30: examples/plain.html in headless Chromium with JavaScript disabled, against
-// `npm run dev`, the page served from another origin: a plain form post, the pages the endpoint
-// answers with, and a PDF uploaded through the page and read back with a secret key. A screenshot
-// of each final state is saved in test/e2e/artifacts/.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../scripts/database.ts';
 import { createKey } from '../../src/projects/admin.ts';
 import { submissionPages } from '../../src/store/submissions.ts';
-import { freePort, startDev, tempDir } from '../cli/helpers.ts';
+import { tempDir } from '../cli/helpers.ts';
+import { ARTIFACTS, type Site, startSite } from './harness.ts';
 
-const ARTIFACTS = join(import.meta.dirname, 'artifacts');
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/plain.html'), 'utf8');
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 const dir = tempDir('plain');
-let dev: ChildProcess | undefined;
-let pages: Server | undefined;
+let site: Site | undefined;
 let browser: Browser | undefined;
 let workerUrl = '';
 let pageUrl = '';
@@ -29,7 +22,9 @@ let pageUrl = '';
  * The page as a site would serve it; `?next=` adds a hidden `_next` input, as a site may, and
  * `?widget` the widget.
  */
-function servePage(port: number): Promise<Server> {
+function servePage(port: number, worker: string): Promise<Server> {
+  workerUrl = worker;
+  pageUrl = `http://127.0.0.1:${port}`;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (url.pathname !== '/plain.html') {
@@ -89,24 +84,12 @@ async function send(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium');
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const [workerPort, pagePort] = [await freePort(), await freePort()];
-  workerUrl = `http://127.0.0.1:${workerPort}`;
-  pageUrl = `http://127.0.0.1:${pagePort}`;
-  dev = (await startDev(dir, workerPort)).process;
-  pages = await servePage(pagePort);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  site = await startSite(dir, servePage);
+  browser = site.browser;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  pages?.close();
-  if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+  await site?.stop();
 });
 
 describe('examples/plain.html with JavaScript disabled, in Chromium', () => {

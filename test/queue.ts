@@ -1,0 +1,51 @@
+// The queue consumer run as Cloudflare would run it, for the delivery tests (C26, C27).
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { vi } from 'vitest';
+import { deliveries } from '../schema/tables.ts';
+import type { DeliveryMessage } from '../src/delivery/queue.ts';
+import worker from '../src/index.ts';
+import { database } from '../src/store/db.ts';
+import { isWrite, spyD1 } from './d1-spy.ts';
+import { expectEnvelope, submitWithEnv, VALID_BODY } from './helpers.ts';
+
+/**
+ * Runs the worker's queue handler on one message (its `attempts`th delivery, in `environment`).
+ * getQueueResult says which messages were acked or retried; the delay a retry asked for is taken
+ * from the call itself (`delays`).
+ */
+export async function consume(id: string, attempts = 1, environment: Env = env) {
+  const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
+    { id: `msg-${attempts}`, timestamp: new Date(), attempts, body: { deliveryId: id } },
+  ]);
+  const delays: (number | undefined)[] = [];
+  for (const message of batch.messages) {
+    const retry = message.retry.bind(message);
+    vi.spyOn(message, 'retry').mockImplementation((options?: QueueRetryOptions) => {
+      delays.push(options?.delaySeconds);
+      retry(options);
+    });
+  }
+  const ctx = createExecutionContext();
+  await worker.queue?.(batch, environment, ctx);
+  return { ...(await getQueueResult(batch, ctx)), delays };
+}
+
+export async function deliveryRow(id: string) {
+  const [row] = await database(env.DB).select().from(deliveries).where(eq(deliveries.id, id));
+  return row;
+}
+
+/**
+ * The D1 round trips of a warm accepted submission with this key (a first one warms the key), and
+ * every write of both.
+ */
+export async function warmSubmissionTrips(apiKey: string): Promise<{ warm: string[]; writes: string[] }> {
+  const spy = spyD1(env.DB);
+  const spied = { ...env, DB: spy.db };
+  await expectEnvelope(await submitWithEnv(spied, { key: apiKey, json: VALID_BODY }), 201);
+  const before = spy.trips.length;
+  await expectEnvelope(await submitWithEnv(spied, { key: apiKey, json: VALID_BODY }), 201);
+  return { warm: spy.trips.slice(before), writes: spy.trips.filter(isWrite) };
+}
