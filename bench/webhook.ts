@@ -1,7 +1,7 @@
 // `npm run bench:webhook`: accepted submissions to a project with a webhook, side by side with a
 // project without one, in one Miniflare on one D1 (C26: the outbox rows are written in the
 // submission's own batch, and one queue message per delivery is sent after the 201). Interleaved
-// runs; prints each one's requests a second and the ratio. Settings: BENCH_CONNECTIONS (10),
+// runs; prints each one's requests a second, the ratio, and the latencies. Settings: BENCH_CONNECTIONS (10),
 // BENCH_SECONDS (2), BENCH_REPETITIONS (5).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,12 +42,16 @@ try {
     amounts.set(name, Math.max(2000, Math.round((warm.rps * SECONDS) / 100) * 100));
   }
   const rps: Record<string, number[]> = { none: [], webhook: [] };
+  const p50: Record<string, number[]> = { none: [], webhook: [] };
+  const p99: Record<string, number[]> = { none: [], webhook: [] };
   for (let rep = 0; rep < REPETITIONS; rep++) {
     const order = rep % 2 ? (['webhook', 'none'] as const) : (['none', 'webhook'] as const);
     for (const name of order) {
       const run = await load(url, requests[name], connections, amounts.get(name) ?? 2000);
       if (run.non2xx > 0) throw new Error(`${name}: ${run.non2xx} replies were not 2xx`);
       rps[name]?.push(run.rps);
+      p50[name]?.push(run.p50);
+      p99[name]?.push(run.p99);
     }
   }
   const db = await mf.getD1Database('DB');
@@ -66,6 +70,9 @@ try {
     `with a webhook:    ${webhook.toFixed(0)} rps (${(rps.webhook ?? []).map((r) => r.toFixed(0)).join(' ')})`,
   );
   console.log(`ratio with / without: ${(webhook / none).toFixed(3)}; outbox rows written: ${outbox?.n}`);
+  console.log(
+    `latency p50 / p99 (medians): without ${median(p50.none ?? [])} / ${median(p99.none ?? [])} ms, with ${median(p50.webhook ?? [])} / ${median(p99.webhook ?? [])} ms`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
