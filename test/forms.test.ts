@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { database } from '../src/store/db.ts';
-import { updateProjectSettings } from '../src/store/projects.ts';
-import { expectEnvelope, seedProject, storedData, storedRows, submit } from './helpers.ts';
+import { deleteProject, updateProjectSettings } from '../src/store/projects.ts';
+import { expectEnvelope, seedProject, storedData, storedRows, submit, submitWithEnv } from './helpers.ts';
 
 const FORM_URL = (formId: string) => `https://forms.test/f/${formId}`;
 
@@ -317,5 +317,53 @@ describe('C29: abuse, as on the JSON endpoint', () => {
     const res = await postForm(p.formId, `message=${'a'.repeat(70_000)}`, json);
     await expectEnvelope(res, 413);
     expect(await storedRows(p.projectId)).toEqual([]);
+  });
+});
+
+describe('C29: faults of the form itself', () => {
+  it('C29: a multipart body that does not parse is 400, and nothing is stored', async () => {
+    const p = await project();
+    await expectEnvelope(
+      await postForm(p.formId, 'garbage without a boundary line', {
+        ...json,
+        'Content-Type': 'multipart/form-data; boundary=xyz',
+      }),
+      400,
+      {
+        message: 'Invalid request body',
+        error: { message: 'Request body is not valid multipart/form-data' },
+      },
+    );
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
+  it('C21 + C29: per client address, over the limit is 429, as on the JSON endpoint', async () => {
+    const p = await project();
+    const tight = { ...env, ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT };
+    const send = () =>
+      submitWithEnv(tight, {
+        url: FORM_URL(p.formId),
+        contentType: 'application/x-www-form-urlencoded',
+        body: 'name=A',
+        headers: { ...json, 'CF-Connecting-IP': '203.0.113.9' },
+      });
+    await expectEnvelope(await send(), 201);
+    await expectEnvelope(await send(), 201);
+    const refused = await send();
+    await expectEnvelope(refused, 429);
+    expect(refused.headers.get('Retry-After')).toBe('10');
+    expect(await storedRows(p.projectId)).toHaveLength(2);
+  });
+
+  it('C29 + C31: a form whose project is deleted while cached is 404, and another project is untouched', async () => {
+    const gone = await project();
+    const other = await project();
+    await expectEnvelope(await postForm(gone.formId, 'name=warm', json), 201);
+    await deleteProject(database(env.DB), gone.projectId);
+    await expectEnvelope(await postForm(gone.formId, 'name=late', json), 404, {
+      message: 'Not found',
+      error: { message: 'No form at this address' },
+    });
+    await expectEnvelope(await postForm(other.formId, 'name=fine', json), 201);
   });
 });

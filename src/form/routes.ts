@@ -187,7 +187,9 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
       (write) => c.executionCtx.waitUntil(write),
       c.env.DELIVERIES,
     );
-  } catch (error) {
+  } catch (caught) {
+    // A project deleted while its form was cached: the form is gone (C31), not a key.
+    const error = caught instanceof ApiError && caught.status === 401 ? formNotFound() : caught;
     // Nothing of a refused submission stays: its files leave R2 too.
     if (files.length > 0) {
       const prefix = submissionPrefix(project.id, id);
