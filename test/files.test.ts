@@ -12,7 +12,7 @@ import worker from '../src/index.ts';
 import { createKey } from '../src/projects/admin.ts';
 import { database } from '../src/store/db.ts';
 import { deleteProject } from '../src/store/projects.ts';
-import { eraseSubmissions } from '../src/store/submissions.ts';
+import { deleteReceivedBefore, eraseSubmissions } from '../src/store/submissions.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit } from './helpers.ts';
 
@@ -308,6 +308,16 @@ describe('C30: files belong to their submission', () => {
     const [kept] = await storedRows(p.projectId);
     expect(await objectsOf(p.projectId)).toEqual([`${p.projectId}/${kept?.id}/cv`]);
     await deleteProject(database(env.DB), p.projectId);
+    await runSweep();
+    expect(await objectsOf(p.projectId)).toEqual([]);
+  });
+
+  it('C25 + C30: retention deletes the files of the submissions it deletes', async () => {
+    const p = await project();
+    await expectEnvelope(await post(p.formId, form({ cv: [PDF, 'a.pdf', 'application/pdf'] })), 201);
+    expect(await objectsOf(p.projectId)).toHaveLength(1);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    expect(await deleteReceivedBefore(database(env.DB), p.projectId, tomorrow, 1)).toBe(1);
     await runSweep();
     expect(await objectsOf(p.projectId)).toEqual([]);
   });
