@@ -8,6 +8,7 @@ import {
 import { isEmailAddress } from '../src/delivery/email.ts';
 import { compilePattern, type FieldRules, FORMATS, type Format, RULES_OF } from '../src/fields/rules.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
+import { allowedRedirect, httpUrl } from '../src/lib/urls.ts';
 import { TURNSTILE_FIELD } from '../src/submit/turnstile.ts';
 
 /** Bad input: printed as one line, exit status 2, nothing changed. */
@@ -252,21 +253,17 @@ export function parseReplyToField(name: string, fields: readonly { name: string;
 
 /** C29: a thank-you URL is an http(s) URL on one of the project's allowed origins (never an open redirect). */
 export function parseThankYouUrl(text: string, origins: readonly string[]): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  const url = httpUrl(text);
+  if (url === undefined) {
     throw new UsageError(`Invalid thank-you URL '${text}': expected an absolute https URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`Invalid thank-you URL '${text}': expected an absolute https URL`);
-  }
-  if (!origins.includes(url.origin)) {
+  const allowed = allowedRedirect(text, origins);
+  if (allowed === undefined) {
     throw new UsageError(
       `The thank-you URL must be on one of the project's allowed origins (${origins.join(', ') || 'it has none: add one with origin add'})`,
     );
   }
-  return url.href;
+  return allowed;
 }
 
 /** C27: one plain email address. */

@@ -4,6 +4,7 @@
 import { RE2JS } from 're2js';
 import * as v from 'valibot';
 import type { FieldType } from '../../schema/tables.ts';
+import { httpUrl } from '../lib/urls.ts';
 import { accepts, sizeText, type UploadedFile } from './file.ts';
 
 export const FORMATS = ['email', 'url', 'date', 'date-time', 'uuid'] as const;
@@ -85,14 +86,7 @@ function isDateTime(text: string): boolean {
 }
 
 /** An absolute http or https URL, as the WHATWG URL Standard (the `URL` class) parses it. */
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
-  } catch {
-    return false;
-  }
-}
+const isHttpUrl = (text: string) => httpUrl(text) !== undefined;
 
 /** A pattern, compiled by RE2; throws a readable error when RE2 cannot take it. */
 export function compilePattern(pattern: string): RE2JS {

@@ -2,20 +2,15 @@
 // lists the JSON endpoint's messages and links back. Hono's `html` template escapes every value put
 // in; the pages run no script and load nothing.
 import { html } from 'hono/html';
+import { httpUrl } from '../lib/urls.ts';
 
 const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}h1{font-size:1.5rem}li{margin:.25rem 0}a{color:#0645ad}';
 
 /** Only an http(s) URL is ever linked to: a `javascript:` Referer cannot become a link. */
 function backLink(referer: string | undefined) {
-  if (referer === undefined) return '';
-  try {
-    const url = new URL(referer);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return '';
-    return html`<p><a href="${url.href}">Back to the form</a></p>`;
-  } catch {
-    return '';
-  }
+  const url = httpUrl(referer);
+  return url === undefined ? '' : html`<p><a href="${url.href}">Back to the form</a></p>`;
 }
 
 function page(title: string, body: unknown): string {

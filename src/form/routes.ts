@@ -33,6 +33,7 @@ import {
 import { send } from '../http/send.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { uuidv7 } from '../lib/ids.ts';
+import { allowedRedirect } from '../lib/urls.ts';
 import { cacheSeconds, formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
 import { database } from '../store/db.ts';
 import { acceptedRow, commitRow } from '../submit/commit.ts';
@@ -65,18 +66,6 @@ function requestOrigin(c: FormContext): string | undefined {
     return new URL(referer).origin;
   } catch {
     return origin;
-  }
-}
-
-/** A redirect target on one of the project's allowed origins, as an absolute http(s) URL; else undefined. */
-function allowedRedirect(target: string | null | undefined, origins: readonly string[]): string | undefined {
-  if (target === undefined || target === null || target === '') return undefined;
-  try {
-    const url = new URL(target);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-    return origins.includes(url.origin) ? url.href : undefined;
-  } catch {
-    return undefined;
   }
 }
 
