@@ -1,6 +1,7 @@
 // C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
 import { READ_PATH } from '../http/replies.ts';
+import { readAtMost } from '../lib/stream.ts';
 import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
 import { type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
@@ -77,22 +78,8 @@ export function signingSecrets(
 /** Reads at most READ_LIMIT bytes of an answer, and cancels the rest. */
 async function excerptOf(res: Response): Promise<string | null> {
   if (res.body === null) return null;
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < READ_LIMIT) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => {});
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
+  // Stops once READ_LIMIT bytes are in (over READ_LIMIT - 1).
+  const { bytes } = await readAtMost(res.body, READ_LIMIT - 1);
   const text = new TextDecoder().decode(bytes.subarray(0, READ_LIMIT)).slice(0, EXCERPT);
   return text === '' ? null : text;
 }

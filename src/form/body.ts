@@ -10,6 +10,7 @@ import {
 } from '@remix-run/multipart-parser';
 import { ApiError } from '../http/envelope.ts';
 import { bodyBrokenOff, malformedForm, tooLarge } from '../http/replies.ts';
+import { readAtMost } from '../lib/stream.ts';
 import type { FormEntry } from './convert.ts';
 
 export type FormLimits = {
@@ -34,33 +35,12 @@ export class FileTooLarge extends Error {
 async function readLimited(request: Request, max: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
   if (declared > max) throw tooLarge(max);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body !== null) {
-    const reader = request.body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > max) {
-          await reader.cancel().catch(() => {});
-          throw tooLarge(max);
-        }
-        chunks.push(value);
-      }
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw bodyBrokenOff();
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
-  return bytes;
+  if (request.body === null) return new Uint8Array(0);
+  const read = await readAtMost(request.body, max).catch(() => {
+    throw bodyBrokenOff();
+  });
+  if (read.over) throw tooLarge(max);
+  return read.bytes;
 }
 
 export async function readForm(
