@@ -10,7 +10,7 @@ import { ApiError } from './http/envelope.ts';
 import { internalError, methodNotAllowed, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
 import { clientRequestIdOf, requestIdOf } from './http/request-id.ts';
 import { send } from './http/send.ts';
-import { UnavailableError } from './lib/faults.ts';
+import { errorText, UnavailableError } from './lib/faults.ts';
 import { readRoutes } from './read/routes.ts';
 import { database } from './store/db.ts';
 import { projectsWithRetention } from './store/projects.ts';
@@ -55,7 +55,7 @@ app.notFound((c) => send(c, notFound().toEnvelope()));
 function innermost(err: unknown): string {
   let inner: unknown = err;
   while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
-  return inner instanceof Error ? `${inner.name}: ${inner.message}`.slice(0, 500) : String(inner);
+  return errorText(inner, 500);
 }
 
 // C3, C4, C18: errors are shaped once, here. Unknown faults are logged with the request id only:

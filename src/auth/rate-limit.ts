@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import { RATE_LIMIT_PERIOD_SECONDS, tooManyRequests } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
+import { errorText } from '../lib/faults.ts';
 import { Lru } from '../lib/lru.ts';
 
 type Limiter = RateLimit | undefined;
@@ -25,7 +26,7 @@ export async function allowed(c: Context, limiter: Limiter, name: string, key: s
         requestId: requestIdOf(c),
         event: 'rate-limit-unavailable',
         limiter: name,
-        error: error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : String(error),
+        error: errorText(error, 200),
       }),
     );
     return true;

@@ -2,6 +2,7 @@
 // binding: its fields as plain text, and Reply-To from the field the project names when that
 // field holds a valid address. Recorded as an attempt like a webhook's (C26).
 import * as v from 'valibot';
+import { errorText } from '../lib/faults.ts';
 import { addressOf, type DeliveryToSend } from '../store/deliveries.ts';
 
 /** A single plain address, as valibot's email check judges it; nothing a header could be split by. */
@@ -89,7 +90,7 @@ export async function sendNotification(
     const { messageId } = await binding.send(notificationEmail(d, from));
     return { ok: true, status: null, error: null, excerpt: `sent ${messageId}`.slice(0, 200) };
   } catch (cause) {
-    const error = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 200) : String(cause);
+    const error = errorText(cause, 200);
     return { ok: false, status: null, error, excerpt: null };
   }
 }

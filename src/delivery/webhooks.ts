@@ -1,6 +1,7 @@
 // C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
 import { READ_PATH } from '../http/replies.ts';
+import { errorText } from '../lib/faults.ts';
 import { readAtMost } from '../lib/stream.ts';
 import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
@@ -109,7 +110,7 @@ export async function postSigned(
     });
     return { status: res.status, error: null, excerpt: await excerptOf(res).catch(() => null) };
   } catch (cause) {
-    const error = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 200) : String(cause);
+    const error = errorText(cause, 200);
     return { status: null, error, excerpt: null };
   }
 }

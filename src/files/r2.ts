@@ -40,20 +40,29 @@ export async function putFiles(
   submissionId: string,
   files: readonly (readonly [string, UploadedFile])[],
 ): Promise<void> {
-  const keys = files.map(([field]) => fileKey(projectId, submissionId, field));
   try {
     await Promise.all(
-      files.map(([, file], i) =>
-        bucket.put(keys[i] ?? '', file.bytes, {
+      files.map(([field, file]) =>
+        bucket.put(fileKey(projectId, submissionId, field), file.bytes, {
           httpMetadata: { contentType: file.type },
           sha256: file.sha256,
         }),
       ),
     );
   } catch (error) {
-    await bucket.delete(keys).catch(() => {});
+    await deleteFiles(bucket, projectId, submissionId, files).catch(() => {});
     throw error;
   }
+}
+
+/** Removes the files of a submission that was not stored (their keys are known: no listing). */
+export function deleteFiles(
+  bucket: R2Bucket,
+  projectId: string,
+  submissionId: string,
+  files: readonly (readonly [string, unknown])[],
+): Promise<void> {
+  return bucket.delete(files.map(([field]) => fileKey(projectId, submissionId, field)));
 }
 
 /** Removes every object under these prefixes. */

@@ -10,7 +10,7 @@ import { checkRateLimits, clientAddress, mayLookUpKeys } from '../auth/rate-limi
 import { UploadedFile } from '../fields/file.ts';
 import { maxSizeError } from '../fields/rules.ts';
 import { validateSubmission } from '../fields/validation.ts';
-import { putFiles, submissionPrefix } from '../files/r2.ts';
+import { deleteFiles, putFiles } from '../files/r2.ts';
 import { ApiError, REASON_PHRASES } from '../http/envelope.ts';
 import { formMediaType } from '../http/media-type.ts';
 import {
@@ -181,12 +181,7 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
     const error = caught instanceof ApiError && caught.status === 401 ? formNotFound() : caught;
     // Nothing of a refused submission stays: its files leave R2 too.
     if (files.length > 0) {
-      const prefix = submissionPrefix(project.id, id);
-      c.executionCtx.waitUntil(
-        c.env.FILES.list({ prefix })
-          .then((listed) => c.env.FILES.delete(listed.objects.map((o) => o.key)))
-          .catch(() => {}),
-      );
+      c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, id, files).catch(() => {}));
     }
     throw error;
   }

@@ -18,3 +18,8 @@ export class StorageError extends UnavailableError {
     this.name = 'StorageError';
   }
 }
+
+/** An error as one short line for a log or an attempt record: its name and message, at most `max` characters. */
+export function errorText(error: unknown, max: number): string {
+  return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, max) : String(error);
+}
