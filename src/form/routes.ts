@@ -37,7 +37,7 @@ import { allowedRedirect } from '../lib/urls.ts';
 import { cacheSeconds, formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
 import { database } from '../store/db.ts';
 import { acceptedRow, commitRow } from '../submit/commit.ts';
-import { maxBodyBytes, takeHoneypot } from '../submit/steps.ts';
+import { maxBodyBytes, positiveSetting, takeHoneypot } from '../submit/steps.ts';
 import { TURNSTILE_HEADER, takeToken, verifyTurnstile } from '../submit/turnstile.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
@@ -51,10 +51,7 @@ const DEFAULT_MAX_UPLOAD_BYTES = 10_000_000;
 
 type FormContext = Context<AppEnv>;
 
-export function maxUploadBytes(env: Env): number {
-  const configured = Number(env.MAX_UPLOAD_BYTES);
-  return Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_MAX_UPLOAD_BYTES;
-}
+export const maxUploadBytes = (env: Env) => positiveSetting(env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES);
 
 /** C29: the page's origin, by `Origin`, else by `Referer` (a form posted from a page sends one). */
 function requestOrigin(c: FormContext): string | undefined {

@@ -55,7 +55,7 @@ type Column = keyof Required<NewSubmission>;
 type Encoder = { mapToDriverValue(value: unknown): unknown; default?: unknown };
 type InsertParam = { row: number; column: Column; encoder: Encoder };
 type InsertSql = { sql: string; params: InsertParam[] };
-const insertSqls = new Map<string, InsertSql>();
+const insertSqls = new Map<number, InsertSql>();
 
 /**
  * The insert of `n` rows, as SQL with its parameters in order, built by Drizzle from the table once
@@ -64,7 +64,8 @@ const insertSqls = new Map<string, InsertSql>();
  * stored. Rows without cannot, so theirs is a plain insert, and returns nothing.
  */
 function insertSql(db: Db, n: number, keyed: boolean, withFiles: boolean): InsertSql {
-  const cacheKey = `${n} ${keyed} ${withFiles}`;
+  // A number, not text: this runs for every batch.
+  const cacheKey = n * 4 + (keyed ? 2 : 0) + (withFiles ? 1 : 0);
   let built = insertSqls.get(cacheKey);
   if (built === undefined) {
     const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];

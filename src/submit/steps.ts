@@ -68,10 +68,14 @@ export const requireJson: Step = async (c, next) => {
   await next();
 };
 
+/** A [vars] size that must be a positive whole number of bytes; anything else is the default. */
+export function positiveSetting(setting: unknown, fallback: number): number {
+  const configured = Number(setting);
+  return Number.isSafeInteger(configured) && configured > 0 ? configured : fallback;
+}
+
 export function maxBodyBytes(env: Env): number {
-  const configured = Number(env.MAX_BODY_BYTES);
-  if (!Number.isSafeInteger(configured) || configured <= 0) return DEFAULT_MAX_BODY_BYTES;
-  return Math.min(configured, MAX_BODY_BYTES_LIMIT);
+  return Math.min(positiveSetting(env.MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES), MAX_BODY_BYTES_LIMIT);
 }
 
 /**
