@@ -112,9 +112,17 @@ export const submissions = sqliteTable(
     // C30: the names of the submission's file fields, as a JSON array (NULL: none). Its files are in
     // R2 under `<project_id>/<id>/<field>`; deleting the row queues them for deletion (a trigger).
     files: text('files'),
+    // C26: the outbox. 1 while the deliveries of the submission (one per target of its project at
+    // the time it was received) are still to be written as rows of `deliveries`; NULL once they are,
+    // or when there are none (no targets, or spam). Set in the submission's own insert, so that a
+    // delivery job costs the hot path no row of its own: the queue consumer, or the sweep, writes
+    // the delivery rows and clears it.
+    outbox: integer('outbox'),
   },
   (t) => [
     index('submissions_project_id').on(t.projectId, t.id),
+    // C26: the sweep's way to the submissions whose deliveries are yet to be written.
+    index('submissions_outbox').on(t.receivedAt).where(sql`${t.outbox} is not null`),
     // NULLs are distinct in SQLite: only submissions that carried a key take part.
     uniqueIndex('submissions_idempotency_key').on(t.projectId, t.idempotencyKey),
     index('submissions_idempotency_age').on(t.receivedAt).where(sql`${t.idempotencyKey} is not null`),
@@ -151,8 +159,9 @@ export const webhooks = sqliteTable(
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
-// C26: the outbox. One row per submission and webhook, written in the submission's own D1 write;
-// its id is the `webhook-id` of every attempt (the receiver's deduplication key).
+// C26: the deliveries. One row per submission and target, written by the queue consumer (or the
+// sweep) for a submission marked in `submissions.outbox`; its id is the `webhook-id` of every
+// attempt (the receiver's deduplication key).
 export const deliveries = sqliteTable(
   'deliveries',
   {

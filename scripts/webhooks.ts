@@ -23,7 +23,9 @@ import {
   removeWebhook,
   requeueDelivery,
   rotateWebhookSecret,
+  writeOutbox,
 } from '../src/store/deliveries.ts';
+import { findSubmission } from '../src/store/submissions.ts';
 import { parseEmailAddress, parseReplyToField, UsageError } from './input.ts';
 
 /** At most this many webhooks per project, and this many notification addresses. */
@@ -346,7 +348,14 @@ export function webhookCommands(
             : (await listDeliveries(db, p.id, { failed: true, limit: 1000 })).map((d) => d.id);
         const results: ({ deliveryId: string } & (AttemptOutcome | { kind: 'queued' }))[] = [];
         for (const deliveryId of ids) {
-          const delivery = await findDeliveryToSend(db, deliveryId);
+          let delivery = await findDeliveryToSend(db, deliveryId);
+          // C26: a delivery of a submission still marked in the outbox has no row yet: it is
+          // written here, as the queue consumer would.
+          const submissionId = deliveryId.slice(0, Math.max(0, deliveryId.lastIndexOf('.')));
+          if (delivery === undefined && (await findSubmission(db, p.id, submissionId)) !== undefined) {
+            await writeOutbox(db, [submissionId]);
+            delivery = await findDeliveryToSend(db, deliveryId);
+          }
           if (delivery === undefined || delivery.projectId !== p.id) {
             throw new UsageError(
               `Project '${p.id}' has no delivery '${deliveryId}' (see: forms deliveries list)`,

@@ -14,7 +14,7 @@ import {
 } from '../src/store/deliveries.ts';
 import { updateProjectSettings } from '../src/store/projects.ts';
 import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
-import { consume, deliveryRow, warmSubmissionTrips } from './queue.ts';
+import { consume, consumeOutbox, deliveryRow, warmSubmissionTrips } from './queue.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -52,7 +52,7 @@ async function attemptsOf(id: string) {
 }
 
 describe('C27: email notifications', () => {
-  it('C27: the delivery is written in the submission’s one D1 round trip, beside a webhook’s', async () => {
+  it('C27: the delivery is marked in the submission’s one D1 round trip, and written beside a webhook’s', async () => {
     const p = await projectWithEmail();
     const hook = {
       id: newWebhookId(),
@@ -62,9 +62,10 @@ describe('C27: email notifications', () => {
     };
     await insertWebhook(database(env.DB), hook);
     const { warm, writes } = await warmSubmissionTrips(p.apiKey);
-    expect(warm).toEqual([expect.stringMatching(/^batch: 2$/)]);
+    expect(warm).toEqual([expect.stringMatching(/^insert into "submissions" .*"outbox"/)]);
     expect(writes).toHaveLength(2);
     const rows = await storedRows(p.projectId);
+    await consumeOutbox(rows.map((r) => r.id));
     for (const row of rows) {
       expect(await deliveryRow(deliveryId(row.id, p.target.id))).toMatchObject({ status: 'pending' });
       expect(await deliveryRow(deliveryId(row.id, hook.id))).toMatchObject({ status: 'pending' });

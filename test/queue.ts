@@ -11,13 +11,13 @@ import { isWrite, spyD1 } from './d1-spy.ts';
 import { expectEnvelope, submitWithEnv, VALID_BODY } from './helpers.ts';
 
 /**
- * Runs the worker's queue handler on one message (its `attempts`th delivery, in `environment`).
- * getQueueResult says which messages were acked or retried; the delay a retry asked for is taken
- * from the call itself (`delays`).
+ * Runs the worker's queue handler on one message, as Cloudflare would. getQueueResult says which
+ * messages were acked or retried; the delay a retry asked for is taken from the call itself
+ * (`delays`).
  */
-export async function consume(id: string, attempts = 1, environment: Env = env) {
+async function handle(body: DeliveryMessage, attempts: number, environment: Env) {
   const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
-    { id: `msg-${attempts}`, timestamp: new Date(), attempts, body: { deliveryId: id } },
+    { id: `msg-${attempts}`, timestamp: new Date(), attempts, body },
   ]);
   const delays: (number | undefined)[] = [];
   for (const message of batch.messages) {
@@ -30,6 +30,27 @@ export async function consume(id: string, attempts = 1, environment: Env = env) 
   const ctx = createExecutionContext();
   await worker.queue?.(batch, environment, ctx);
   return { ...(await getQueueResult(batch, ctx)), delays };
+}
+
+/**
+ * The outbox message of marked submissions (C26) through the worker's queue handler: it writes
+ * their delivery rows, and sends one message per delivery to `environment.DELIVERIES`.
+ */
+export function consumeOutbox(submissionIds: string[], environment: Env = env) {
+  return handle({ submissionIds }, 1, environment);
+}
+
+/**
+ * The `attempts`th delivery of one delivery (in `environment`) through the worker's queue handler.
+ * Its row is written first if it is not yet, by its submission's outbox message, as the queue would
+ * have brought that message first.
+ */
+export async function consume(id: string, attempts = 1, environment: Env = env) {
+  if ((await deliveryRow(id)) === undefined) {
+    const submissionId = id.slice(0, id.lastIndexOf('.'));
+    await consumeOutbox([submissionId], environment);
+  }
+  return handle({ deliveryId: id }, attempts, environment);
 }
 
 export async function deliveryRow(id: string) {

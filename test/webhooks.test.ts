@@ -1,4 +1,4 @@
-// C26: webhooks. The outbox rows are in the submission's own write; the queue consumer sends each
+// C26: webhooks. The outbox is marked in the submission's own row, in its own write; the queue consumer sends each
 // delivery signed as Standard Webhooks defines it (verified with the `standardwebhooks` package, a
 // verifier we did not write), records every attempt, retries with backoff, gives up to the
 // dead-letter queue after the last attempt, and disables a webhook that answers 410.
@@ -7,16 +7,23 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deliveries, deliveryAttempts, webhooks } from '../schema/tables.ts';
+import { deliveries, deliveryAttempts, submissions, webhooks } from '../schema/tables.ts';
 import type { DeliveryMessage } from '../src/delivery/queue.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS } from '../src/delivery/webhooks.ts';
 import worker from '../src/index.ts';
 import { newWebhookSecret, signWebhook } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
-import { deliveryId, insertWebhook, newWebhookId, rotateWebhookSecret } from '../src/store/deliveries.ts';
+import {
+  deliveryId,
+  insertWebhook,
+  listDeliveries,
+  newWebhookId,
+  removeWebhook,
+  rotateWebhookSecret,
+} from '../src/store/deliveries.ts';
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
-import { consume, deliveryRow, warmSubmissionTrips } from './queue.ts';
+import { consume, consumeOutbox, deliveryRow, warmSubmissionTrips } from './queue.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -58,8 +65,26 @@ function receiver(...answers: (number | Error)[]) {
  * messages were acked or retried; the delay a retry asked for is taken from the call itself.
  */
 
+/** A stand-in queue that records what is sent to it. */
+function recordingQueue() {
+  const sent: { body: unknown }[][] = [];
+  const queue = {
+    send: async (body: unknown) => void sent.push([{ body }]),
+    sendBatch: async (messages: { body: unknown }[]) => void sent.push(messages),
+  } as unknown as Queue;
+  return { queue, sent };
+}
+
+async function marker(submissionId: string) {
+  const [row] = await database(env.DB)
+    .select({ outbox: submissions.outbox })
+    .from(submissions)
+    .where(eq(submissions.id, submissionId));
+  return row?.outbox;
+}
+
 describe('C26: the outbox is written with the submission', () => {
-  it('C26: an accepted submission writes one pending delivery per webhook, in its one D1 round trip', async () => {
+  it('C26: an accepted submission is marked for delivery in its own row, in its one D1 round trip; its deliveries are visible at once', async () => {
     const p = await projectWithWebhook();
     const second = {
       id: newWebhookId(),
@@ -69,26 +94,59 @@ describe('C26: the outbox is written with the submission', () => {
     };
     await insertWebhook(database(env.DB), second);
     const { warm, writes } = await warmSubmissionTrips(p.apiKey);
-    expect(warm).toEqual([expect.stringMatching(/^batch: 2$/)]);
+    // One statement: the outbox is a column of the row, not a row of its own.
+    expect(warm).toEqual([expect.stringMatching(/^insert into "submissions" .*"outbox"/)]);
+    expect(writes).toHaveLength(2);
     const rows = await storedRows(p.projectId);
-    const [row] = rows;
-    expect(await deliveryRow(deliveryId(row?.id ?? '', p.webhook.id))).toMatchObject({
-      status: 'pending',
-      attempts: 0,
-      projectId: p.projectId,
-    });
+    for (const row of rows) expect(await marker(row.id)).toBe(1);
+    // Before any consumer has run, the deliveries are listed: pending, never attempted.
+    const listed = await listDeliveries(database(env.DB), p.projectId);
+    expect(listed.map((d) => [d.id, d.status, d.attempts]).sort()).toEqual(
+      rows.flatMap((r) => [p.webhook.id, second.id].map((w) => [deliveryId(r.id, w), 'pending', 0])).sort(),
+    );
+    // The queue's message writes their rows, clears the marks, and sends one message per delivery.
+    const { queue, sent } = recordingQueue();
+    const result = await consumeOutbox(
+      rows.map((r) => r.id),
+      { ...env, DELIVERIES: queue },
+    );
+    expect(result.explicitAcks).toEqual(['msg-1']);
+    expect(
+      sent
+        .flat()
+        .map((m) => m.body)
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual(
+      listed
+        .map((d) => ({ deliveryId: d.id }))
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+    for (const row of rows) {
+      expect(await marker(row.id)).toBeNull();
+      expect(await deliveryRow(deliveryId(row.id, p.webhook.id))).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+        projectId: p.projectId,
+      });
+    }
     const all = await database(env.DB).select().from(deliveries).where(eq(deliveries.projectId, p.projectId));
     expect(all).toHaveLength(4);
-    expect(writes).toHaveLength(2);
+    expect(await listDeliveries(database(env.DB), p.projectId)).toEqual(listed);
+    // At least once: the same message given again writes nothing and sends nothing.
+    const again = recordingQueue();
+    await consumeOutbox(
+      rows.map((r) => r.id),
+      { ...env, DELIVERIES: again.queue },
+    );
+    expect(again.sent.flat()).toEqual([]);
+    expect(
+      await database(env.DB).select().from(deliveries).where(eq(deliveries.projectId, p.projectId)),
+    ).toHaveLength(4);
   });
 
-  it('C26: after the 201 the deliveries go to the queue, one message each, in one call per batch', async () => {
+  it('C26: after the 201 the marked submissions go to the queue together, in one message per 50 ms', async () => {
     const p = await projectWithWebhook();
-    const sent: { body: unknown }[][] = [];
-    const queue = {
-      send: async () => {},
-      sendBatch: async (messages: { body: unknown }[]) => void sent.push(messages),
-    } as unknown as Queue;
+    const { queue, sent } = recordingQueue();
     // A binding of its own, so that this test's committer is made with this queue.
     const withQueue = { ...env, DB: spyD1(env.DB).db, DELIVERIES: queue };
     const replies = await Promise.all(
@@ -98,11 +156,53 @@ describe('C26: the outbox is written with the submission', () => {
     );
     for (const res of replies) await expectEnvelope(res, 201);
     const rows = await storedRows(p.projectId);
-    expect(sent.flat().map((m) => m.body)).toEqual(
-      expect.arrayContaining(rows.map((r) => ({ deliveryId: deliveryId(r.id, p.webhook.id) }))),
+    const bodies = sent.flat().map((m) => m.body as { submissionIds: string[] });
+    expect(bodies.flatMap((b) => b.submissionIds).sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(bodies.length).toBeLessThan(6);
+  });
+
+  it('C26: a target removed or disabled before the deliveries are written gets none', async () => {
+    const p = await projectWithWebhook();
+    const target = (path: string) => ({
+      id: newWebhookId(),
+      projectId: p.projectId,
+      url: `${RECEIVER}/${path}`,
+      secret: newWebhookSecret(),
+    });
+    const removed = target('removed');
+    const disabled = target('disabled');
+    await insertWebhook(database(env.DB), removed);
+    await insertWebhook(database(env.DB), disabled);
+    await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
+    const [row] = await storedRows(p.projectId);
+    const id = row?.id ?? '';
+    expect(await removeWebhook(database(env.DB), p.projectId, removed.id)).toBe(true);
+    await database(env.DB)
+      .update(webhooks)
+      .set({ disabledAt: new Date().toISOString() })
+      .where(eq(webhooks.id, disabled.id));
+    expect((await listDeliveries(database(env.DB), p.projectId)).map((d) => d.id)).toEqual([
+      deliveryId(id, p.webhook.id),
+    ]);
+    await consumeOutbox([id]);
+    const written = await database(env.DB).select().from(deliveries).where(eq(deliveries.submissionId, id));
+    expect(written.map((d) => d.id)).toEqual([deliveryId(id, p.webhook.id)]);
+  });
+
+  it('C18 + C26: when D1 fails while the deliveries are written, nothing is written and the message is retried', async () => {
+    const p = await projectWithWebhook();
+    await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
+    const [row] = await storedRows(p.projectId);
+    const id = row?.id ?? '';
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const failing = { ...env, DB: spyD1(env.DB, (sql) => sql.startsWith('batch')).db };
+    const result = await consumeOutbox([id], failing);
+    expect(result.retryMessages).toEqual([{ msgId: 'msg-1' }]);
+    expect(result.delays).toEqual([30]);
+    expect(await marker(id)).toBe(1);
+    expect(await database(env.DB).select().from(deliveries).where(eq(deliveries.submissionId, id))).toEqual(
+      [],
     );
-    expect(sent.flat()).toHaveLength(6);
-    expect(sent.length).toBeLessThan(6);
   });
 
   it('C22 + C26: honeypot spam is stored but sends nothing', async () => {
@@ -144,6 +244,7 @@ async function oneDelivery(url = RECEIVER) {
   const p = await projectWithWebhook(url);
   await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
   const [row] = await storedRows(p.projectId);
+  await consumeOutbox([row?.id ?? '']);
   return { ...p, submission: row, id: deliveryId(row?.id ?? '', p.webhook.id) };
 }
 
@@ -296,26 +397,38 @@ describe('C26: sending', () => {
 });
 
 describe('C26: the sweep', () => {
+  it('C26: a submission marked for longer than two minutes has its deliveries written and sent by the sweep', async () => {
+    const p = await projectWithWebhook();
+    await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
+    const [row] = await storedRows(p.projectId);
+    const id = deliveryId(row?.id ?? '', p.webhook.id);
+    const { queue, sent } = recordingQueue();
+    const withQueue = { ...env, DELIVERIES: queue };
+    const { sweepDeliveries } = await import('../src/delivery/queue.ts');
+    const receivedAt = Date.parse(row?.receivedAt ?? '');
+    await sweepDeliveries(withQueue, receivedAt + 60_000);
+    expect(await marker(row?.id ?? '')).toBe(1);
+    expect(sent.flat()).not.toContainEqual({ body: { deliveryId: id } });
+    expect(await sweepDeliveries(withQueue, receivedAt + 3 * 60_000)).toBeGreaterThanOrEqual(1);
+    expect(await marker(row?.id ?? '')).toBeNull();
+    expect(await deliveryRow(id)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(sent.flat()).toContainEqual({ body: { deliveryId: id } });
+  });
+
   it('C26: pending deliveries overdue by more than two minutes go to the queue again, once per lease', async () => {
     const d = await oneDelivery();
-    const sent: unknown[] = [];
-    const withQueue = {
-      ...env,
-      DELIVERIES: {
-        send: async () => {},
-        sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages.map((m) => m.body)),
-      } as unknown as Queue,
-    };
+    const { queue, sent: batches } = recordingQueue();
+    const withQueue = { ...env, DELIVERIES: queue };
+    const sent = () => batches.flat().map((m) => m.body);
     const { sweepDeliveries } = await import('../src/delivery/queue.ts');
     const createdAt = Date.parse(d.submission?.receivedAt ?? '');
-    expect(await sweepDeliveries(withQueue, createdAt + 60_000)).toBe(0);
+    await sweepDeliveries(withQueue, createdAt + 60_000);
+    expect(sent()).not.toContainEqual({ deliveryId: d.id });
     expect(await sweepDeliveries(withQueue, createdAt + 3 * 60_000)).toBeGreaterThanOrEqual(1);
-    expect(sent).toContainEqual({ deliveryId: d.id });
-    const count = sent.length;
+    expect(sent()).toContainEqual({ deliveryId: d.id });
     // Leased: the next sweep, a minute later, does not send it again.
     await sweepDeliveries(withQueue, createdAt + 4 * 60_000);
-    expect(sent.filter((s) => JSON.stringify(s) === JSON.stringify({ deliveryId: d.id }))).toHaveLength(1);
-    expect(sent.length).toBeGreaterThanOrEqual(count);
+    expect(sent().filter((s) => JSON.stringify(s) === JSON.stringify({ deliveryId: d.id }))).toHaveLength(1);
   });
 });
 

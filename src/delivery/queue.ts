@@ -1,46 +1,50 @@
-// C26: the outbox goes through a Cloudflare Queue: the submit path sends a message per delivery
-// after its 201 (ctx.waitUntil), this same worker consumes them, and a sweep on a Cron Trigger
-// sends again the deliveries whose message never came.
+// C26: the outbox goes through a Cloudflare Queue. After its 201 the submit path sends one message
+// for the marked submissions of the batches written around it (ctx.waitUntil); this same worker
+// consumes it, writes their delivery rows and sends one message per delivery, each attempted (and
+// retried) on its own. A sweep on a Cron Trigger does the same for the submissions and deliveries
+// whose message never came.
 import { database } from '../store/db.ts';
-import { claimOverdue, deliveryId, findDeliveryToSend } from '../store/deliveries.ts';
+import {
+  claimOverdue,
+  findDeliveryToSend,
+  markedBefore,
+  OUTBOX_IDS_PER_STATEMENT,
+  writeOutbox,
+} from '../store/deliveries.ts';
 import { attemptDelivery, retryDelays } from './webhooks.ts';
 
-export type DeliveryMessage = { deliveryId: string };
+/** One delivery to attempt, or (C26) the marked submissions whose delivery rows are to be written. */
+export type DeliveryMessage = { deliveryId: string } | { submissionIds: string[] };
 
 /**
- * The deliveries of every batch written within this long of the first go to the queue together,
- * in one call (up to 100 messages each): under load, a call per 50 ms instead of one per batch.
- * A delivery waits that much longer for its first attempt; the 201 does not wait at all.
+ * The marked submissions of every batch written within this long of the first go to the queue
+ * together, in one message (of up to 100 ids): under load, a message per 50 ms instead of one per
+ * delivery. A delivery waits that much longer for its first attempt; the 201 does not wait at all.
  */
 export const COALESCE_MS = 50;
 
-type Sender = { pending: MessageSendRequest<DeliveryMessage>[]; flushing: Promise<void> | undefined };
+type Sender = { pending: string[]; flushing: Promise<void> | undefined };
 const senders = new WeakMap<Queue, Sender>();
 
 /**
- * After a batch of submissions is written: one message per delivery written with them (spam has
- * none), sent with those of the batches around it. The promise settles when they are sent (the
- * writing request keeps itself alive until then); a message that never arrives is sent by the sweep.
+ * After a batch of submissions is written: the ids of those marked with deliveries to make (spam
+ * has none), sent with those of the batches around it. The promise settles when they are sent (the
+ * writing request keeps itself alive until then); a message that never arrives is made up for by
+ * the sweep.
  */
 export function enqueueDeliveries(
   queue: Queue | undefined,
-  rows: readonly { id: string; spam?: boolean; outbox?: boolean; webhookIds?: readonly string[] }[],
+  rows: readonly { id: string; outbox?: 1 | null }[],
 ): Promise<void> {
   if (queue === undefined) return Promise.resolve();
-  const messages = rows.flatMap((row) =>
-    row.spam === true || row.outbox !== true
-      ? []
-      : (row.webhookIds ?? []).map((webhookId) => ({
-          body: { deliveryId: deliveryId(row.id, webhookId) } satisfies DeliveryMessage,
-        })),
-  );
-  if (messages.length === 0) return Promise.resolve();
+  const marked = rows.filter((row) => row.outbox === 1).map((row) => row.id);
+  if (marked.length === 0) return Promise.resolve();
   let sender = senders.get(queue);
   if (sender === undefined) {
     sender = { pending: [], flushing: undefined };
     senders.set(queue, sender);
   }
-  sender.pending.push(...messages);
+  sender.pending.push(...marked);
   let flushing = sender.flushing;
   if (flushing === undefined) {
     const own = sender;
@@ -48,21 +52,49 @@ export function enqueueDeliveries(
       await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
       const taken = own.pending.splice(0);
       own.flushing = undefined;
-      for (let i = 0; i < taken.length; i += 100) await queue.sendBatch(taken.slice(i, i + 100));
+      await sendOutbox(queue, taken);
     })();
     own.flushing = flushing;
   }
   return flushing;
 }
 
+/** Marked submissions to the queue, one message per 100 (D1's bound on a statement's parameters). */
+async function sendOutbox(queue: Queue, submissionIds: readonly string[]): Promise<void> {
+  const messages: MessageSendRequest<DeliveryMessage>[] = [];
+  for (let i = 0; i < submissionIds.length; i += OUTBOX_IDS_PER_STATEMENT) {
+    messages.push({ body: { submissionIds: submissionIds.slice(i, i + OUTBOX_IDS_PER_STATEMENT) } });
+  }
+  for (let i = 0; i < messages.length; i += 100) await queue.sendBatch(messages.slice(i, i + 100));
+}
+
+/** One message per delivery (up to 100 in a call). */
+async function sendDeliveries(queue: Queue, deliveryIds: readonly string[]): Promise<void> {
+  for (let i = 0; i < deliveryIds.length; i += 100) {
+    await queue.sendBatch(deliveryIds.slice(i, i + 100).map((id) => ({ body: { deliveryId: id } })));
+  }
+}
+
 const allowLocalHttp = (env: Env) => String(env.ALLOW_LOCAL_WEBHOOKS) === 'true';
 
-/** The queue consumer: one attempt per message; a retry waits in the queue for its delay. */
+/**
+ * The queue consumer. Marked submissions: their delivery rows are written and each delivery goes
+ * to the queue as a message of its own. A delivery: one attempt; a retry waits in the queue for its
+ * delay.
+ */
 export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
   const db = database(env.DB);
   for (const message of batch.messages) {
+    const body = message.body;
     try {
-      const delivery = await findDeliveryToSend(db, message.body.deliveryId);
+      if ('submissionIds' in body) {
+        // Given twice (at least once), the second time writes and sends nothing.
+        const written = await writeOutbox(db, body.submissionIds);
+        if (env.DELIVERIES !== undefined) await sendDeliveries(env.DELIVERIES, written);
+        message.ack();
+        continue;
+      }
+      const delivery = await findDeliveryToSend(db, body.deliveryId);
       // Gone (its submission erased, its webhook removed) or already settled: nothing to send.
       if (delivery === undefined || delivery.status !== 'pending') {
         message.ack();
@@ -89,7 +121,7 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
         JSON.stringify({
           level: 'error',
           job: 'deliveries',
-          deliveryId: message.body.deliveryId,
+          ...body,
           error: String(error).slice(0, 300),
         }),
       );
@@ -103,17 +135,17 @@ const GRACE_MS = 2 * 60_000;
 const LEASE_MS = 10 * 60_000;
 const SWEEP_LIMIT = 500;
 
-/** The sweep: pending deliveries overdue by more than the grace go to the queue again. */
+/**
+ * The sweep: the delivery rows of submissions marked for longer than the grace are written, then
+ * pending deliveries overdue by more than the grace (those just written among them) go to the
+ * queue again. Returns how many went.
+ */
 export async function sweepDeliveries(env: Env, now: number): Promise<number> {
   if (env.DELIVERIES === undefined) return 0;
-  const ids = await claimOverdue(
-    database(env.DB),
-    new Date(now - GRACE_MS).toISOString(),
-    new Date(now + LEASE_MS).toISOString(),
-    SWEEP_LIMIT,
-  );
-  for (let i = 0; i < ids.length; i += 100) {
-    await env.DELIVERIES.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: { deliveryId: id } })));
-  }
+  const db = database(env.DB);
+  const before = new Date(now - GRACE_MS).toISOString();
+  await writeOutbox(db, await markedBefore(db, before, SWEEP_LIMIT));
+  const ids = await claimOverdue(db, before, new Date(now + LEASE_MS).toISOString(), SWEEP_LIMIT);
+  await sendDeliveries(env.DELIVERIES, ids);
   return ids.length;
 }

@@ -1,7 +1,8 @@
 // C26, C27: a project's delivery targets (webhooks and email addresses), and the outbox of their
 // deliveries with every attempt.
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
+  type DeliveryState,
   deliveries,
   deliveryAttempts,
   projects,
@@ -79,13 +80,64 @@ export async function rotateWebhookSecret(
   return rotated.length > 0;
 }
 
-/** The outbox rows of these submissions, one per active webhook of their project, spam excepted. */
-export function outboxInsertSql(count: number): string {
+/** D1 binds at most 100 parameters per statement: the outbox is written 100 submissions at a time. */
+export const OUTBOX_IDS_PER_STATEMENT = 100;
+
+/**
+ * The delivery rows of marked submissions (C26): one per active target of the project when they
+ * are written, normally within a second of the 201. (Not "the targets when it was received": that
+ * would compare the worker's clock with the clock of the machine that added the target, and a
+ * skewed laptop would silently lose deliveries.) `on conflict do nothing`: writing them twice (a
+ * queue message given twice, the sweep beside the consumer) writes nothing the second time.
+ */
+function outboxInsertSql(count: number): string {
   const ids = Array.from({ length: count }, () => '?').join(', ');
   return `insert into deliveries (id, submission_id, webhook_id, project_id, status, attempts, next_attempt_at, created_at, updated_at)
 select s.id || '.' || w.id, s.id, w.id, s.project_id, 'pending', 0, s.received_at, s.received_at, s.received_at
 from submissions s join webhooks w on w.project_id = s.project_id and w.disabled_at is null
-where s.spam = 0 and s.id in (${ids})`;
+where s.outbox is not null and s.id in (${ids})
+on conflict do nothing
+returning id`;
+}
+
+/**
+ * Writes the delivery rows of these submissions and clears their outbox marker, in one D1 batch (a
+ * transaction): the marker is cleared only with its rows written. Returns the ids of the deliveries
+ * written now (those written before are not returned again).
+ */
+export async function writeOutbox(db: Db, submissionIds: readonly string[]): Promise<string[]> {
+  const d1 = db.$client;
+  const written: string[] = [];
+  for (let i = 0; i < submissionIds.length; i += OUTBOX_IDS_PER_STATEMENT) {
+    const ids = submissionIds.slice(i, i + OUTBOX_IDS_PER_STATEMENT);
+    const marks = ids.map(() => '?').join(', ');
+    const [inserted] = await storage(() =>
+      d1.batch<{ id: string }>([
+        d1.prepare(outboxInsertSql(ids.length)).bind(...ids),
+        d1
+          .prepare(`update submissions set outbox = null where outbox is not null and id in (${marks})`)
+          .bind(...ids),
+      ]),
+    );
+    for (const row of inserted?.results ?? []) written.push(row.id);
+  }
+  return written;
+}
+
+/**
+ * The sweep's share of the outbox (C26): the marked submissions received before `before`, whose
+ * queue message never came or was never consumed, oldest first.
+ */
+export async function markedBefore(db: Db, before: string, limit: number): Promise<string[]> {
+  const rows = await storage(() =>
+    db
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(and(isNotNull(submissions.outbox), lt(submissions.receivedAt, before)))
+      .orderBy(asc(submissions.receivedAt))
+      .limit(limit),
+  );
+  return rows.map((r) => r.id);
 }
 
 /** The id of the delivery of a submission to a webhook: the `webhook-id` of its every attempt. */
@@ -231,12 +283,34 @@ export async function requeueDelivery(db: Db, projectId: string, id: string): Pr
   return updated.length > 0;
 }
 
-export function listDeliveries(
+/** The order of SQLite's text comparison (binary), which `order by` gave. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export type ListedDelivery = {
+  id: string;
+  submissionId: string;
+  webhookId: string;
+  kind: TargetKind;
+  url: string;
+  status: DeliveryState;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+};
+
+/**
+ * A project's deliveries, oldest first: those written as rows, and (C26) those of submissions still
+ * marked in the outbox, whose rows the queue consumer has yet to write: pending, never attempted.
+ */
+export async function listDeliveries(
   db: Db,
   projectId: string,
   options: { failed?: boolean; limit?: number } = {},
-) {
-  return storage(() =>
+): Promise<ListedDelivery[]> {
+  const limit = options.limit ?? 100;
+  const written = await storage(() =>
     db
       .select({
         id: deliveries.id,
@@ -260,8 +334,41 @@ export function listDeliveries(
         ),
       )
       .orderBy(asc(deliveries.createdAt), asc(deliveries.id))
-      .limit(options.limit ?? 100),
+      .limit(limit),
   );
+  if (options.failed) return written;
+  // The same targets as the outbox's insert: those active now.
+  const marked = await storage(() =>
+    db
+      .select({
+        submissionId: submissions.id,
+        webhookId: webhooks.id,
+        kind: webhooks.kind,
+        url: webhooks.url,
+        receivedAt: submissions.receivedAt,
+      })
+      .from(submissions)
+      .innerJoin(webhooks, and(eq(webhooks.projectId, submissions.projectId), isNull(webhooks.disabledAt)))
+      .where(and(eq(submissions.projectId, projectId), isNotNull(submissions.outbox)))
+      .orderBy(asc(submissions.receivedAt))
+      .limit(limit),
+  );
+  const unwritten: ListedDelivery[] = marked.map((m) => ({
+    id: deliveryId(m.submissionId, m.webhookId),
+    submissionId: m.submissionId,
+    webhookId: m.webhookId,
+    kind: m.kind,
+    url: m.url,
+    status: 'pending',
+    attempts: 0,
+    lastStatus: null,
+    lastError: null,
+    nextAttemptAt: m.receivedAt,
+    createdAt: m.receivedAt,
+  }));
+  return [...written, ...unwritten]
+    .sort((a, b) => byText(a.createdAt, b.createdAt) || byText(a.id, b.id))
+    .slice(0, limit);
 }
 
 export function listAttempts(db: Db, deliveryIds: string[]) {

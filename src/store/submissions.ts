@@ -3,7 +3,6 @@ import type { D1PreparedStatement } from '@cloudflare/workers-types';
 import { and, desc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
-import { outboxInsertSql } from './deliveries.ts';
 
 /**
  * Why D1 refused a write (C18, C31). `undefined`: an outage, D1 unreachable or failing for its own
@@ -39,17 +38,17 @@ export type NewSubmission = {
   spam?: boolean;
   idempotencyKey?: string | null;
   bodyHash?: string | null;
-  /** C26: the project has webhooks: the row's outbox entries are written in the same batch. */
-  outbox?: boolean;
-  /** C26: the webhooks (as cached) whose deliveries are sent to the queue after the write. */
-  webhookIds?: readonly string[];
+  /**
+   * C26: 1 when the submission has deliveries to make (its project has targets, and it is not
+   * spam): the outbox marker, stored in the row itself. Absent or null: none.
+   */
+  outbox?: 1 | null;
   /** C30: the names of its file fields, as a JSON array; their files are in R2 already. */
   files?: string | null;
 };
 
-// D1 binds at most 100 parameters per statement: 12 rows of at most 8 columns; 100 ids of the outbox.
-const OUTBOX_IDS_PER_STATEMENT = 100;
-const ROWS_PER_INSERT = 12;
+// D1 binds at most 100 parameters per statement: 11 rows of at most 9 columns.
+const ROWS_PER_INSERT = 11;
 
 type Column = keyof Required<NewSubmission>;
 type Encoder = { mapToDriverValue(value: unknown): unknown; default?: unknown };
@@ -63,14 +62,15 @@ const insertSqls = new Map<number, InsertSql>();
  * Rows with Idempotency-Keys may conflict (C20): their insert skips those and returns the ids it
  * stored. Rows without cannot, so theirs is a plain insert, and returns nothing.
  */
-function insertSql(db: Db, n: number, keyed: boolean, withFiles: boolean): InsertSql {
+function insertSql(db: Db, n: number, keyed: boolean, withFiles: boolean, withOutbox: boolean): InsertSql {
   // A number, not text: this runs for every batch.
-  const cacheKey = n * 4 + (keyed ? 2 : 0) + (withFiles ? 1 : 0);
+  const cacheKey = n * 8 + (keyed ? 4 : 0) + (withFiles ? 2 : 0) + (withOutbox ? 1 : 0);
   let built = insertSqls.get(cacheKey);
   if (built === undefined) {
     const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];
     if (keyed) columns.push('idempotencyKey', 'bodyHash');
     if (withFiles) columns.push('files');
+    if (withOutbox) columns.push('outbox');
     const rows = Array.from({ length: n }, (_, i) =>
       Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${i} ${column}`)])),
     ) as unknown as (typeof submissions.$inferInsert)[];
@@ -118,15 +118,11 @@ export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]):
     const chunkKeyed = chunk.some((r) => r.idempotencyKey != null);
     keyed ||= chunkKeyed;
     const withFiles = chunk.some((r) => r.files != null);
-    const { sql: text, params } = insertSql(db, chunk.length, chunkKeyed, withFiles);
+    // C26: the outbox marker is a column of the row, in the same statement: no submission without
+    // its deliveries, and no extra round trip, nor extra row.
+    const withOutbox = chunk.some((r) => r.outbox === 1);
+    const { sql: text, params } = insertSql(db, chunk.length, chunkKeyed, withFiles, withOutbox);
     statements.push(d1.prepare(text).bind(...params.map((param) => driverValue(chunk, param))));
-  }
-  // C26: the outbox rows of these submissions, in the same D1 batch (a transaction): no
-  // submission without its deliveries, and no extra round trip.
-  const outbox = rows.filter((r) => r.outbox === true && r.spam !== true).map((r) => r.id);
-  for (let i = 0; i < outbox.length; i += OUTBOX_IDS_PER_STATEMENT) {
-    const ids = outbox.slice(i, i + OUTBOX_IDS_PER_STATEMENT);
-    statements.push(d1.prepare(outboxInsertSql(ids.length)).bind(...ids));
   }
   const [first, ...rest] = statements;
   if (first === undefined) return [];

@@ -45,7 +45,7 @@ function committer(db: Db, queue: Queue | undefined): GroupCommit<NewSubmission>
   return commit;
 }
 
-/** The row of an accepted submission, with what its deliveries need (C26): the project's targets. */
+/** The row of an accepted submission, with its outbox marker (C26) when its project has targets. */
 export function acceptedRow(
   project: { id: string; webhookIds: readonly string[] },
   value: Record<string, unknown>,
@@ -58,8 +58,8 @@ export function acceptedRow(
     data: JSON.stringify(value),
     receivedAt: new Date().toISOString(),
     spam,
-    outbox: project.webhookIds.length > 0,
-    webhookIds: project.webhookIds,
+    // Spam is delivered to nobody.
+    outbox: project.webhookIds.length > 0 && !spam ? 1 : null,
   };
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, webhooks } from '../../schema/tables.ts';
 import type { Database } from '../../scripts/database.ts';
 import { MAX_WEBHOOKS } from '../../scripts/webhooks.ts';
+import { writeOutbox } from '../../src/store/deliveries.ts';
 import { insertSubmissions } from '../../src/store/submissions.ts';
 import { inProcess, openTemp, type Result, snapshot } from './helpers.ts';
 
@@ -145,7 +146,7 @@ describe('forms deliveries', () => {
         projectId: p.projectId,
         data: '{"name":"Ada"}',
         receivedAt: '2026-11-22T10:00:00.000Z',
-        outbox: true,
+        outbox: 1 as const,
       }),
     );
     await insertSubmissions(database.db, rows);
@@ -157,14 +158,7 @@ describe('forms deliveries', () => {
     expect(listed.deliveries.map((d) => [d.id, d.status, d.attempts])).toEqual(
       rows.map((r) => [`${r.id}.${added.webhookId}`, 'pending', 0]),
     );
-    // Both failed for good.
-    await database.db
-      .update(deliveries)
-      .set({ status: 'failed', attempts: 11 })
-      .where(eq(deliveries.projectId, p.projectId));
-    expect(
-      (await json<{ deliveries: unknown[] }>('deliveries', 'list', p.projectId, '--failed')).deliveries,
-    ).toHaveLength(2);
+    // A delivery whose row the worker has yet to write is written, then attempted, from here.
     answer = 200;
     const one = await json<{ redelivered: { deliveryId: string; kind: string }[] }>(
       'deliveries',
@@ -180,6 +174,15 @@ describe('forms deliveries', () => {
     ).toMatchObject({
       type: 'submission.created',
     });
+    // The other, written by the worker, has failed for good.
+    await writeOutbox(database.db, [rows[1]?.id ?? '']);
+    await database.db
+      .update(deliveries)
+      .set({ status: 'failed', attempts: 11 })
+      .where(eq(deliveries.id, `${rows[1]?.id}.${added.webhookId}`));
+    expect(
+      (await json<{ deliveries: unknown[] }>('deliveries', 'list', p.projectId, '--failed')).deliveries,
+    ).toHaveLength(1);
     const rest = await json<{ redelivered: { kind: string }[] }>(
       'deliveries',
       'redeliver',
@@ -281,12 +284,13 @@ describe('forms notify', () => {
       projectId: p.projectId,
       data: '{"name":"Ada"}',
       receivedAt: '2026-11-22T10:00:00.000Z',
-      outbox: true,
+      outbox: 1 as const,
     };
     await insertSubmissions(database.db, [row]);
     const id = `${row.id}.${added.notificationId}`;
     const text = await forms('deliveries', 'list', p.projectId);
     expect(text.stdout).toContain('email owner@example.com');
+    await writeOutbox(database.db, [row.id]);
     await database.db
       .update(deliveries)
       .set({ status: 'failed', attempts: 11, nextAttemptAt: null })
