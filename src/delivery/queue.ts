@@ -3,6 +3,7 @@
 // consumes it, writes their delivery rows and sends one message per delivery, each attempted (and
 // retried) on its own. A sweep on a Cron Trigger does the same for the submissions and deliveries
 // whose message never came.
+import { errorText } from '../lib/faults.ts';
 import { database } from '../store/db.ts';
 import {
   claimOverdue,
@@ -121,8 +122,8 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
         JSON.stringify({
           level: 'error',
           job: 'deliveries',
-          ...body,
-          error: String(error).slice(0, 300),
+          ...('submissionIds' in body ? { submissions: body.submissionIds.length } : body),
+          error: errorText(error, 300),
         }),
       );
       message.retry({ delaySeconds: 30 });
