@@ -21,6 +21,7 @@ import {
   removeWebhook,
   rotateWebhookSecret,
 } from '../src/store/deliveries.ts';
+import { insertSubmissions } from '../src/store/submissions.ts';
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 import { consume, consumeOutbox, deliveryRow, warmSubmissionTrips } from './queue.ts';
@@ -187,6 +188,27 @@ describe('C26: the outbox is written with the submission', () => {
     await consumeOutbox([id]);
     const written = await database(env.DB).select().from(deliveries).where(eq(deliveries.submissionId, id));
     expect(written.map((d) => d.id)).toEqual([deliveryId(id, p.webhook.id)]);
+  });
+
+  it('C26: deliveries list gives the latest, oldest first, written or not', async () => {
+    const p = await projectWithWebhook();
+    const ids = [1, 2, 3].map((n) => `01a00000-0000-7000-8000-00000000c0d${n}`);
+    await insertSubmissions(
+      database(env.DB),
+      ids.map((id, n) => ({
+        id,
+        projectId: p.projectId,
+        data: '{}',
+        receivedAt: `2026-11-23T10:00:0${n}.000Z`,
+        outbox: 1 as const,
+      })),
+    );
+    // The oldest and the newest written; the middle one still marked.
+    await consumeOutbox([ids[0] ?? '', ids[2] ?? '']);
+    const latest = await listDeliveries(database(env.DB), p.projectId, { limit: 2 });
+    expect(latest.map((d) => d.submissionId)).toEqual([ids[1], ids[2]]);
+    const all = await listDeliveries(database(env.DB), p.projectId);
+    expect(all.map((d) => d.submissionId)).toEqual(ids);
   });
 
   it('C18 + C26: when D1 fails while the deliveries are written, nothing is written and the message is retried', async () => {

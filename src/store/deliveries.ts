@@ -1,6 +1,6 @@
 // C26, C27: a project's delivery targets (webhooks and email addresses), and the outbox of their
 // deliveries with every attempt.
-import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
   type DeliveryState,
   deliveries,
@@ -301,8 +301,9 @@ export type ListedDelivery = {
 };
 
 /**
- * A project's deliveries, oldest first: those written as rows, and (C26) those of submissions still
- * marked in the outbox, whose rows the queue consumer has yet to write: pending, never attempted.
+ * A project's latest deliveries (`limit`, 100 unless told), shown oldest first: those written as
+ * rows, and (C26) those of submissions still marked in the outbox, whose rows the queue consumer
+ * has yet to write: pending, never attempted.
  */
 export async function listDeliveries(
   db: Db,
@@ -333,26 +334,30 @@ export async function listDeliveries(
           options.failed ? eq(deliveries.status, 'failed') : undefined,
         ),
       )
-      .orderBy(asc(deliveries.createdAt), asc(deliveries.id))
+      .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
       .limit(limit),
   );
-  if (options.failed) return written;
   // The same targets as the outbox's insert: those active now.
-  const marked = await storage(() =>
-    db
-      .select({
-        submissionId: submissions.id,
-        webhookId: webhooks.id,
-        kind: webhooks.kind,
-        url: webhooks.url,
-        receivedAt: submissions.receivedAt,
-      })
-      .from(submissions)
-      .innerJoin(webhooks, and(eq(webhooks.projectId, submissions.projectId), isNull(webhooks.disabledAt)))
-      .where(and(eq(submissions.projectId, projectId), isNotNull(submissions.outbox)))
-      .orderBy(asc(submissions.receivedAt))
-      .limit(limit),
-  );
+  const marked = options.failed
+    ? []
+    : await storage(() =>
+        db
+          .select({
+            submissionId: submissions.id,
+            webhookId: webhooks.id,
+            kind: webhooks.kind,
+            url: webhooks.url,
+            receivedAt: submissions.receivedAt,
+          })
+          .from(submissions)
+          .innerJoin(
+            webhooks,
+            and(eq(webhooks.projectId, submissions.projectId), isNull(webhooks.disabledAt)),
+          )
+          .where(and(eq(submissions.projectId, projectId), isNotNull(submissions.outbox)))
+          .orderBy(desc(submissions.receivedAt))
+          .limit(limit),
+      );
   const unwritten: ListedDelivery[] = marked.map((m) => ({
     id: deliveryId(m.submissionId, m.webhookId),
     submissionId: m.submissionId,
@@ -368,7 +373,7 @@ export async function listDeliveries(
   }));
   return [...written, ...unwritten]
     .sort((a, b) => byText(a.createdAt, b.createdAt) || byText(a.id, b.id))
-    .slice(0, limit);
+    .slice(-limit);
 }
 
 export function listAttempts(db: Db, deliveryIds: string[]) {
