@@ -354,7 +354,9 @@ export async function listDeliveries(
             webhooks,
             and(eq(webhooks.projectId, submissions.projectId), isNull(webhooks.disabledAt)),
           )
-          .where(and(eq(submissions.projectId, projectId), isNotNull(submissions.outbox)))
+          // `+project_id`: by the outbox's partial index (the few marked rows of every project),
+          // never by the project's index (all of its submissions).
+          .where(and(sql`+${submissions.projectId} = ${projectId}`, isNotNull(submissions.outbox)))
           .orderBy(desc(submissions.receivedAt))
           .limit(limit),
       );
