@@ -162,6 +162,24 @@ describe('C26: the outbox is written with the submission', () => {
     expect(bodies.length).toBeLessThan(6);
   });
 
+  it('C26: whoever starts a gathering sends it from its own request; the others are not handed its promise', async () => {
+    const { enqueueDeliveries } = await import('../src/delivery/queue.ts');
+    const { queue, sent } = recordingQueue();
+    const first = enqueueDeliveries(queue, [{ id: 'a', outbox: 1 }]);
+    const second = enqueueDeliveries(queue, [
+      { id: 'b', outbox: 1 },
+      { id: 'spam', outbox: null },
+    ]);
+    // Settled at once, before anything is sent: a promise of its own, not the sender's.
+    await second;
+    expect(sent).toEqual([]);
+    await first;
+    expect(sent).toEqual([[{ body: { submissionIds: ['a', 'b'] } }]]);
+    // The next gathering is a new one.
+    await enqueueDeliveries(queue, [{ id: 'c', outbox: 1 }]);
+    expect(sent.at(-1)).toEqual([{ body: { submissionIds: ['c'] } }]);
+  });
+
   it('C26: a target removed or disabled before the deliveries are written gets none', async () => {
     const p = await projectWithWebhook();
     const target = (path: string) => ({

@@ -24,14 +24,19 @@ export type DeliveryMessage = { deliveryId: string } | { submissionIds: string[]
  */
 export const COALESCE_MS = 50;
 
-type Sender = { pending: string[]; flushing: Promise<void> | undefined };
+/** `since`: when the gathering in progress began (0: none). */
+type Sender = { pending: string[]; since: number };
+/** A gathering this old was lost with its request (its timer never fired): the next caller starts another. */
+const LOST_AFTER_MS = 20 * COALESCE_MS;
 const senders = new WeakMap<Queue, Sender>();
 
 /**
  * After a batch of submissions is written: the ids of those marked with deliveries to make (spam
- * has none), sent with those of the batches around it. The promise settles when they are sent (the
- * writing request keeps itself alive until then); a message that never arrives is made up for by
- * the sweep.
+ * has none), sent with those of the batches around it. Whoever starts a gathering sends it, from
+ * its own request, and is given the promise to keep that request alive; the others are given a
+ * settled one: their ids ride along. (Handing one request's promise to another request's waitUntil
+ * would have workerd resolve it across request contexts, which it refuses to continue, with a
+ * warning each time.) A message that never arrives is made up for by the sweep.
  */
 export function enqueueDeliveries(
   queue: Queue | undefined,
@@ -42,22 +47,20 @@ export function enqueueDeliveries(
   if (marked.length === 0) return Promise.resolve();
   let sender = senders.get(queue);
   if (sender === undefined) {
-    sender = { pending: [], flushing: undefined };
+    sender = { pending: [], since: 0 };
     senders.set(queue, sender);
   }
   sender.pending.push(...marked);
-  let flushing = sender.flushing;
-  if (flushing === undefined) {
-    const own = sender;
-    flushing = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
-      const taken = own.pending.splice(0);
-      own.flushing = undefined;
-      await sendOutbox(queue, taken);
-    })();
-    own.flushing = flushing;
-  }
-  return flushing;
+  const now = Date.now();
+  if (sender.since !== 0 && now - sender.since < LOST_AFTER_MS) return Promise.resolve();
+  sender.since = now;
+  const own = sender;
+  return (async () => {
+    await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
+    const taken = own.pending.splice(0);
+    own.since = 0;
+    await sendOutbox(queue, taken);
+  })();
 }
 
 /** Marked submissions to the queue, one message per 100 (D1's bound on a statement's parameters). */
