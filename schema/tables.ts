@@ -214,7 +214,12 @@ export type Submission = typeof submissions.$inferSelect;
 // C30: R2 prefixes whose objects are to be deleted, written by a trigger in the same D1 write that
 // deletes their submission (delete, erasure, retention, project deletion), and emptied by the
 // worker's sweep every minute. A deletion from the command-line tool needs no R2 access.
+// An upload is written here too, before its files are put, with `not_before` an hour on: the
+// insert of its submission removes it (a trigger, in the same statement), so that the files of a
+// submission never stored (its worker gone between the upload and the write) are deleted then.
 export const fileDeletions = sqliteTable('file_deletions', {
   prefix: text('prefix').primaryKey(),
   createdAt: text('created_at').notNull(),
+  // NULL: at the next sweep.
+  notBefore: text('not_before'),
 });

@@ -94,7 +94,7 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
     const sent = await sweepDeliveries(env, controller.scheduledTime);
     if (sent > 0) console.log(JSON.stringify({ level: 'info', job: 'sweep-deliveries', sent }));
     // C30: the files of submissions deleted since (by any path: the trigger queued them) leave R2.
-    const removed = await sweepFileDeletions(database(env.DB), env.FILES);
+    const removed = await sweepFileDeletions(database(env.DB), env.FILES, controller.scheduledTime);
     if (removed > 0) console.log(JSON.stringify({ level: 'info', job: 'sweep-files', removed }));
     return;
   }

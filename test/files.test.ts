@@ -7,7 +7,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fileDeletions } from '../schema/tables.ts';
 import { submissionEvent } from '../src/delivery/webhooks.ts';
+import { UploadedFile } from '../src/fields/file.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
+import { putFiles, UPLOAD_GRACE_MS } from '../src/files/r2.ts';
 import worker from '../src/index.ts';
 import { createKey } from '../src/projects/admin.ts';
 import { database } from '../src/store/db.ts';
@@ -72,8 +74,24 @@ async function sha256(bytes: Uint8Array) {
     .join('');
 }
 
-async function runSweep() {
-  await worker.scheduled(createScheduledController({ cron: '* * * * *', scheduledTime: Date.now() }), env);
+async function runSweep(scheduledTime = Date.now()) {
+  await worker.scheduled(createScheduledController({ cron: '* * * * *', scheduledTime }), env);
+}
+
+/** A form post through the worker with this D1 (a spy), waiting for what it left running. */
+async function postWith(formId: string, body: FormData, db: D1Database): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`https://forms.test/f/${formId}`, {
+      method: 'POST',
+      body,
+      headers: { Accept: 'application/json' },
+    }),
+    { ...env, DB: db },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return res;
 }
 
 describe('C30: uploading a file', () => {
@@ -238,23 +256,61 @@ describe('C30: uploading a file', () => {
 
   it('C18 + C30: when D1 fails the write, the answer is 503 and the files leave R2 again', async () => {
     const p = await project();
-    // Warm the form's project into the cache with a working D1, then fail every write.
+    // Warm the form's project into the cache with a working D1, then fail the submission's write.
     await expectEnvelope(await post(p.formId, form({ name: 'warm' })), 201);
-    const spy = spyD1(env.DB, isWrite);
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(
-      new Request(`https://forms.test/f/${p.formId}`, {
-        method: 'POST',
-        body: form({ cv: [PDF, 'a.pdf', 'application/pdf'] }),
-        headers: { Accept: 'application/json' },
-      }),
-      { ...env, DB: spy.db },
-      ctx,
+    const spy = spyD1(
+      env.DB,
+      (sql) => sql.startsWith('insert into "submissions"') || sql.startsWith('batch'),
     );
-    await waitOnExecutionContext(ctx);
+    const res = await postWith(p.formId, form({ cv: [PDF, 'a.pdf', 'application/pdf'] }), spy.db);
     await expectEnvelope(res, 503);
+    // The upload was written, then its files were put (and removed again).
+    expect(spy.trips.filter(isWrite)[0]).toMatch(/^insert into "file_deletions"/);
     expect(await storedRows(p.projectId)).toHaveLength(1);
     expect(await objectsOf(p.projectId)).toEqual([]);
+  });
+
+  it('C18 + C30: when D1 fails before the upload, the answer is 503 and nothing reaches R2', async () => {
+    const p = await project();
+    await expectEnvelope(await post(p.formId, form({ name: 'warm' })), 201);
+    const spy = spyD1(env.DB, isWrite);
+    const res = await postWith(p.formId, form({ cv: [PDF, 'a.pdf', 'application/pdf'] }), spy.db);
+    await expectEnvelope(res, 503);
+    expect(spy.trips.filter(isWrite)).toEqual([expect.stringMatching(/^insert into "file_deletions"/)]);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+    expect(await objectsOf(p.projectId)).toEqual([]);
+  });
+
+  it('C30: files whose submission was never stored (the worker gone after the upload) leave R2 an hour on', async () => {
+    const p = await project();
+    // A stored submission: its insert took its upload off the list.
+    await expectEnvelope(await post(p.formId, form({ cv: [PDF, 'kept.pdf', 'application/pdf'] })), 201);
+    const [stored] = await storedRows(p.projectId);
+    expect(
+      await database(env.DB)
+        .select()
+        .from(fileDeletions)
+        .where(eq(fileDeletions.prefix, `${p.projectId}/${stored?.id}/`)),
+    ).toEqual([]);
+    // An upload whose worker stopped before the submission's write.
+    const orphan = '01a00000-0000-7000-8000-0000000000f1';
+    const file = new UploadedFile(
+      { name: 'lost.pdf', type: 'application/pdf', size: PDF.length, sha256: await sha256(PDF) },
+      PDF,
+    );
+    await putFiles(database(env.DB), env.FILES, p.projectId, orphan, [['cv', file]]);
+    expect(await objectsOf(p.projectId)).toHaveLength(2);
+    const now = Date.now();
+    await runSweep(now + 60_000);
+    expect(await objectsOf(p.projectId)).toHaveLength(2);
+    await runSweep(now + UPLOAD_GRACE_MS + 60_000);
+    expect(await objectsOf(p.projectId)).toEqual([`${p.projectId}/${stored?.id}/cv`]);
+    expect(
+      await database(env.DB)
+        .select()
+        .from(fileDeletions)
+        .where(eq(fileDeletions.prefix, `${p.projectId}/${orphan}/`)),
+    ).toEqual([]);
   });
 
   it('C26 + C30: a webhook carries the metadata and the path of each file, never its bytes', () => {

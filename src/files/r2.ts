@@ -4,7 +4,7 @@ import { filetypeinfo } from 'magic-bytes.js';
 import type { UploadedFile } from '../fields/file.ts';
 import { toHex } from '../lib/hex.ts';
 import type { Db } from '../store/db.ts';
-import { clearFileDeletions, pendingFileDeletions } from '../store/files.ts';
+import { clearFileDeletions, pendingFileDeletions, scheduleUploadCleanup } from '../store/files.ts';
 
 export const submissionPrefix = (projectId: string, submissionId: string) => `${projectId}/${submissionId}/`;
 export const fileKey = (projectId: string, submissionId: string, field: string) =>
@@ -33,13 +33,31 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
-/** Writes the files of one submission; on any failure removes what was written, and throws. */
+/**
+ * How long an upload's files wait for their submission's write before the sweep deletes them: far
+ * longer than any write is given (a write is presumed lost after 30 s).
+ */
+export const UPLOAD_GRACE_MS = 60 * 60_000;
+
+/**
+ * Writes the files of one submission; on any failure removes what was written, and throws. Before
+ * any is written, D1 is told to delete them in UPLOAD_GRACE_MS unless the submission is stored by
+ * then: nothing is left in R2 by a worker that stops between the upload and the write.
+ */
 export async function putFiles(
+  db: Db,
   bucket: R2Bucket,
   projectId: string,
   submissionId: string,
   files: readonly (readonly [string, UploadedFile])[],
 ): Promise<void> {
+  const now = new Date();
+  await scheduleUploadCleanup(
+    db,
+    submissionPrefix(projectId, submissionId),
+    now,
+    new Date(now.getTime() + UPLOAD_GRACE_MS),
+  );
   try {
     await Promise.all(
       files.map(([field, file]) =>
@@ -77,10 +95,13 @@ async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<void> {
 
 const SWEEP_LIMIT = 100;
 
-/** C30: the sweep (every minute): the files of deleted submissions leave R2. */
-export async function sweepFileDeletions(db: Db, bucket: R2Bucket | undefined): Promise<number> {
+/**
+ * C30: the sweep (every minute): the files of deleted submissions leave R2, and those of uploads
+ * whose submission was never stored, an hour on (`now`: the sweep's time).
+ */
+export async function sweepFileDeletions(db: Db, bucket: R2Bucket | undefined, now: number): Promise<number> {
   if (bucket === undefined) return 0;
-  const prefixes = await pendingFileDeletions(db, SWEEP_LIMIT);
+  const prefixes = await pendingFileDeletions(db, SWEEP_LIMIT, new Date(now).toISOString());
   const done: string[] = [];
   for (const prefix of prefixes) {
     try {

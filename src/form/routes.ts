@@ -158,8 +158,9 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
   );
   if (files.length > 0) {
     if (c.env.FILES === undefined) throw new UnavailableError('r2', new Error('no R2 binding FILES'));
-    await putFiles(c.env.FILES, project.id, id, files).catch((cause) => {
-      throw new UnavailableError('r2', cause);
+    await putFiles(db, c.env.FILES, project.id, id, files).catch((cause) => {
+      // D1 failing first, before any upload, is D1's own 503; anything after is R2's.
+      throw cause instanceof UnavailableError ? cause : new UnavailableError('r2', cause);
     });
   }
   try {
