@@ -3,7 +3,7 @@
 // upload is written here before its files are put, due an hour later: the insert of its
 // submission removes it (another trigger), so only the files of a submission never stored remain
 // due.
-import { and, inArray, isNull, lte, or } from 'drizzle-orm';
+import { inArray, isNull, lte, or } from 'drizzle-orm';
 import { fileDeletions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 
