@@ -4,7 +4,7 @@ import { TrieRouter } from 'hono/router/trie-router';
 import { type AppEnv, authenticate, rateLimit } from './auth/authenticate.ts';
 import { consumeDeliveries, type DeliveryMessage, sweepDeliveries } from './delivery/queue.ts';
 import { sweepFileDeletions } from './files/r2.ts';
-import { formRoutes } from './form/routes.ts';
+import { FORM_PREFIX, formRoutes } from './form/routes.ts';
 import { preflight } from './http/cors.ts';
 import { ApiError } from './http/envelope.ts';
 import { internalError, methodNotAllowed, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
@@ -21,7 +21,7 @@ import { checkOrigin, limitBody, requireFields, requireJson, submit } from './su
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 const app = new Hono<AppEnv>({ router: new TrieRouter() });
 
-app.use(preflight(SUBMIT_PATH));
+app.use(preflight(SUBMIT_PATH, FORM_PREFIX));
 
 app.post(
   SUBMIT_PATH,

@@ -51,7 +51,7 @@ describe('C29: the form address', () => {
     );
     const get = await exports.default.fetch(new Request(FORM_URL(p.formId)));
     expect(get.status).toBe(405);
-    expect(get.headers.get('Allow')).toBe('POST');
+    expect(get.headers.get('Allow')).toBe('POST, OPTIONS');
     expect(await storedData(p.projectId)).toEqual([
       { name: 'Ada', enquiry: false },
       { name: 'Bob', enquiry: false },

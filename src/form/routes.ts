@@ -36,20 +36,36 @@ import { uuidv7 } from '../lib/ids.ts';
 import { allowedRedirect } from '../lib/urls.ts';
 import { cacheSeconds, formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
 import { database } from '../store/db.ts';
+import { findIdempotencyKey } from '../store/submissions.ts';
 import { acceptedRow, commitRow } from '../submit/commit.ts';
+import {
+  bodyHash,
+  claimKey,
+  IDEMPOTENCY_HEADER,
+  parseIdempotencyKey,
+  REPLAYED_HEADER,
+  replayFirst,
+} from '../submit/idempotency.ts';
 import { maxBodyBytes, positiveSetting, takeHoneypot } from '../submit/steps.ts';
-import { TURNSTILE_HEADER, takeToken, verifyTurnstile } from '../submit/turnstile.ts';
+import {
+  siteverifyIdempotencyKey,
+  TURNSTILE_HEADER,
+  takeToken,
+  verifyTurnstile,
+} from '../submit/turnstile.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
 import { errorPage, PAGE_HEADERS, thankYouPage } from './pages.ts';
 
-export const FORM_PATH = '/f/:formId';
+export const FORM_PREFIX = '/f/';
+export const FORM_PATH = `${FORM_PREFIX}:formId`;
 /** A form id as `project create` makes it (`f_` and base32), as a migration gave one (hex), or `f_example`. */
 const FORM_ID = /^f_[a-z0-9]{4,32}$/;
 /** C30: the files of one submission together, when MAX_UPLOAD_BYTES is not a positive integer. */
 const DEFAULT_MAX_UPLOAD_BYTES = 10_000_000;
 
 type FormContext = Context<AppEnv>;
+const encoder = new TextEncoder();
 
 export const maxUploadBytes = (env: Env) => positiveSetting(env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES);
 
@@ -92,7 +108,8 @@ function htmlPage(status: number, html: string, headers: Record<string, string> 
 const wantsJson = (c: FormContext) => /\bapplication\/json\b/i.test(c.req.header('Accept') ?? '');
 
 /** What an error page needs to know of how far the request got. */
-type FormState = { controls: Controls; project?: ResolvedProject };
+/** `replayed`: the answer is that of the first request with the same Idempotency-Key (C20). */
+type FormState = { controls: Controls; project?: ResolvedProject; replayed?: boolean };
 
 /** Everything up to the stored row; throws ApiError for every refusal. */
 async function accept(c: FormContext, formId: string, state: FormState): Promise<ResolvedProject> {
@@ -112,6 +129,8 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
   if (project.fields.length === 0) throw notConfigured();
   const kind = formMediaType(c.req.header('Content-Type'));
   if (kind === undefined) throw notAForm();
+  // C20: optional here too (a script can send it; a plain form cannot), in the same form.
+  const idempotencyKey = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
   const limits = limitsOf(project, c.env);
   let entries: Awaited<ReturnType<typeof readForm>>;
   try {
@@ -147,43 +166,81 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
   const errors = [...converted.errors, ...(result.ok ? [] : result.errors)];
   if (errors.length > 0 || !result.ok) throw validationFailed(errors);
   if (Object.keys(result.value).length === 0) throw noFields();
-  if (project.turnstileSecret !== null) {
-    const verdict = await verifyTurnstile(project.turnstileSecret, token, c.req.header('CF-Connecting-IP'));
-    if (verdict !== 'pass') throw spamCheckFailed();
-  }
-
   const id = uuidv7();
   const files = Object.entries(result.value).filter(
     (entry): entry is [string, UploadedFile] => entry[1] instanceof UploadedFile,
   );
-  if (files.length > 0) {
-    if (c.env.FILES === undefined) throw new UnavailableError('r2', new Error('no R2 binding FILES'));
-    await putFiles(db, c.env.FILES, project.id, id, files).catch((cause) => {
-      // D1 failing first, before any upload, is D1's own 503; anything after is R2's.
-      throw cause instanceof UnavailableError ? cause : new UnavailableError('r2', cause);
-    });
-  }
-  try {
-    await commitRow(
-      db,
-      {
-        ...acceptedRow(project, result.value, spam, id),
-        files: files.length > 0 ? JSON.stringify(files.map(([name]) => name)) : null,
-      },
-      formCacheKey(formId),
-      (write) => c.executionCtx.waitUntil(write),
-      c.env.DELIVERIES,
+  const row = {
+    ...acceptedRow(project, result.value, spam, id),
+    files: files.length > 0 ? JSON.stringify(files.map(([name]) => name)) : null,
+  };
+  // C20: what a retry must repeat is what would be stored (files by their SHA-256), whatever
+  // boundary or order its multipart body has.
+  const hash = idempotencyKey === undefined ? undefined : await bodyHash(encoder.encode(row.data));
+
+  let spentToken = false;
+  if (project.turnstileSecret !== null) {
+    const verdict = await verifyTurnstile(
+      project.turnstileSecret,
+      token,
+      c.req.header('CF-Connecting-IP'),
+      idempotencyKey === undefined || hash === undefined
+        ? undefined
+        : await siteverifyIdempotencyKey(project.id, idempotencyKey, hash),
     );
-  } catch (caught) {
-    // A project deleted while its form was cached: the form is gone (C31), not a key.
-    const error = caught instanceof ApiError && caught.status === 401 ? formNotFound() : caught;
-    // Nothing of a refused submission stays: its files leave R2 too.
-    if (files.length > 0) {
-      c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, id, files).catch(() => {}));
-    }
-    throw error;
+    // As on the JSON endpoint: a redeemed token passes only as the retry of its own request.
+    if (verdict === 'spent' && idempotencyKey !== undefined) spentToken = true;
+    else if (verdict !== 'pass') throw spamCheckFailed();
   }
-  return project;
+
+  const release = idempotencyKey === undefined ? undefined : await claimKey(project.id, idempotencyKey);
+  try {
+    if (idempotencyKey !== undefined && hash !== undefined) {
+      // C20: a retry of a stored submission is answered from it before any file is put again.
+      const first = await findIdempotencyKey(db, project.id, idempotencyKey);
+      if (first !== undefined || spentToken) {
+        replayFirst(first, hash, spentToken);
+        state.replayed = true;
+        return project;
+      }
+    }
+    if (files.length > 0) {
+      if (c.env.FILES === undefined) throw new UnavailableError('r2', new Error('no R2 binding FILES'));
+      await putFiles(db, c.env.FILES, project.id, id, files).catch((cause) => {
+        // D1 failing first, before any upload, is D1's own 503; anything after is R2's.
+        throw cause instanceof UnavailableError ? cause : new UnavailableError('r2', cause);
+      });
+    }
+    let stored: boolean;
+    try {
+      stored = await commitRow(
+        db,
+        idempotencyKey === undefined || hash === undefined ? row : { ...row, idempotencyKey, bodyHash: hash },
+        formCacheKey(formId),
+        (write) => c.executionCtx.waitUntil(write),
+        c.env.DELIVERIES,
+      );
+    } catch (caught) {
+      // A project deleted while its form was cached: the form is gone (C31), not a key.
+      const error = caught instanceof ApiError && caught.status === 401 ? formNotFound() : caught;
+      // Nothing of a refused submission stays: its files leave R2 too.
+      if (files.length > 0) {
+        c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, id, files).catch(() => {}));
+      }
+      throw error;
+    }
+    if (!stored && idempotencyKey !== undefined && hash !== undefined) {
+      // Stored first by a request in another isolate: this one's files go, its answer is that one's.
+      if (files.length > 0) {
+        c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, id, files).catch(() => {}));
+      }
+      replayFirst(await findIdempotencyKey(db, project.id, idempotencyKey), hash, spentToken);
+      state.replayed = true;
+    }
+    return project;
+  } finally {
+    release?.();
+  }
 }
 
 async function handleForm(c: FormContext): Promise<Response> {
@@ -209,7 +266,7 @@ async function handleForm(c: FormContext): Promise<Response> {
     const messages = envelope.data.errors ?? [envelope.data.error?.message ?? envelope.data.message];
     return htmlPage(status, errorPage(REASON_PHRASES[status], messages, referer), reply.headers);
   }
-  if (json) return send(c, created());
+  if (json) return send(c, created(), state.replayed ? { [REPLAYED_HEADER]: 'true' } : {});
   const next =
     allowedRedirect(state.controls.next, project.origins) ??
     allowedRedirect(project.thankYouUrl, project.origins);
@@ -220,6 +277,6 @@ export function formRoutes(app: HonoBase<AppEnv>): void {
   app.post(FORM_PATH, handleForm);
   app.all(FORM_PATH, (c) => {
     const reply = methodNotAllowed(c.req.method);
-    return send(c, reply.toEnvelope(), { Allow: 'POST' });
+    return send(c, reply.toEnvelope(), { Allow: 'POST, OPTIONS' });
   });
 }

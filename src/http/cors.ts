@@ -18,10 +18,15 @@ const submitCors = honoCors({
   maxAge: 86400,
 });
 
-/** Preflight on the submit path only; elsewhere an OPTIONS request falls through to 404 (C16). */
-export function preflight(submitPath: string): MiddlewareHandler {
+/**
+ * Preflight on the submit path and (C29) a form's address, which a script sends an
+ * Idempotency-Key to; elsewhere an OPTIONS request falls through to 404 (C16).
+ */
+export function preflight(submitPath: string, formPrefix: string): MiddlewareHandler {
   return async (c, next) => {
-    if (c.req.method !== 'OPTIONS' || c.req.path !== submitPath) return next();
+    if (c.req.method !== 'OPTIONS' || (c.req.path !== submitPath && !c.req.path.startsWith(formPrefix))) {
+      return next();
+    }
     c.header('X-Request-Id', requestIdOf(c));
     return submitCors(c, next);
   };

@@ -65,6 +65,35 @@ export function postReplies(): { name: string; reply: ApiError }[] {
   ];
 }
 
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'The same value on every retry of one submission: stored once, replayed after (C20).',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+};
+
+/** C14: the CORS preflight of the submit path and of a form's address. */
+function preflight(operationId: string): Json {
+  return {
+    operationId,
+    summary: 'CORS preflight (C14)',
+    security: [],
+    responses: {
+      '204': {
+        description: 'No body.',
+        headers: Object.fromEntries(
+          [
+            ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
+            ['Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key'],
+            ['Access-Control-Max-Age', '86400'],
+          ].map(([name, value]) => [name, { schema: { type: 'string', const: value } }]),
+        ),
+      },
+    },
+  };
+}
+
 const HEADER_DOCS: Record<string, Json> = {
   'Retry-After': {
     description: 'Seconds to wait before retrying.',
@@ -335,6 +364,9 @@ export function formReplies(): { name: string; reply: ApiError }[] {
     { name: 'files too large', reply: replies.uploadTooLarge(10_000_000) },
     { name: 'not a form', reply: replies.notAForm() },
     { name: 'rate limited', reply: replies.tooManyRequests() },
+    { name: 'invalid Idempotency-Key', reply: replies.invalidIdempotencyKey() },
+    { name: 'in progress', reply: replies.inProgress() },
+    { name: 'Idempotency-Key reused', reply: replies.idempotencyKeyReused() },
     { name: 'storage unavailable', reply: replies.unavailable() },
   ];
 }
@@ -361,6 +393,7 @@ function formPaths(): Json {
         description:
           "No key: the form address names the project. Each value is converted by its field's type (integer and number from decimal text, an empty one absent; a boolean from on/true/1 or off/false/0, false when its checkbox was not sent), then validated as the JSON endpoint validates. Names starting with `_` are controls and never stored: `_next` and `_error` (redirects, on an allowed origin only) and `_gotcha` (a honeypot). With `Accept: application/json` every answer is the JSON envelope; otherwise a 303 or a small HTML page.",
         security: [],
+        parameters: [IDEMPOTENCY_KEY_PARAMETER],
         requestBody: {
           required: true,
           content: {
@@ -371,7 +404,9 @@ function formPaths(): Json {
         responses: {
           '200': page('The built-in thank-you page (no `_next` and no thank-you URL).'),
           '201': {
-            description: 'Stored (with Accept: application/json).',
+            description:
+              'Stored (with Accept: application/json); or the replay of the first request with this Idempotency-Key.',
+            headers: { 'Idempotent-Replayed': HEADER_DOCS['Idempotent-Replayed'] },
             content: envelopeContent({ created: replies.created() }),
           },
           '303': {
@@ -382,6 +417,7 @@ function formPaths(): Json {
           ...responses(formReplies()),
         },
       },
+      options: preflight('formPreflight'),
     },
     [`${replies.READ_PATH}/{id}/files/{field}`]: {
       parameters: [
@@ -439,14 +475,7 @@ export function openApiDocument(): Json {
             "Checks run in this order and the first failure answers: the API key, the rate limit, the page's origin, the project's fields, the media type and Idempotency-Key, the body size, JSON, an object, every field, Turnstile; then the submission is stored.",
           security: [{ apiKey: [] }],
           parameters: [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description:
-                'The same value on every retry of one submission: stored once, replayed after (C20).',
-              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
-            },
+            IDEMPOTENCY_KEY_PARAMETER,
             {
               name: 'CF-Turnstile-Response',
               in: 'header',
@@ -480,23 +509,7 @@ export function openApiDocument(): Json {
           },
           responses: { '201': created, ...responses(postReplies()) },
         },
-        options: {
-          operationId: 'preflight',
-          summary: 'CORS preflight (C14)',
-          security: [],
-          responses: {
-            '204': {
-              description: 'No body.',
-              headers: Object.fromEntries(
-                [
-                  ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
-                  ['Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key'],
-                  ['Access-Control-Max-Age', '86400'],
-                ].map(([name, value]) => [name, { schema: { type: 'string', const: value } }]),
-              ),
-            },
-          },
-        },
+        options: preflight('preflight'),
         get: notAllowed,
         put: notAllowed,
         patch: notAllowed,

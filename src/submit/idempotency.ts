@@ -2,7 +2,7 @@
 // write (a unique index on project and key), so a new key costs no extra round trip. This module
 // holds what is per isolate: the form of a key, and which keys have a first request being saved.
 
-import { inProgress, invalidIdempotencyKey } from '../http/replies.ts';
+import { idempotencyKeyReused, inProgress, invalidIdempotencyKey, spamCheckFailed } from '../http/replies.ts';
 import { toHex } from '../lib/hex.ts';
 
 /** 1–255 printable ASCII characters (a header value arrives without surrounding spaces). */
@@ -19,8 +19,25 @@ export function parseIdempotencyKey(value: string | undefined): string | undefin
 }
 
 /** SHA-256 of the body's bytes, as sent: a retry sends the same bytes. */
-export async function bodyHash(bytes: ArrayBuffer): Promise<string> {
+export async function bodyHash(bytes: BufferSource): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+}
+
+/**
+ * The answer to a request whose key was stored by a first request: nothing to throw means replay
+ * that first one's 201 (the same body); another body is 422. `spentToken`: this request's Turnstile
+ * token was redeemed already, which passes only as the retry of the very request that redeemed it.
+ * No first request found (stored a moment ago in another isolate and purged since: rare enough to
+ * ask for a retry): 409.
+ */
+export function replayFirst(
+  first: { bodyHash: string | null } | undefined,
+  hash: string,
+  spentToken: boolean,
+): void {
+  if (spentToken && first?.bodyHash !== hash) throw spamCheckFailed();
+  if (first === undefined) throw inProgress();
+  if (first.bodyHash !== hash) throw idempotencyKeyReused();
 }
 
 /** How long a request waits for the first request with its key, in this isolate, to finish. */

@@ -8,8 +8,6 @@ import { isJsonMediaType } from '../http/media-type.ts';
 import {
   bodyBrokenOff,
   created as createdEnvelope,
-  idempotencyKeyReused,
-  inProgress,
   noFields,
   notConfigured,
   originNotAllowed,
@@ -30,6 +28,7 @@ import {
   IDEMPOTENCY_HEADER,
   parseIdempotencyKey,
   REPLAYED_HEADER,
+  replayFirst,
 } from './idempotency.ts';
 import { siteverifyIdempotencyKey, TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
 
@@ -175,13 +174,7 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
       );
       if (stored) return created(c);
     }
-    const first = await findIdempotencyKey(db, project.id, idempotencyKey);
-    if (spentToken && first?.bodyHash !== hash) throw spamCheckFailed();
-    // Stored a moment ago in another isolate and purged since: rare enough to ask for a retry.
-    if (first === undefined) throw inProgress();
-    if (first.bodyHash !== hash) {
-      throw idempotencyKeyReused();
-    }
+    replayFirst(await findIdempotencyKey(db, project.id, idempotencyKey), hash, spentToken);
     return created(c, true);
   } finally {
     release();
