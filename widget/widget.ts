@@ -37,15 +37,15 @@ function newKey(): string {
  * (the first try is still being saved) or 503 is retried with backoff, honouring Retry-After,
  * under the same Idempotency-Key, so that a retry of a submission that did arrive is answered from
  * the first one and never stored twice. After the last attempt, a network error or time-out throws.
- * C29, C30: `data` as FormData is sent as multipart to the form address, which takes no key and no
- * Idempotency-Key: only a 503 (nothing stored) is retried, never an unanswered attempt.
+ * C29, C30: `data` as FormData is sent as multipart to the form address, which takes no key, with
+ * an Idempotency-Key too (C20): it is retried the same way, and its files are never stored twice.
  */
 export async function send(
   options: Options & { data: Record<string, unknown> | FormData },
 ): Promise<Outcome> {
   const multipart = typeof FormData !== 'undefined' && options.data instanceof FormData;
   const headers: Record<string, string> = multipart
-    ? { Accept: 'application/json' }
+    ? { Accept: 'application/json', 'Idempotency-Key': newKey() }
     : {
         Authorization: `Bearer ${options.key}`,
         'Content-Type': 'application/json',
@@ -78,7 +78,7 @@ export async function send(
         return {};
       })) as Reply;
     } catch (err) {
-      if (attempt >= MAX_ATTEMPTS || multipart) throw err;
+      if (attempt >= MAX_ATTEMPTS) throw err;
       await sleep(retryDelay(undefined, attempt));
       continue;
     } finally {

@@ -189,6 +189,13 @@ describe('examples/plain.html with JavaScript disabled, in Chromium', () => {
 
   it('with scripts on, the widget sends the same form as multipart to its action, file and all', async () => {
     const page = await open('?widget=1', true);
+    // C20: sent with an Idempotency-Key, after the preflight the form address answers.
+    const keys: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/f/')) {
+        keys.push(request.headers()['idempotency-key']);
+      }
+    });
     await page.waitForFunction("'EdgeForms' in window");
     await page.fill('#name', 'Widget Ada');
     await page.fill('#phone', '7');
@@ -197,6 +204,7 @@ describe('examples/plain.html with JavaScript disabled, in Chromium', () => {
     await page.locator('[data-forms-status][data-state="success"]').waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join(ARTIFACTS, 'plain-widget-upload.png'), fullPage: true });
     expect(page.url()).toBe(`${pageUrl}/plain.html?widget=1`);
+    expect(keys).toEqual([expect.stringMatching(/^[0-9a-f-]{32,36}$/)]);
     expect((await stored()).at(-1)?.data).toMatchObject({
       name: 'Widget Ada',
       phone: 7,

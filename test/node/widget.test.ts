@@ -156,7 +156,7 @@ describe('widget send()', () => {
 });
 
 describe('C30: the widget with files', () => {
-  it('FormData goes as multipart with Accept: application/json, no key, no Idempotency-Key, no Content-Type of its own', async () => {
+  it('FormData goes as multipart with Accept: application/json and an Idempotency-Key, no key, no Content-Type of its own', async () => {
     const { calls, spy } = fakeFetch(envelope(201));
     const data = new FormData();
     data.set('name', 'Ada');
@@ -167,15 +167,19 @@ describe('C30: the widget with files', () => {
     const headers = calls[0]?.headers;
     expect(headers?.get('Accept')).toBe('application/json');
     expect(headers?.get('Authorization')).toBeNull();
-    expect(headers?.get('Idempotency-Key')).toBeNull();
+    expect(headers?.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{32,36}$/);
     expect(headers?.get('Content-Type')).toBeNull();
   });
 
-  it('a multipart send that gets no answer is not sent again (the form address takes no Idempotency-Key)', async () => {
-    const { calls } = fakeFetch(new TypeError('network down'), envelope(201));
-    await expect(
-      send({ endpoint: 'https://forms.example/f/f_abc', key: 'k', data: new FormData() }),
-    ).rejects.toThrow('network down');
-    expect(calls).toHaveLength(1);
+  it('a multipart send that gets no answer is sent again, with the same Idempotency-Key and body', async () => {
+    vi.useFakeTimers();
+    const { calls, spy } = fakeFetch(new TypeError('network down'), envelope(201));
+    const data = new FormData();
+    const pending = send({ endpoint: 'https://forms.example/f/f_abc', key: 'k', data });
+    await vi.runAllTimersAsync();
+    expect((await pending).ok).toBe(true);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.headers.get('Idempotency-Key')).toBe(calls[0]?.headers.get('Idempotency-Key'));
+    expect(spy.mock.calls[1]?.[1]?.body).toBe(data);
   });
 });
