@@ -1,5 +1,5 @@
 // C22: the honeypot and Turnstile. Siteverify is mocked at the worker's outbound fetch.
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { database } from '../src/store/db.ts';
@@ -239,6 +239,34 @@ describe('C22: Turnstile', () => {
       SPAM_CHECK_FAILED,
     );
     await expectEnvelope(await submit({ key: p.apiKey, json: body }), 403, SPAM_CHECK_FAILED);
+    expect(await storedRows(p.projectId)).toHaveLength(1);
+  });
+
+  it('C20 + C22 + C29: at the form address too, the retry of a saved request (its token now spent) is replayed', async () => {
+    const p = await seedProject({ turnstileSecret: SECRET });
+    const redeemed = new Set<string>();
+    mockSiteverify((form) => {
+      const token = String(form.get('response'));
+      if (redeemed.has(token)) return verdict(false, ['timeout-or-duplicate']);
+      redeemed.add(token);
+      return verdict(true);
+    });
+    const post = (name: string, key?: string) =>
+      exports.default.fetch(
+        new Request(`https://forms.test/f/${p.formId}`, {
+          method: 'POST',
+          body: new URLSearchParams({ name, 'cf-turnstile-response': 'once' }),
+          headers: { Accept: 'application/json', ...(key === undefined ? {} : { 'Idempotency-Key': key }) },
+        }),
+      );
+    await expectEnvelope(await post('Ada', 'form-retry'), 201);
+    const retry = await post('Ada', 'form-retry');
+    await expectEnvelope(retry, 201);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    // The spent token with another submission, another key, or none, is refused.
+    await expectEnvelope(await post('Eve', 'form-retry'), 403, SPAM_CHECK_FAILED);
+    await expectEnvelope(await post('Ada', 'other'), 403, SPAM_CHECK_FAILED);
+    await expectEnvelope(await post('Ada'), 403, SPAM_CHECK_FAILED);
     expect(await storedRows(p.projectId)).toHaveLength(1);
   });
 

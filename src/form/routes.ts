@@ -23,7 +23,6 @@ import {
   notConfigured,
   originNotAllowed,
   redirectNotAllowed,
-  spamCheckFailed,
   tooLarge,
   tooManyRequests,
   unavailable,
@@ -47,12 +46,7 @@ import {
   replayFirst,
 } from '../submit/idempotency.ts';
 import { maxBodyBytes, positiveSetting, takeHoneypot } from '../submit/steps.ts';
-import {
-  siteverifyIdempotencyKey,
-  TURNSTILE_HEADER,
-  takeToken,
-  verifyTurnstile,
-} from '../submit/turnstile.ts';
+import { checkTurnstile, TURNSTILE_HEADER, takeToken } from '../submit/turnstile.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
 import { errorPage, PAGE_HEADERS, thankYouPage } from './pages.ts';
@@ -178,21 +172,21 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
   // boundary or order its multipart body has.
   const hash = idempotencyKey === undefined ? undefined : await bodyHash(encoder.encode(row.data));
 
-  let spentToken = false;
-  if (project.turnstileSecret !== null) {
-    const verdict = await verifyTurnstile(
-      project.turnstileSecret,
-      token,
-      c.req.header('CF-Connecting-IP'),
-      idempotencyKey === undefined || hash === undefined
-        ? undefined
-        : await siteverifyIdempotencyKey(project.id, idempotencyKey, hash),
-    );
-    // As on the JSON endpoint: a redeemed token passes only as the retry of its own request.
-    if (verdict === 'spent' && idempotencyKey !== undefined) spentToken = true;
-    else if (verdict !== 'pass') throw spamCheckFailed();
-  }
+  // As on the JSON endpoint (C22): a redeemed token passes only as the retry of its own request.
+  const spentToken = await checkTurnstile(
+    project,
+    token,
+    c.req.header('CF-Connecting-IP'),
+    idempotencyKey,
+    hash,
+  );
 
+  // Files put in R2 for a row that was not stored are deleted again, after the answer.
+  const dropFiles = () => {
+    if (files.length > 0) {
+      c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, id, files).catch(() => {}));
+    }
+  };
   const release = idempotencyKey === undefined ? undefined : await claimKey(project.id, idempotencyKey);
   try {
     if (idempotencyKey !== undefined && hash !== undefined) {
@@ -224,16 +218,12 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
       // A project deleted while its form was cached: the form is gone (C31), not a key.
       const error = caught instanceof ApiError && caught.status === 401 ? formNotFound() : caught;
       // Nothing of a refused submission stays: its files leave R2 too.
-      if (files.length > 0) {
-        c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, id, files).catch(() => {}));
-      }
+      dropFiles();
       throw error;
     }
     if (!stored && idempotencyKey !== undefined && hash !== undefined) {
       // Stored first by a request in another isolate: this one's files go, its answer is that one's.
-      if (files.length > 0) {
-        c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, id, files).catch(() => {}));
-      }
+      dropFiles();
       replayFirst(await findIdempotencyKey(db, project.id, idempotencyKey), hash, spentToken);
       state.replayed = true;
     }

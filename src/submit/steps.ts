@@ -12,7 +12,6 @@ import {
   notConfigured,
   originNotAllowed,
   secretKeyInPage,
-  spamCheckFailed,
   tooLarge,
   unsupportedMediaType,
   validationFailed,
@@ -30,7 +29,7 @@ import {
   REPLAYED_HEADER,
   replayFirst,
 } from './idempotency.ts';
-import { siteverifyIdempotencyKey, TURNSTILE_HEADER, takeToken, verifyTurnstile } from './turnstile.ts';
+import { checkTurnstile, TURNSTILE_HEADER, takeToken } from './turnstile.ts';
 
 type Step = MiddlewareHandler<AppEnv>;
 
@@ -138,20 +137,13 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
   const hash = idempotencyKey === undefined ? undefined : await bodyHash(bytes);
 
   // Between steps 9 and 10: Turnstile (C22).
-  let spentToken = false;
-  if (project.turnstileSecret !== null) {
-    const verdict = await verifyTurnstile(
-      project.turnstileSecret,
-      token,
-      c.req.header('CF-Connecting-IP'),
-      idempotencyKey === undefined || hash === undefined
-        ? undefined
-        : await siteverifyIdempotencyKey(project.id, idempotencyKey, hash),
-    );
-    // A redeemed token passes only as the retry of the request that redeemed it (same key, same body).
-    if (verdict === 'spent' && idempotencyKey !== undefined) spentToken = true;
-    else if (verdict !== 'pass') throw spamCheckFailed();
-  }
+  const spentToken = await checkTurnstile(
+    project,
+    token,
+    c.req.header('CF-Connecting-IP'),
+    idempotencyKey,
+    hash,
+  );
 
   const db = database(c.env.DB);
   const row = acceptedRow(project, result.value, spam);

@@ -1,4 +1,5 @@
 // C22: Cloudflare Turnstile, verified server-side with the siteverify API.
+import { spamCheckFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { formatUuid } from '../lib/ids.ts';
 
@@ -85,6 +86,33 @@ export async function verifyTurnstile(
     );
   }
   return codes.includes('timeout-or-duplicate') ? 'spent' : 'fail';
+}
+
+/**
+ * C22 between steps 9 and 10, on both endpoints: nothing to check without a secret; a failed
+ * check → 403. Returns whether the token was redeemed already, which passes only as the retry of
+ * the request that redeemed it: with an Idempotency-Key (C20), the caller replays that request's
+ * answer when the key and body match, and refuses otherwise.
+ */
+export async function checkTurnstile(
+  project: { id: string; turnstileSecret: string | null },
+  token: string | undefined,
+  remoteIp: string | undefined,
+  idempotencyKey: string | undefined,
+  hash: string | undefined,
+): Promise<boolean> {
+  if (project.turnstileSecret === null) return false;
+  const verdict = await verifyTurnstile(
+    project.turnstileSecret,
+    token,
+    remoteIp,
+    idempotencyKey === undefined || hash === undefined
+      ? undefined
+      : await siteverifyIdempotencyKey(project.id, idempotencyKey, hash),
+  );
+  if (verdict === 'spent' && idempotencyKey !== undefined) return true;
+  if (verdict !== 'pass') throw spamCheckFailed();
+  return false;
 }
 
 /** Takes the token out of the body (it is never stored) and falls back to the header. */
