@@ -118,6 +118,17 @@ function mockSiteverify(verify: Verify) {
 const verdict = (success: boolean, codes: string[] = []) =>
   Response.json({ success, 'error-codes': codes, hostname: 'site.example' });
 
+/** Siteverify that passes each token once, and calls it spent after (no idempotency_key kept). */
+function redeemOnce() {
+  const redeemed = new Set<string>();
+  return mockSiteverify((form) => {
+    const token = String(form.get('response'));
+    if (redeemed.has(token)) return verdict(false, ['timeout-or-duplicate']);
+    redeemed.add(token);
+    return verdict(true);
+  });
+}
+
 describe('C22: Turnstile', () => {
   it('C22: a token siteverify accepts is stored without the token; siteverify gets the secret, token and address', async () => {
     const p = await seedProject({ turnstileSecret: SECRET });
@@ -219,13 +230,7 @@ describe('C22: Turnstile', () => {
 
   it('C20 + C22: the retry of a saved request (its token now spent) is replayed; a spent token otherwise is 403', async () => {
     const p = await seedProject({ turnstileSecret: SECRET });
-    const redeemed = new Set<string>();
-    mockSiteverify((form) => {
-      const token = String(form.get('response'));
-      if (redeemed.has(token)) return verdict(false, ['timeout-or-duplicate']);
-      redeemed.add(token);
-      return verdict(true);
-    });
+    redeemOnce();
     const body = { ...VALID_BODY, 'cf-turnstile-response': 'once' };
     const headers = { 'Idempotency-Key': 'turnstile-retry' };
     await expectEnvelope(await submit({ key: p.apiKey, json: body, headers }), 201);
@@ -244,13 +249,7 @@ describe('C22: Turnstile', () => {
 
   it('C20 + C22 + C29: at the form address too, the retry of a saved request (its token now spent) is replayed', async () => {
     const p = await seedProject({ turnstileSecret: SECRET });
-    const redeemed = new Set<string>();
-    mockSiteverify((form) => {
-      const token = String(form.get('response'));
-      if (redeemed.has(token)) return verdict(false, ['timeout-or-duplicate']);
-      redeemed.add(token);
-      return verdict(true);
-    });
+    redeemOnce();
     const post = (name: string, key?: string) =>
       exports.default.fetch(
         new Request(`https://forms.test/f/${p.formId}`, {
