@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,22 +20,11 @@ let exampleKey = '';
 let devLog = () => '';
 
 /** The example page as a site would serve it, pointing at our worker with the given key. */
-function servePage(port: number, worker: string): Promise<Server> {
-  workerUrl = worker;
-  pageUrl = `http://127.0.0.1:${port}`;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    if (url.pathname !== '/contact.html') {
-      res.writeHead(404).end();
-      return;
-    }
-    const html = PAGE.replaceAll('http://localhost:8787', workerUrl).replace(
-      'edgeform_PASTE_THE_KEY_FROM_NPM_RUN_DEV',
-      url.searchParams.get('key') ?? exampleKey,
-    );
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+function render(url: URL, worker: string): string {
+  return PAGE.replaceAll('http://localhost:8787', worker).replace(
+    'edgeform_PASTE_THE_KEY_FROM_NPM_RUN_DEV',
+    url.searchParams.get('key') ?? exampleKey,
+  );
 }
 
 async function stored(projectId: string) {
@@ -67,8 +55,8 @@ async function settled(page: Page, state: 'success' | 'error', name: string) {
 }
 
 beforeAll(async () => {
-  site = await startSite(dir, servePage);
-  browser = site.browser;
+  site = await startSite(dir, { path: '/contact.html', render });
+  ({ browser, workerUrl, pageUrl } = site);
   devLog = site.devLog;
   exampleKey = readFileSync(join(dir, 'example-key'), 'utf8').trim();
 });

@@ -2,7 +2,7 @@
 // the page and the worker are different origins), and Debian's Chromium driven by playwright-core.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { freePort, startDev } from '../cli/helpers.ts';
@@ -19,18 +19,31 @@ export type Site = {
   stop(): Promise<void>;
 };
 
-/** Starts the worker (`npm run dev` on `dir`), the page server (`servePage(port, workerUrl)`), and Chromium. */
-export async function startSite(
-  dir: string,
-  servePage: (port: number, workerUrl: string) => Promise<Server>,
-): Promise<Site> {
+/** The one page a test serves, as a site would: its path, and its HTML for each request's URL. */
+export type SitePage = { path: string; render: (url: URL, workerUrl: string) => string };
+
+/** The page on its own port (every other path is 404). */
+function servePage(port: number, workerUrl: string, page: SitePage): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname !== page.path) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page.render(url, workerUrl));
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+/** Starts the worker (`npm run dev` on `dir`), the page's server, and Chromium. */
+export async function startSite(dir: string, page: SitePage): Promise<Site> {
   if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium');
   mkdirSync(ARTIFACTS, { recursive: true });
   const [workerPort, pagePort] = [await freePort(), await freePort()];
   const workerUrl = `http://127.0.0.1:${workerPort}`;
   const started = await startDev(dir, workerPort);
   const dev: ChildProcess = started.process;
-  const pages = await servePage(pagePort, workerUrl);
+  const pages = await servePage(pagePort, workerUrl, page);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,30 +21,20 @@ let pageUrl = '';
  * The page as a site would serve it; `?next=` adds a hidden `_next` input, as a site may, and
  * `?widget` the widget.
  */
-function servePage(port: number, worker: string): Promise<Server> {
-  workerUrl = worker;
-  pageUrl = `http://127.0.0.1:${port}`;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    if (url.pathname !== '/plain.html') {
-      res.writeHead(404).end();
-      return;
-    }
-    const next = url.searchParams.get('next');
-    let html = PAGE.replaceAll('http://localhost:8787', workerUrl);
-    if (next !== null)
-      html = html.replace('<button', `<input type="hidden" name="_next" value="${next}" />\n      <button`);
-    // The same page with the widget: it sends the form, file and all, itself.
-    if (url.searchParams.has('widget')) {
-      const key = readFileSync(join(dir, 'example-key'), 'utf8').trim();
-      html = html
-        .replace('<form ', `<form data-endpoint="${workerUrl}/api/v1/submit" data-key="${key}" `)
-        .replace('<button', '<p data-forms-status></p>\n      <button')
-        .replace('</body>', `<script src="${workerUrl}/widget.js" defer></script></body>`);
-    }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+function render(url: URL, worker: string): string {
+  const next = url.searchParams.get('next');
+  let html = PAGE.replaceAll('http://localhost:8787', worker);
+  if (next !== null)
+    html = html.replace('<button', `<input type="hidden" name="_next" value="${next}" />\n      <button`);
+  // The same page with the widget: it sends the form, file and all, itself.
+  if (url.searchParams.has('widget')) {
+    const key = readFileSync(join(dir, 'example-key'), 'utf8').trim();
+    html = html
+      .replace('<form ', `<form data-endpoint="${worker}/api/v1/submit" data-key="${key}" `)
+      .replace('<button', '<p data-forms-status></p>\n      <button')
+      .replace('</body>', `<script src="${worker}/widget.js" defer></script></body>`);
+  }
+  return html;
 }
 
 async function withDb<T>(
@@ -84,8 +73,8 @@ async function send(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  site = await startSite(dir, servePage);
-  browser = site.browser;
+  site = await startSite(dir, { path: '/plain.html', render });
+  ({ browser, workerUrl, pageUrl } = site);
 });
 
 afterAll(async () => {
