@@ -114,11 +114,7 @@ describe('C23: keys for the read API', () => {
 
   it('C21 + C23: a secret key has its per-key limit only, not the per-address one', async () => {
     const q = await withSecret();
-    const tight = {
-      ...env,
-      KEY_RATE_LIMIT: env.KEY_RATE_LIMIT,
-      ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT,
-    };
+    const tight = { ...env, ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT };
     const server = { 'CF-Connecting-IP': '198.51.100.77' };
     // The tight per-address limit is 2: a server's third request goes through on its secret key.
     for (let i = 0; i < 4; i++) {
@@ -127,14 +123,13 @@ describe('C23: keys for the read API', () => {
         201,
       );
     }
-    await expectEnvelope(
-      await submitWithEnv(tight, { key: q.apiKey, json: VALID_BODY, headers: server }),
-      201,
-    );
-    await expectEnvelope(
-      await submitWithEnv(tight, { key: q.apiKey, json: VALID_BODY, headers: server }),
-      201,
-    );
+    // Its publishable key has the address's two.
+    for (let i = 0; i < 2; i++) {
+      await expectEnvelope(
+        await submitWithEnv(tight, { key: q.apiKey, json: VALID_BODY, headers: server }),
+        201,
+      );
+    }
     await expectEnvelope(
       await submitWithEnv(tight, { key: q.apiKey, json: VALID_BODY, headers: server }),
       429,
