@@ -411,7 +411,7 @@ describe('C26: sending', () => {
     // Once the project's cached configuration has expired, new submissions get no delivery for it.
     const { resolveProject } = await import('../src/projects/cache.ts');
     const { hashKey } = await import('../src/projects/keys.ts');
-    expect((await resolveProject(database(env.DB), await hashKey(d.apiKey), 0))?.webhookIds).toEqual([]);
+    expect((await resolveProject(database(env.DB), await hashKey(d.apiKey), 0))?.hasTargets).toBe(false);
   });
 
   it('C26: a deployed worker sends over https only: plain http is a failed attempt, nothing sent', async () => {

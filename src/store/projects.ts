@@ -24,8 +24,11 @@ export type ProjectConfig = {
   unknownFields: UnknownFieldPolicy;
   fields: FieldDef[];
   origins: string[];
-  /** C26: the project's active webhooks: each accepted submission gets a delivery to each. */
-  webhookIds: string[];
+  /**
+   * C26, C27: the project has an active target (a webhook or an email address): its accepted
+   * submissions are marked for delivery in their own row.
+   */
+  hasTargets: boolean;
   honeypot: string | null;
   turnstileSecret: string | null;
   /** C29: where an HTML form goes after a success, unless it names its own `_next`. */
@@ -42,7 +45,9 @@ async function findProjectConfig(
 ): Promise<ProjectConfig | undefined> {
   const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1, 'rules', json(${fields.rules}))) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
   const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
-  const webhookList = sql<string>`(select json_group_array(${webhooks.id}) from ${webhooks} where ${webhooks.projectId} = "projects"."id" and ${webhooks.disabledAt} is null)`;
+  const targets = sql<
+    0 | 1
+  >`exists (select 1 from ${webhooks} where ${webhooks.projectId} = "projects"."id" and ${webhooks.disabledAt} is null)`;
   const columns = {
     id: projects.id,
     unknownFields: projects.unknownFields,
@@ -51,7 +56,7 @@ async function findProjectConfig(
     thankYouUrl: projects.thankYouUrl,
     fields: fieldList,
     origins: originList,
-    webhookIds: webhookList,
+    hasTargets: targets,
   };
   return storage(async () => {
     const [row] =
@@ -83,7 +88,7 @@ async function findProjectConfig(
         ...(rules === null ? {} : { rules }),
       })),
       origins: JSON.parse(row.origins) as string[],
-      webhookIds: JSON.parse(row.webhookIds) as string[],
+      hasTargets: row.hasTargets === 1,
     };
   });
 }

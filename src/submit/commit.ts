@@ -36,7 +36,8 @@ function committer(db: Db, queue: Queue | undefined): GroupCommit<NewSubmission>
       {
         split: (error) => rowFault(error) !== undefined,
         lost: lostWrite,
-        // C26: one queue call per batch for the deliveries of all its rows, after their 201s.
+        // C26: after their 201s, the batch's marked submissions go to the queue (gathered with
+        // those of the batches around it).
         afterWrite: (stored) => enqueueDeliveries(queue, stored),
       },
     );
@@ -47,7 +48,7 @@ function committer(db: Db, queue: Queue | undefined): GroupCommit<NewSubmission>
 
 /** The row of an accepted submission, with its outbox marker (C26) when its project has targets. */
 export function acceptedRow(
-  project: { id: string; webhookIds: readonly string[] },
+  project: { id: string; hasTargets: boolean },
   value: Record<string, unknown>,
   spam: boolean,
   id: string = uuidv7(),
@@ -59,7 +60,7 @@ export function acceptedRow(
     receivedAt: new Date().toISOString(),
     spam,
     // Spam is delivered to nobody.
-    outbox: project.webhookIds.length > 0 && !spam ? 1 : null,
+    outbox: project.hasTargets && !spam ? 1 : null,
   };
 }
 

@@ -78,7 +78,7 @@ describe('project create', () => {
         { name: 'age', type: 'integer', required: false },
       ],
       origins: ['https://shop.example'],
-      webhookIds: [],
+      hasTargets: false,
       honeypot: null,
       turnstileSecret: null,
       thankYouUrl: null,
