@@ -173,13 +173,10 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
   const hash = idempotencyKey === undefined ? undefined : await bodyHash(encoder.encode(row.data));
 
   // As on the JSON endpoint (C22): a redeemed token passes only as the retry of its own request.
-  const spentToken = await checkTurnstile(
-    project,
-    token,
-    c.req.header('CF-Connecting-IP'),
-    idempotencyKey,
-    hash,
-  );
+  const secret = project.turnstileSecret;
+  const spentToken =
+    secret !== null &&
+    (await checkTurnstile(secret, project.id, token, c.req.header('CF-Connecting-IP'), idempotencyKey, hash));
 
   // Files put in R2 for a row that was not stored are deleted again, after the answer.
   const dropFiles = () => {

@@ -136,11 +136,11 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
   // C20: the body's hash, for a request that carries an Idempotency-Key.
   const hash = idempotencyKey === undefined ? undefined : await bodyHash(bytes);
 
-  // Between steps 9 and 10: Turnstile (C22).
-  // (Not awaited at all without a secret: the accepted path takes no turn it need not.)
+  // Between steps 9 and 10: Turnstile (C22), for a project with a secret.
+  const secret = project.turnstileSecret;
   const spentToken =
-    project.turnstileSecret !== null &&
-    (await checkTurnstile(project, token, c.req.header('CF-Connecting-IP'), idempotencyKey, hash));
+    secret !== null &&
+    (await checkTurnstile(secret, project.id, token, c.req.header('CF-Connecting-IP'), idempotencyKey, hash));
 
   const db = database(c.env.DB);
   const row = acceptedRow(project, result.value, spam);

@@ -89,26 +89,26 @@ export async function verifyTurnstile(
 }
 
 /**
- * C22 between steps 9 and 10, on both endpoints: nothing to check without a secret; a failed
+ * C22 between steps 9 and 10, on both endpoints, for a project with a Turnstile secret: a failed
  * check → 403. Returns whether the token was redeemed already, which passes only as the retry of
  * the request that redeemed it: with an Idempotency-Key (C20), the caller replays that request's
  * answer when the key and body match, and refuses otherwise.
  */
 export async function checkTurnstile(
-  project: { id: string; turnstileSecret: string | null },
+  secret: string,
+  projectId: string,
   token: string | undefined,
   remoteIp: string | undefined,
   idempotencyKey: string | undefined,
   hash: string | undefined,
 ): Promise<boolean> {
-  if (project.turnstileSecret === null) return false;
   const verdict = await verifyTurnstile(
-    project.turnstileSecret,
+    secret,
     token,
     remoteIp,
     idempotencyKey === undefined || hash === undefined
       ? undefined
-      : await siteverifyIdempotencyKey(project.id, idempotencyKey, hash),
+      : await siteverifyIdempotencyKey(projectId, idempotencyKey, hash),
   );
   if (verdict === 'spent' && idempotencyKey !== undefined) return true;
   if (verdict !== 'pass') throw spamCheckFailed();
