@@ -7,9 +7,9 @@ import { sweepFileDeletions } from './files/r2.ts';
 import { FORM_PREFIX, formRoutes } from './form/routes.ts';
 import { preflight } from './http/cors.ts';
 import { ApiError } from './http/envelope.ts';
-import { internalError, methodNotAllowed, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
+import { internalError, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
 import { clientRequestIdOf, requestIdOf } from './http/request-id.ts';
-import { send } from './http/send.ts';
+import { send, sendMethodNotAllowed } from './http/send.ts';
 import { errorText, UnavailableError } from './lib/faults.ts';
 import { readRoutes } from './read/routes.ts';
 import { database } from './store/db.ts';
@@ -41,10 +41,7 @@ readRoutes(app);
 formRoutes(app);
 
 // C16: the one path answers other methods with 405; every other path is 404.
-app.all(SUBMIT_PATH, (c) => {
-  const reply = methodNotAllowed(c.req.method);
-  return send(c, reply.toEnvelope(), reply.headers);
-});
+app.all(SUBMIT_PATH, sendMethodNotAllowed);
 
 app.notFound((c) => send(c, notFound().toEnvelope()));
 

@@ -31,10 +31,12 @@ export class FileTooLarge extends Error {
   }
 }
 
+/** The body's size as the client declares it (NaN: not declared, and never over a limit). */
+const declaredLength = (request: Request) => Number(request.headers.get('Content-Length') ?? Number.NaN);
+
 /** The body's bytes, up to `max`; one more is 413, and the rest is never read. */
 async function readLimited(request: Request, max: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
-  if (declared > max) throw tooLarge(max);
+  if (declaredLength(request) > max) throw tooLarge(max);
   if (request.body === null) return new Uint8Array(0);
   const read = await readAtMost(request.body, max).catch(() => {
     throw bodyBrokenOff();
@@ -52,9 +54,8 @@ export async function readForm(
     const text = new TextDecoder().decode(await readLimited(request, limits.textBytes));
     return [...new URLSearchParams(text)].map(([name, value]) => ({ name, value }));
   }
-  const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
   // Generous for the parts' headers and boundaries; the parts themselves are counted exactly below.
-  if (declared > limits.textBytes + limits.totalFileBytes + 1024 * 1024) {
+  if (declaredLength(request) > limits.textBytes + limits.totalFileBytes + 1024 * 1024) {
     throw tooLarge(limits.textBytes + limits.totalFileBytes);
   }
   const entries: FormEntry[] = [];

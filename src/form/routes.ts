@@ -17,7 +17,6 @@ import {
   created,
   fileTooLarge,
   formNotFound,
-  methodNotAllowed,
   noFields,
   notAForm,
   notConfigured,
@@ -29,9 +28,8 @@ import {
   uploadTooLarge,
   validationFailed,
 } from '../http/replies.ts';
-import { send } from '../http/send.ts';
+import { send, sendMethodNotAllowed } from '../http/send.ts';
 import { UnavailableError } from '../lib/faults.ts';
-import { uuidv7 } from '../lib/ids.ts';
 import { allowedRedirect } from '../lib/urls.ts';
 import { cacheSeconds, formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
 import { database } from '../store/db.ts';
@@ -101,8 +99,10 @@ function htmlPage(status: number, html: string, headers: Record<string, string> 
 
 const wantsJson = (c: FormContext) => /\bapplication\/json\b/i.test(c.req.header('Accept') ?? '');
 
-/** What an error page needs to know of how far the request got. */
-/** `replayed`: the answer is that of the first request with the same Idempotency-Key (C20). */
+/**
+ * What the answer needs to know of how far the request got; `replayed`: it is the answer of the
+ * first request with the same Idempotency-Key (C20).
+ */
 type FormState = { controls: Controls; project?: ResolvedProject; replayed?: boolean };
 
 /** Everything up to the stored row; throws ApiError for every refusal. */
@@ -160,12 +160,11 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
   const errors = [...converted.errors, ...(result.ok ? [] : result.errors)];
   if (errors.length > 0 || !result.ok) throw validationFailed(errors);
   if (Object.keys(result.value).length === 0) throw noFields();
-  const id = uuidv7();
   const files = Object.entries(result.value).filter(
     (entry): entry is [string, UploadedFile] => entry[1] instanceof UploadedFile,
   );
   const row = {
-    ...acceptedRow(project, result.value, spam, id),
+    ...acceptedRow(project, result.value, spam),
     files: files.length > 0 ? JSON.stringify(files.map(([name]) => name)) : null,
   };
   // C20: what a retry must repeat is what would be stored (files by their SHA-256), whatever
@@ -181,7 +180,7 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
   // Files put in R2 for a row that was not stored are deleted again, after the answer.
   const dropFiles = () => {
     if (files.length > 0) {
-      c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, id, files).catch(() => {}));
+      c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, row.id, files).catch(() => {}));
     }
   };
   const release = idempotencyKey === undefined ? undefined : await claimKey(project.id, idempotencyKey);
@@ -197,7 +196,7 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
     }
     if (files.length > 0) {
       if (c.env.FILES === undefined) throw new UnavailableError('r2', new Error('no R2 binding FILES'));
-      await putFiles(db, c.env.FILES, project.id, id, files).catch((cause) => {
+      await putFiles(db, c.env.FILES, project.id, row.id, files).catch((cause) => {
         // D1 failing first, before any upload, is D1's own 503; anything after is R2's.
         throw cause instanceof UnavailableError ? cause : new UnavailableError('r2', cause);
       });
@@ -262,8 +261,6 @@ async function handleForm(c: FormContext): Promise<Response> {
 
 export function formRoutes(app: HonoBase<AppEnv>): void {
   app.post(FORM_PATH, handleForm);
-  app.all(FORM_PATH, (c) => {
-    const reply = methodNotAllowed(c.req.method);
-    return send(c, reply.toEnvelope(), { Allow: 'POST, OPTIONS' });
-  });
+  // C16: as the submit path, its other methods are 405 (OPTIONS is the preflight, C14).
+  app.all(FORM_PATH, sendMethodNotAllowed);
 }

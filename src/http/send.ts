@@ -4,7 +4,7 @@
 import type { Context } from 'hono';
 import { corsHeaders } from './cors.ts';
 import { type Envelope, type EnvelopeStatus, JSON_CONTENT_TYPE } from './envelope.ts';
-import { READ_PATH } from './replies.ts';
+import { methodNotAllowed, READ_PATH } from './replies.ts';
 import { requestIdOf } from './request-id.ts';
 
 export function send(c: Context, body: Envelope, headers: Record<string, string> = {}): Response {
@@ -28,4 +28,10 @@ export function sendJson(
       ...headers,
     },
   });
+}
+
+/** C16: 405 for a method a submitting path (the submit path, a form's address) does not take. */
+export function sendMethodNotAllowed(c: Context): Response {
+  const reply = methodNotAllowed(c.req.method);
+  return send(c, reply.toEnvelope(), reply.headers);
 }

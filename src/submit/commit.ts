@@ -51,10 +51,9 @@ export function acceptedRow(
   project: { id: string; hasTargets: boolean },
   value: Record<string, unknown>,
   spam: boolean,
-  id: string = uuidv7(),
 ): NewSubmission {
   return {
-    id,
+    id: uuidv7(),
     projectId: project.id,
     data: JSON.stringify(value),
     receivedAt: new Date().toISOString(),
