@@ -1,6 +1,6 @@
 // The submissions table: the hot path's insert, Idempotency-Keys (C20), and paged reads.
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
-import { and, desc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 
@@ -334,57 +334,52 @@ function jsonEachMatch(value: FieldValue) {
 }
 
 /**
+ * Deletes the submissions `matching` (a condition on `s`, the submissions table) in chunks of
+ * DELETE_CHUNK, at most `maxChunks` of them. Returns how many were deleted.
+ */
+async function deleteInChunks(db: Db, matching: SQL, maxChunks = Number.POSITIVE_INFINITY): Promise<number> {
+  let deleted = 0;
+  for (let chunk = 0; chunk < maxChunks; chunk++) {
+    // Counted by the rows returned: D1's `changes` would count the rows their deletion cascades to.
+    const rows = await storage(() =>
+      db.all<{ id: string }>(sql`
+        delete from ${submissions} where ${submissions.id} in (
+          select s.id from ${submissions} as s where ${matching} limit ${DELETE_CHUNK})
+        returning ${submissions.id}`),
+    );
+    deleted += rows.length;
+    if (rows.length < DELETE_CHUNK) break;
+  }
+  return deleted;
+}
+
+/**
  * C25: deletes every submission of the project whose field `field` holds exactly `value` (same JSON
  * type, same value; any field name, matched as a key, not as a JSON path), in chunks. Returns how
  * many were deleted.
  */
-export async function eraseSubmissions(
+export function eraseSubmissions(
   db: Db,
   projectId: string,
   field: string,
   value: FieldValue,
 ): Promise<number> {
-  let erased = 0;
-  for (;;) {
-    // Counted by the rows returned: D1's `changes` would count the rows their deletion cascades to.
-    const rows = await storage(() =>
-      db.all<{ id: string }>(sql`
-        delete from ${submissions} where ${submissions.id} in (
-          select s.id from ${submissions} as s
-          where s.project_id = ${projectId}
-            and exists (select 1 from json_each(s.data) where key = ${field} and ${jsonEachMatch(value)})
-          limit ${DELETE_CHUNK})
-        returning ${submissions.id}`),
-    );
-    const changes = rows.length;
-    erased += changes;
-    if (changes < DELETE_CHUNK) return erased;
-  }
+  return deleteInChunks(
+    db,
+    sql`s.project_id = ${projectId}
+      and exists (select 1 from json_each(s.data) where key = ${field} and ${jsonEachMatch(value)})`,
+  );
 }
 
 /**
  * C25: deletes the project's submissions received before `before`, at most `maxChunks` chunks in
  * one call, so that no run holds D1 for long (the next run goes on). Returns how many it deleted.
  */
-export async function deleteReceivedBefore(
+export function deleteReceivedBefore(
   db: Db,
   projectId: string,
   before: string,
   maxChunks: number,
 ): Promise<number> {
-  let deleted = 0;
-  for (let chunk = 0; chunk < maxChunks; chunk++) {
-    const rows = await storage(() =>
-      db.all<{ id: string }>(sql`
-        delete from ${submissions} where ${submissions.id} in (
-          select id from ${submissions}
-          where project_id = ${projectId} and received_at < ${before}
-          limit ${DELETE_CHUNK})
-        returning ${submissions.id}`),
-    );
-    const changes = rows.length;
-    deleted += changes;
-    if (changes < DELETE_CHUNK) break;
-  }
-  return deleted;
+  return deleteInChunks(db, sql`s.project_id = ${projectId} and s.received_at < ${before}`, maxChunks);
 }
