@@ -4,7 +4,13 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { database } from '../src/store/db.ts';
-import { insertSubmissions, type NewSubmission } from '../src/store/submissions.ts';
+import {
+  DELETE_CHUNK,
+  deleteReceivedBefore,
+  eraseSubmissions,
+  insertSubmissions,
+  type NewSubmission,
+} from '../src/store/submissions.ts';
 import { seedProject, storedRows } from './helpers.ts';
 
 const row = (projectId: string, i: number, idempotencyKey?: string): NewSubmission => ({
@@ -46,5 +52,36 @@ describe('insertSubmissions', () => {
     expect(await insertSubmissions(database(env.DB), rows)).toEqual([true, true, true]);
     const inD1 = await storedRows(p.projectId);
     expect(inD1.map((r) => r.spam).sort()).toEqual([false, false, true]);
+  });
+});
+
+describe('C25: deletion in chunks', () => {
+  it('C25: erasure takes every matching row, chunk after chunk; retention stops after its chunks, and the next run goes on', async () => {
+    const p = await seedProject();
+    const other = await seedProject();
+    const db = database(env.DB);
+    const old = new Date(Date.now() - 86_400_000).toISOString();
+    const many = (projectId: string, n: number, data: object) =>
+      Array.from({ length: n }, () => ({
+        id: uuidv7(),
+        projectId,
+        data: JSON.stringify(data),
+        receivedAt: old,
+      }));
+    const chunk = DELETE_CHUNK;
+    await insertSubmissions(db, many(p.projectId, chunk * 2 + 3, { email: 'erase@example.com' }));
+    await insertSubmissions(db, many(p.projectId, 4, { email: 'keep@example.com' }));
+    await insertSubmissions(db, many(other.projectId, 5, { email: 'erase@example.com' }));
+    expect(await eraseSubmissions(db, p.projectId, 'email', 'erase@example.com')).toBe(chunk * 2 + 3);
+    expect(await storedRows(p.projectId)).toHaveLength(4);
+    expect(await storedRows(other.projectId)).toHaveLength(5);
+
+    await insertSubmissions(db, many(p.projectId, chunk * 2, { email: 'old@example.com' }));
+    const now = new Date().toISOString();
+    // At most one chunk per call here: the rest is left for the next.
+    expect(await deleteReceivedBefore(db, p.projectId, now, 1)).toBe(chunk);
+    expect(await deleteReceivedBefore(db, p.projectId, now, 5)).toBe(chunk + 4);
+    expect(await storedRows(p.projectId)).toEqual([]);
+    expect(await storedRows(other.projectId)).toHaveLength(5);
   });
 });
