@@ -60,10 +60,12 @@ function parseWebhookUrl(text: string): string {
   return new URL(text).href;
 }
 
+const noWebhook = (projectId: string, id: string) =>
+  new UsageError(`Project '${projectId}' has no webhook '${id}' (see: forms webhook list)`);
+
 async function requireWebhook(db: Db, projectId: string, id: string) {
   const hook = (await listWebhooks(db, projectId)).find((w) => w.id === id);
-  if (hook === undefined)
-    throw new UsageError(`Project '${projectId}' has no webhook '${id}' (see: forms webhook list)`);
+  if (hook === undefined) throw noWebhook(projectId, id);
   return hook;
 }
 
@@ -133,9 +135,7 @@ export function webhookCommands(
     .action(
       withDb(async (db, global, projectId: string, id: string) => {
         const p = await requireProject(db, projectId);
-        if (!(await removeWebhook(db, p.id, id))) {
-          throw new UsageError(`Project '${p.id}' has no webhook '${id}' (see: forms webhook list)`);
-        }
+        if (!(await removeWebhook(db, p.id, id))) throw noWebhook(p.id, id);
         print(global, { projectId: p.id, removed: id }, () => `Removed webhook ${id} from ${p.id}.`);
       }),
     );
