@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../scripts/database.ts';
 import { createProjectFromInput } from '../scripts/forms.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
-import { insertWebhook, newWebhookId } from '../src/store/deliveries.ts';
+import { insertWebhook, newWebhookId } from '../src/store/targets.ts';
 import { buildBundle, load, median, scenarios, seed, start } from './harness.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);

@@ -134,6 +134,10 @@ export const submissions = sqliteTable(
 export const TARGET_KINDS = ['webhook', 'email'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
+// C26: why a target was disabled: it answered 410 Gone, or someone turned it off.
+export const DISABLED_REASONS = ['gone', 'manual'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
 // C26: a webhook's signing secret (`whsec_…`) is kept as given, since the worker must sign with it;
 // during a rotation the previous one signs too, until `previous_until`. An email target has none
 // (an empty secret).
@@ -149,14 +153,18 @@ export const webhooks = sqliteTable(
     secret: text('secret').notNull(),
     previousSecret: text('previous_secret'),
     previousUntil: text('previous_until'),
-    // Set when a receiver answered 410 Gone: nothing more is sent to it.
+    // Set when a receiver answered 410 Gone, or the target was disabled by hand: nothing more is
+    // sent to it, and its pending deliveries are cancelled (C26). `disabled_reason` says which.
     disabledAt: text('disabled_at'),
+    disabledReason: text('disabled_reason', { enum: DISABLED_REASONS }),
     createdAt: text('created_at').notNull(),
   },
   (t) => [index('webhooks_project').on(t.projectId)],
 );
 
-export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+// C26: `cancelled` is final, like `failed`: the target was disabled (410 Gone, or by hand) before the
+// delivery was made; `last_error` says why. Both can be sent again (`deliveries redeliver --failed`).
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 // C26: the deliveries. One row per submission and target, written by the queue consumer (or the
@@ -178,11 +186,18 @@ export const deliveries = sqliteTable(
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
     nextAttemptAt: text('next_attempt_at'),
+    // C26: one attempt at a time: whoever attempts the delivery (the queue consumer, the sweep's
+    // message, the tool) first claims it here, in D1, until this time; the claim also allocates the
+    // attempt's number (`attempts` + 1). Cleared when the attempt is recorded; a claim whose worker
+    // stopped expires.
+    leaseUntil: text('lease_until'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
   (t) => [
     index('deliveries_project').on(t.projectId, t.status, t.createdAt),
+    // C26: the sweep takes the pending deliveries most overdue first.
+    index('deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('deliveries_pending').on(t.status, t.createdAt),
     index('deliveries_submission').on(t.submissionId),
     index('deliveries_webhook').on(t.webhookId),

@@ -6,26 +6,24 @@ import {
   attemptDelivery,
   postSigned,
   signingSecrets,
-  urlProblem,
 } from '../src/delivery/webhooks.ts';
+import { destinationProblem } from '../src/lib/destinations.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import type { Db } from '../src/store/db.ts';
+import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../src/store/deliveries.ts';
+import { listAttempts, listDeliveries } from '../src/store/delivery-log.ts';
+import { findSubmission } from '../src/store/submissions.ts';
 import {
   addressOf,
-  findDeliveryToSend,
   insertWebhook,
-  listAttempts,
-  listDeliveries,
   listWebhooks,
   mailto,
   newNotificationId,
   newWebhookId,
   removeWebhook,
-  requeueDelivery,
   rotateWebhookSecret,
-  writeOutbox,
-} from '../src/store/deliveries.ts';
-import { findSubmission } from '../src/store/submissions.ts';
+  setWebhookEnabled,
+} from '../src/store/targets.ts';
 import { parseEmailAddress, parseReplyToField, UsageError } from './input.ts';
 
 /** At most this many webhooks per project, and this many notification addresses. */
@@ -52,12 +50,35 @@ export type CommandContext = {
   table: (rows: string[][]) => string;
 };
 
-/** `https://…`, or `http://localhost…` for local development (the worker decides whether it sends). */
+/**
+ * C26: `https://` to a public host, or `http://localhost…` for local development (the worker decides
+ * whether it sends).
+ */
 function parseWebhookUrl(text: string): string {
   // Allowed here; a deployed worker refuses to send plain http (ALLOW_LOCAL_WEBHOOKS).
-  const problem = urlProblem(text, true);
+  const problem = destinationProblem(text, true);
   if (problem !== undefined) throw new UsageError(`Invalid webhook URL '${text}': ${problem}`);
   return new URL(text).href;
+}
+
+/** What a redelivery came to, in a few words. */
+function outcomeText(projectId: string, r: AttemptOutcome): string {
+  switch (r.kind) {
+    case 'delivered':
+      return `delivered (${r.status})`;
+    case 'retry':
+      return `not yet (${r.status ?? r.error}); next attempt in ${r.delaySeconds} s`;
+    case 'failed':
+      return `failed (${r.status ?? r.error})`;
+    case 'skipped': {
+      const { claim } = r;
+      if (claim.kind === 'busy') return `not sent: another attempt is in progress (until ${claim.until})`;
+      if (claim.kind === 'disabled') {
+        return `not sent: its webhook is disabled (enable it with: forms webhook enable ${projectId} <webhook-id>)`;
+      }
+      return claim.kind === 'gone' ? 'not sent: it no longer exists' : `not sent: it is ${claim.status}`;
+    }
+  }
 }
 
 const noWebhook = (projectId: string, id: string) =>
@@ -106,6 +127,7 @@ export function webhookCommands(
           url: w.url,
           state: w.disabledAt === null ? 'active' : 'disabled',
           disabledAt: w.disabledAt,
+          disabledReason: w.disabledReason,
           rotatingUntil:
             w.previousUntil !== null && Date.parse(w.previousUntil) > Date.now() ? w.previousUntil : null,
           createdAt: w.createdAt,
@@ -122,7 +144,7 @@ export function webhookCommands(
                     ? h.rotatingUntil
                       ? `active (two secrets until ${h.rotatingUntil})`
                       : 'active'
-                    : `disabled ${h.disabledAt} (410 Gone)`,
+                    : `disabled ${h.disabledAt} (${h.disabledReason === 'manual' ? 'by hand' : '410 Gone'})`,
                   h.createdAt,
                 ]),
               ]),
@@ -157,6 +179,29 @@ export function webhookCommands(
         );
       }),
     );
+  for (const enabled of [true, false]) {
+    webhook
+      .command(`${enabled ? 'enable' : 'disable'} <project> <webhook-id>`)
+      .description(
+        enabled
+          ? 'turn a disabled webhook on again (one that answered 410 Gone, say)'
+          : 'turn a webhook off: nothing is sent to it, and its pending deliveries are cancelled',
+      )
+      .action(
+        withDb(async (db, global, projectId: string, id: string) => {
+          const p = await requireProject(db, projectId);
+          if (!(await setWebhookEnabled(db, p.id, id, enabled))) throw noWebhook(p.id, id);
+          print(global, { projectId: p.id, webhookId: id, state: enabled ? 'active' : 'disabled' }, () =>
+            enabled
+              ? [
+                  `Enabled webhook ${id}: the next submissions are delivered to it.`,
+                  `Its cancelled deliveries can be sent again: forms deliveries redeliver ${p.id} --failed`,
+                ].join('\n')
+              : `Disabled webhook ${id}: its pending deliveries are cancelled.`,
+          );
+        }),
+      );
+  }
   webhook
     .command('test <project> <webhook-id>')
     .description('send a webhook.test event now, from this machine, and print the answer')
@@ -164,6 +209,9 @@ export function webhookCommands(
       withDb(async (db, global, projectId: string, id: string) => {
         const p = await requireProject(db, projectId);
         const hook = await requireWebhook(db, p.id, id);
+        // C26: a destination is checked before every request, the tool's own included.
+        const problem = destinationProblem(hook.url, true);
+        if (problem !== undefined) throw new UsageError(`Webhook ${hook.id} cannot be sent to: ${problem}`);
         const now = new Date();
         const messageId = `test_${crypto.randomUUID()}`;
         const body = JSON.stringify({
@@ -351,7 +399,7 @@ export function webhookCommands(
           let delivery = await findDeliveryToSend(db, deliveryId);
           // C26: a delivery of a submission still marked in the outbox has no row yet: it is
           // written here, as the queue consumer would.
-          const submissionId = deliveryId.slice(0, Math.max(0, deliveryId.lastIndexOf('.')));
+          const submissionId = submissionOf(deliveryId);
           if (delivery === undefined && (await findSubmission(db, p.id, submissionId)) !== undefined) {
             await writeOutbox(db, [submissionId]);
             delivery = await findDeliveryToSend(db, deliveryId);
@@ -367,7 +415,8 @@ export function webhookCommands(
             results.push({ deliveryId, kind: 'queued' });
             continue;
           }
-          const outcome = await attemptDelivery(db, delivery, { allowLocalHttp: true });
+          // C26: claimed first, as the worker's attempts are: one attempt at a time, whoever makes it.
+          const outcome = await attemptDelivery(db, deliveryId, { allowLocalHttp: true, again: true });
           results.push({ deliveryId, ...outcome });
         }
         print(global, { projectId: p.id, redelivered: results }, () =>
@@ -377,9 +426,7 @@ export function webhookCommands(
                 .map((r) =>
                   r.kind === 'queued'
                     ? `${r.deliveryId}: an email, queued again: the worker sends it within about three minutes`
-                    : r.kind === 'delivered'
-                      ? `${r.deliveryId}: delivered (${r.status})`
-                      : `${r.deliveryId}: ${r.kind === 'retry' ? `not yet (${r.status ?? r.error}); next attempt in ${r.delaySeconds} s` : `failed (${r.status ?? r.error})`}`,
+                    : `${r.deliveryId}: ${outcomeText(p.id, r)}`,
                 )
                 .join('\n'),
         );

@@ -10,7 +10,7 @@ import { ApiError } from './http/envelope.ts';
 import { internalError, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
 import { clientRequestIdOf, requestIdOf } from './http/request-id.ts';
 import { send, sendMethodNotAllowed } from './http/send.ts';
-import { errorText, UnavailableError } from './lib/faults.ts';
+import { causeText, UnavailableError } from './lib/faults.ts';
 import { readRoutes } from './read/routes.ts';
 import { database } from './store/db.ts';
 import { projectsWithRetention } from './store/projects.ts';
@@ -45,16 +45,6 @@ app.all(SUBMIT_PATH, sendMethodNotAllowed);
 
 app.notFound((c) => send(c, notFound().toEnvelope()));
 
-/**
- * C8: the innermost cause only. Drizzle's query errors quote the bound parameters, which are the
- * submitted values: the body must never reach a log.
- */
-function innermost(err: unknown): string {
-  let inner: unknown = err;
-  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
-  return errorText(inner, 500);
-}
-
 // C3, C4, C18: errors are shaped once, here. Unknown faults are logged with the request id only:
 // never the key, the body, or anything the reply would leak.
 app.onError((err, c) => {
@@ -68,7 +58,7 @@ app.onError((err, c) => {
       method: c.req.method,
       path: c.req.path,
       error: err.name,
-      cause: innermost(err),
+      cause: causeText(err, 500),
     }),
   );
   const reply = err instanceof UnavailableError ? unavailable() : internalError(requestId);
@@ -109,7 +99,12 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
       );
     } catch (error) {
       console.error(
-        JSON.stringify({ level: 'error', job: 'retention', projectId: project.id, cause: innermost(error) }),
+        JSON.stringify({
+          level: 'error',
+          job: 'retention',
+          projectId: project.id,
+          cause: causeText(error, 500),
+        }),
       );
     }
   }

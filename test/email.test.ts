@@ -5,13 +5,8 @@ import { deliveries, deliveryAttempts } from '../schema/tables.ts';
 import type { NotificationEmail } from '../src/delivery/email.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
-import {
-  deliveryId,
-  insertWebhook,
-  mailto,
-  newNotificationId,
-  newWebhookId,
-} from '../src/store/deliveries.ts';
+import { deliveryId } from '../src/store/deliveries.ts';
+import { insertWebhook, mailto, newNotificationId, newWebhookId } from '../src/store/targets.ts';
 import { updateProjectSettings } from '../src/store/projects.ts';
 import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
 import { consume, consumeOutbox, deliveryRow, warmSubmissionTrips } from './queue.ts';

@@ -13,14 +13,9 @@ import { MAX_ATTEMPTS, RETRY_DELAYS } from '../src/delivery/webhooks.ts';
 import worker from '../src/index.ts';
 import { newWebhookSecret, signWebhook } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
-import {
-  deliveryId,
-  insertWebhook,
-  listDeliveries,
-  newWebhookId,
-  removeWebhook,
-  rotateWebhookSecret,
-} from '../src/store/deliveries.ts';
+import { deliveryId } from '../src/store/deliveries.ts';
+import { listDeliveries } from '../src/store/delivery-log.ts';
+import { insertWebhook, newWebhookId, removeWebhook, rotateWebhookSecret } from '../src/store/targets.ts';
 import { insertSubmissions } from '../src/store/submissions.ts';
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';

@@ -3,7 +3,8 @@
 // field holds a valid address. Recorded as an attempt like a webhook's (C26).
 import * as v from 'valibot';
 import { errorText } from '../lib/faults.ts';
-import { addressOf, type DeliveryToSend } from '../store/deliveries.ts';
+import type { DeliveryToSend } from '../store/deliveries.ts';
+import { addressOf } from '../store/targets.ts';
 
 /** A single plain address, as valibot's email check judges it; nothing a header could be split by. */
 const ADDRESS = v.pipe(v.string(), v.maxLength(254), v.email());

@@ -3,11 +3,12 @@
 // consumes it, writes their delivery rows and sends one message per delivery, each attempted (and
 // retried) on its own. A sweep on a Cron Trigger does the same for the submissions and deliveries
 // whose message never came.
-import { errorText } from '../lib/faults.ts';
-import { database } from '../store/db.ts';
+import pLimit from 'p-limit';
+import { causeText, errorText } from '../lib/faults.ts';
+import { type Db, database } from '../store/db.ts';
 import {
+  cancelOfDisabledTargets,
   claimOverdue,
-  findDeliveryToSend,
   markedBefore,
   OUTBOX_IDS_PER_STATEMENT,
   writeOutbox,
@@ -82,56 +83,59 @@ async function sendDeliveries(queue: Queue, deliveryIds: readonly string[]): Pro
 const allowLocalHttp = (env: Env) => String(env.ALLOW_LOCAL_WEBHOOKS) === 'true';
 
 /**
+ * C26, C31: the messages of a batch are handled this many at a time, so that a receiver that hangs
+ * (each attempt may take its whole time-out) never holds back the deliveries beside it.
+ */
+export const CONSUMER_CONCURRENCY = 10;
+
+/** One message: marked submissions to write, or one delivery to attempt. */
+async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db): Promise<void> {
+  const body = message.body;
+  try {
+    if ('submissionIds' in body) {
+      // Given twice (at least once), the second time writes and sends nothing.
+      const written = await writeOutbox(db, body.submissionIds);
+      if (env.DELIVERIES !== undefined) await sendDeliveries(env.DELIVERIES, written);
+      message.ack();
+      return;
+    }
+    const outcome = await attemptDelivery(db, body.deliveryId, {
+      allowLocalHttp: allowLocalHttp(env),
+      email: { binding: env.EMAIL, from: env.EMAIL_FROM },
+      retryDelays: retryDelays(env.WEBHOOK_RETRY_DELAYS),
+    });
+    if (outcome.kind === 'retry') {
+      message.retry({ delaySeconds: outcome.delaySeconds });
+      return;
+    }
+    // Skipped: gone, settled, cancelled with its target, or another attempt holds it (whose own
+    // record settles it; should that worker stop, the sweep sends it again once its claim expires).
+    if (outcome.kind === 'failed') await env.DELIVERIES_DLQ?.send({ deliveryId: body.deliveryId });
+    message.ack();
+  } catch (error) {
+    // D1 unreachable, say: no attempt was made or recorded; try again in a while.
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        job: 'deliveries',
+        ...('submissionIds' in body ? { submissions: body.submissionIds.length } : body),
+        error: errorText(error, 100),
+        cause: causeText(error, 300),
+      }),
+    );
+    message.retry({ delaySeconds: 30 });
+  }
+}
+
+/**
  * The queue consumer. Marked submissions: their delivery rows are written and each delivery goes
  * to the queue as a message of its own. A delivery: one attempt; a retry waits in the queue for its
- * delay.
+ * delay. The messages of a batch run side by side, CONSUMER_CONCURRENCY at a time.
  */
 export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
   const db = database(env.DB);
-  for (const message of batch.messages) {
-    const body = message.body;
-    try {
-      if ('submissionIds' in body) {
-        // Given twice (at least once), the second time writes and sends nothing.
-        const written = await writeOutbox(db, body.submissionIds);
-        if (env.DELIVERIES !== undefined) await sendDeliveries(env.DELIVERIES, written);
-        message.ack();
-        continue;
-      }
-      const delivery = await findDeliveryToSend(db, body.deliveryId);
-      // Gone (its submission erased, its webhook removed) or already settled: nothing to send.
-      if (delivery === undefined || delivery.status !== 'pending') {
-        message.ack();
-        continue;
-      }
-      if (delivery.disabledAt !== null) {
-        message.ack();
-        continue;
-      }
-      const outcome = await attemptDelivery(db, delivery, {
-        allowLocalHttp: allowLocalHttp(env),
-        email: { binding: env.EMAIL, from: env.EMAIL_FROM },
-        retryDelays: retryDelays(env.WEBHOOK_RETRY_DELAYS),
-      });
-      if (outcome.kind === 'retry') {
-        message.retry({ delaySeconds: outcome.delaySeconds });
-      } else {
-        if (outcome.kind === 'failed') await env.DELIVERIES_DLQ?.send({ deliveryId: delivery.id });
-        message.ack();
-      }
-    } catch (error) {
-      // D1 unreachable, say: no attempt was made or recorded; try again in a while.
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          job: 'deliveries',
-          ...('submissionIds' in body ? { submissions: body.submissionIds.length } : body),
-          error: errorText(error, 300),
-        }),
-      );
-      message.retry({ delaySeconds: 30 });
-    }
-  }
+  const limit = pLimit(CONSUMER_CONCURRENCY);
+  await Promise.all(batch.messages.map((message) => limit(() => handleMessage(message, env, db))));
 }
 
 /** How late a delivery may be before the sweep sends it again, and how long its new message is given. */
@@ -140,16 +144,19 @@ const LEASE_MS = 10 * 60_000;
 const SWEEP_LIMIT = 500;
 
 /**
- * The sweep: the delivery rows of submissions marked for longer than the grace are written, then
- * pending deliveries overdue by more than the grace (those just written among them) go to the
- * queue again. Returns how many went.
+ * The sweep: the delivery rows of submissions marked for longer than the grace are written; the
+ * pending deliveries of disabled targets are cancelled; then pending deliveries overdue by more
+ * than the grace (those just written among them), most overdue first, go to the queue again.
+ * Returns how many went.
  */
 export async function sweepDeliveries(env: Env, now: number): Promise<number> {
   if (env.DELIVERIES === undefined) return 0;
   const db = database(env.DB);
+  const at = new Date(now).toISOString();
   const before = new Date(now - GRACE_MS).toISOString();
   await writeOutbox(db, await markedBefore(db, before, SWEEP_LIMIT));
-  const ids = await claimOverdue(db, before, new Date(now + LEASE_MS).toISOString(), SWEEP_LIMIT);
+  await cancelOfDisabledTargets(db, at);
+  const ids = await claimOverdue(db, at, before, new Date(now + LEASE_MS).toISOString(), SWEEP_LIMIT);
   await sendDeliveries(env.DELIVERIES, ids);
   return ids.length;
 }

@@ -1,11 +1,12 @@
 // C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
 import { READ_PATH } from '../http/replies.ts';
+import { destinationProblem } from '../lib/destinations.ts';
 import { errorText } from '../lib/faults.ts';
 import { readAtMost } from '../lib/stream.ts';
 import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
-import { type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
+import { type Claim, claimDelivery, type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
 import { type EmailSender, sendNotification } from './email.ts';
 
 /** A receiver gets this long to answer; longer is a failed attempt. */
@@ -45,25 +46,6 @@ export function submissionEvent(
       ? ''
       : `,"files":${JSON.stringify(Object.fromEntries(names.map((name) => [name, `${READ_PATH}/${d.submissionId}/files/${encodeURIComponent(name)}`])))}`;
   return `{"type":"submission.created","timestamp":${JSON.stringify(d.receivedAt)},"data":{"projectId":${JSON.stringify(d.projectId)},"submissionId":${JSON.stringify(d.submissionId)},"receivedAt":${JSON.stringify(d.receivedAt)},"fields":${d.data}${files}}}`;
-}
-
-/** C26: `https`, or plain `http` to this machine when allowed (local development). */
-export function urlProblem(url: string, allowLocalHttp: boolean): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'not a URL';
-  }
-  if (parsed.protocol === 'https:') return undefined;
-  const local =
-    parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1' || parsed.hostname === '[::1]';
-  if (parsed.protocol === 'http:' && local) {
-    return allowLocalHttp
-      ? undefined
-      : 'plain http is allowed only to localhost under `npm run dev` (ALLOW_LOCAL_WEBHOOKS)';
-  }
-  return 'a webhook URL is https (plain http only to localhost, for local development)';
 }
 
 /** The secrets that sign now: the current one, and the previous one until its rotation ends. */
@@ -118,10 +100,18 @@ export async function postSigned(
 export type AttemptOutcome =
   | { kind: 'delivered'; status: number | null }
   | { kind: 'retry'; delaySeconds: number; status: number | null; error: string | null }
-  | { kind: 'failed'; status: number | null; error: string | null };
+  | { kind: 'failed'; status: number | null; error: string | null }
+  /** C26: no attempt was made: another holds the delivery, it is settled or gone, or its target is off. */
+  | { kind: 'skipped'; claim: Exclude<Claim, { kind: 'claimed' }> };
 
 /** What sends email (C27): the `send_email` binding and the sender address, EMAIL_FROM. */
 export type EmailSetup = { binding: EmailSender | undefined; from: string | undefined };
+
+/**
+ * How long a claim holds a delivery for its attempt: the attempt's time-out, and room for D1 and
+ * for an email's send. A claim whose worker stopped is free again after it.
+ */
+export const ATTEMPT_LEASE_MS = 60_000;
 
 /** One attempt of a delivery, by its target's kind: a signed POST, or (C27) an email. */
 async function sendOnce(
@@ -130,7 +120,8 @@ async function sendOnce(
   now: Date,
 ): Promise<{ ok: boolean; status: number | null; error: string | null; excerpt: string | null }> {
   if (d.kind === 'email') return sendNotification(options.email?.binding, options.email?.from, d);
-  const problem = urlProblem(d.url, options.allowLocalHttp);
+  // C26: checked again before each attempt: a destination stored before a rule tightened, say.
+  const problem = destinationProblem(d.url, options.allowLocalHttp);
   if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };
   const answer = await postSigned(
     d.url,
@@ -141,24 +132,33 @@ async function sendOnce(
 }
 
 /**
- * Sends the delivery once and records the attempt: a 2xx answer (or an email the binding took)
- * is delivered; 410 Gone disables the webhook and fails the delivery; anything else (another
- * status, a network error, a time-out, a redirect, which is never followed, a refused email) is
- * retried after the next delay, until the last.
+ * Claims the delivery (one attempt at a time, C26), sends it once and records the attempt: a 2xx
+ * answer (or an email the binding took) is delivered; 410 Gone disables the target, fails the
+ * delivery and cancels the target's other pending ones; anything else (another status, a network
+ * error, a time-out, a redirect, which is never followed, a refused destination or email) is
+ * retried after the next delay, until the last. `again`: a redelivery, of a delivery in any state.
  */
 export async function attemptDelivery(
   db: Db,
-  d: DeliveryToSend,
+  id: string,
   options: {
     allowLocalHttp: boolean;
     email?: EmailSetup;
     retryDelays?: readonly number[];
     now?: Date;
     fetch?: typeof fetch;
+    again?: boolean;
   },
 ): Promise<AttemptOutcome> {
   const now = options.now ?? new Date();
-  const attempt = d.attempts + 1;
+  const claim = await claimDelivery(db, id, {
+    now,
+    leaseUntil: new Date(now.getTime() + ATTEMPT_LEASE_MS),
+    again: options.again === true,
+  });
+  if (claim.kind !== 'claimed') return { kind: 'skipped', claim };
+  const d = claim.delivery;
+  const attempt = d.attempts;
   const started = Date.now();
   const { ok, status, error, excerpt } = await sendOnce(d, options, now);
   const durationMs = Date.now() - started;
@@ -175,8 +175,16 @@ export async function attemptDelivery(
     await recordAttempt(db, record, { status: 'delivered', nextAttemptAt: null });
     return { kind: 'delivered', status };
   }
-  if (status === 410) {
-    await recordAttempt(db, record, { status: 'failed', nextAttemptAt: null }, d.webhookId);
+  if (status === 410 && d.kind === 'webhook') {
+    await recordAttempt(
+      db,
+      record,
+      { status: 'failed', nextAttemptAt: null },
+      {
+        webhookId: d.webhookId,
+        reason: 'gone',
+      },
+    );
     return { kind: 'failed', status, error };
   }
   const delaySeconds = (options.retryDelays ?? RETRY_DELAYS)[attempt - 1];

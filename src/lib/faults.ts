@@ -19,7 +19,28 @@ export class StorageError extends UnavailableError {
   }
 }
 
+/**
+ * D1 refused a statement for what it asked (a constraint, a value too big): D1 itself is working,
+ * so this is never an outage and never answered as one (C18, C26); its cause says what.
+ */
+export class QueryRefused extends Error {
+  constructor(cause: unknown) {
+    super('d1 refused the statement', { cause });
+    this.name = 'QueryRefused';
+  }
+}
+
 /** An error as one short line for a log or an attempt record: its name and message, at most `max` characters. */
 export function errorText(error: unknown, max: number): string {
   return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, max) : String(error);
+}
+
+/**
+ * C8: the innermost cause of an error, as one short line. Drizzle's query errors quote the bound
+ * parameters, which are the submitted values: they must never reach a log.
+ */
+export function causeText(error: unknown, max: number): string {
+  let inner: unknown = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return errorText(inner, max);
 }

@@ -1,7 +1,7 @@
 // The Drizzle handle on a D1 binding, and the one way a D1 failure is raised (C18).
 import type { D1Database } from '@cloudflare/workers-types';
 import { type DrizzleD1Database, drizzle } from 'drizzle-orm/d1';
-import { StorageError } from '../lib/faults.ts';
+import { QueryRefused, StorageError } from '../lib/faults.ts';
 
 export type Db = DrizzleD1Database & { $client: D1Database };
 
@@ -30,11 +30,21 @@ export function sessionDatabase(d1: D1Database, start: string): { db: Db; bookma
   return { db, bookmark: () => session.getBookmark() };
 }
 
-/** C18: any failure to reach or use D1 becomes a StorageError, answered 503. */
+// What SQLite says when a statement breaks a constraint (D1 passes its message on).
+const CONSTRAINT = /constraint failed|SQLITE_CONSTRAINT/i;
+
+/**
+ * C18: a failure to reach or use D1 becomes a StorageError, answered 503; a statement that D1
+ * refused for a constraint is a QueryRefused, which names what it is and is never an outage.
+ */
 export async function storage<T>(query: () => Promise<T>): Promise<T> {
   try {
     return await query();
   } catch (cause) {
-    throw new StorageError(cause);
+    let inner = cause;
+    while (inner instanceof Error && inner.cause !== undefined) inner = inner.cause;
+    throw CONSTRAINT.test(inner instanceof Error ? inner.message : String(inner))
+      ? new QueryRefused(cause)
+      : new StorageError(cause);
   }
 }

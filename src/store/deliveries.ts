@@ -1,8 +1,9 @@
-// C26, C27: a project's delivery targets (webhooks and email addresses), and the outbox of their
-// deliveries with every attempt.
+// C26, C27: the outbox of a project's deliveries (to its targets, store/targets.ts), with every
+// attempt, and the claim that lets one attempt at a time run per delivery.
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
   type DeliveryState,
+  type DisabledReason,
   deliveries,
   deliveryAttempts,
   projects,
@@ -10,75 +11,8 @@ import {
   type TargetKind,
   webhooks,
 } from '../../schema/tables.ts';
-import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
-
-export type Webhook = typeof webhooks.$inferSelect;
-
-/** A short, readable id with a prefix: `wh_` and 12 random base32 characters. */
-export function newWebhookId(): string {
-  return prefixedId('wh_');
-}
-
-/** C27: an email notification's id: `em_` and 12 random base32 characters. */
-export function newNotificationId(): string {
-  return prefixedId('em_');
-}
-
-/** C27: an email target keeps its address as a `mailto:` URL, and no secret. */
-export const mailto = (address: string) => `mailto:${address}`;
-export const addressOf = (url: string) => (url.startsWith('mailto:') ? url.slice('mailto:'.length) : url);
-
-export async function insertWebhook(
-  db: Db,
-  row: { id: string; projectId: string; url: string; secret: string; kind?: TargetKind },
-) {
-  await storage(() => db.insert(webhooks).values({ ...row, createdAt: new Date().toISOString() }));
-}
-
-/** A project's targets of one kind: its webhooks, or (C27) its notification addresses. */
-export function listWebhooks(db: Db, projectId: string, kind: TargetKind = 'webhook'): Promise<Webhook[]> {
-  return storage(() =>
-    db
-      .select()
-      .from(webhooks)
-      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.kind, kind)))
-      .orderBy(asc(webhooks.createdAt)),
-  );
-}
-
-export async function removeWebhook(
-  db: Db,
-  projectId: string,
-  id: string,
-  kind: TargetKind = 'webhook',
-): Promise<boolean> {
-  const removed = await storage(() =>
-    db
-      .delete(webhooks)
-      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id), eq(webhooks.kind, kind)))
-      .returning({ id: webhooks.id }),
-  );
-  return removed.length > 0;
-}
-
-/** The new secret signs from now on; the current one goes on signing beside it until `until`. */
-export async function rotateWebhookSecret(
-  db: Db,
-  projectId: string,
-  id: string,
-  secret: string,
-  until: string,
-): Promise<boolean> {
-  const rotated = await storage(() =>
-    db
-      .update(webhooks)
-      .set({ previousSecret: sql`${webhooks.secret}`, previousUntil: until, secret })
-      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id)))
-      .returning({ id: webhooks.id }),
-  );
-  return rotated.length > 0;
-}
+import { cancelledBecause, disableStatements } from './targets.ts';
 
 /** D1 binds at most 100 parameters per statement: the outbox is written 100 submissions at a time. */
 export const OUTBOX_IDS_PER_STATEMENT = 100;
@@ -143,9 +77,13 @@ export async function markedBefore(db: Db, before: string, limit: number): Promi
 /** The id of the delivery of a submission to a webhook: the `webhook-id` of its every attempt. */
 export const deliveryId = (submissionId: string, webhookId: string) => `${submissionId}.${webhookId}`;
 
+/** The submission a delivery's id names (C26: `<submission id>.<target id>`). */
+export const submissionOf = (id: string) => id.slice(0, Math.max(0, id.lastIndexOf('.')));
+
 export type DeliveryToSend = {
   id: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: DeliveryState;
+  /** Once claimed: the number of the attempt the claim allocated. */
   attempts: number;
   projectId: string;
   submissionId: string;
@@ -160,41 +98,118 @@ export type DeliveryToSend = {
   previousSecret: string | null;
   previousUntil: string | null;
   disabledAt: string | null;
+  disabledReason: DisabledReason | null;
+  leaseUntil: string | null;
   /** C27: what an email needs of its project. */
   projectName: string;
   replyToField: string | null;
 };
 
-/** A delivery with what sending it needs: its target, its submission and project, in one query. */
+/**
+ * A delivery with what sending it needs: its target, its submission and project, in one query. No
+ * two columns share a name: in a D1 batch Drizzle maps a row by its column names.
+ */
+function selectToSend(db: Db, id: string) {
+  return db
+    .select({
+      id: deliveries.id,
+      status: deliveries.status,
+      attempts: deliveries.attempts,
+      projectId: deliveries.projectId,
+      submissionId: deliveries.submissionId,
+      receivedAt: submissions.receivedAt,
+      data: submissions.data,
+      files: submissions.files,
+      webhookId: deliveries.webhookId,
+      kind: webhooks.kind,
+      url: webhooks.url,
+      secret: webhooks.secret,
+      previousSecret: webhooks.previousSecret,
+      previousUntil: webhooks.previousUntil,
+      disabledAt: webhooks.disabledAt,
+      disabledReason: webhooks.disabledReason,
+      leaseUntil: deliveries.leaseUntil,
+      projectName: projects.name,
+      replyToField: projects.replyToField,
+    })
+    .from(deliveries)
+    .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+    .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
+    .innerJoin(projects, eq(projects.id, deliveries.projectId))
+    .where(eq(deliveries.id, id));
+}
+
 export async function findDeliveryToSend(db: Db, id: string): Promise<DeliveryToSend | undefined> {
-  const [row] = await storage(() =>
-    db
-      .select({
-        id: deliveries.id,
-        status: deliveries.status,
-        attempts: deliveries.attempts,
-        projectId: deliveries.projectId,
-        submissionId: deliveries.submissionId,
-        receivedAt: submissions.receivedAt,
-        data: submissions.data,
-        files: submissions.files,
-        webhookId: webhooks.id,
-        kind: webhooks.kind,
-        url: webhooks.url,
-        secret: webhooks.secret,
-        previousSecret: webhooks.previousSecret,
-        previousUntil: webhooks.previousUntil,
-        disabledAt: webhooks.disabledAt,
-        projectName: projects.name,
-        replyToField: projects.replyToField,
-      })
-      .from(deliveries)
-      .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
-      .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
-      .innerJoin(projects, eq(projects.id, deliveries.projectId))
-      .where(eq(deliveries.id, id)),
-  );
+  const [row] = await storage(() => selectToSend(db, id));
   return row;
+}
+
+/**
+ * What a claim found: the delivery, now held for one attempt; or why there is nothing to attempt:
+ * it is gone (its submission or target deleted), settled (delivered, failed or cancelled, unless
+ * `again`), busy (another attempt holds it), or its target is disabled.
+ */
+export type Claim =
+  | { kind: 'claimed'; delivery: DeliveryToSend }
+  | { kind: 'gone' }
+  | { kind: 'settled'; status: DeliveryState }
+  | { kind: 'busy'; until: string }
+  | { kind: 'disabled'; reason: DisabledReason | null };
+
+/**
+ * C26: one attempt at a time per delivery, whoever makes it (the queue consumer, the sweep's
+ * message, the tool). The claim is one D1 transaction: the delivery is held until `leaseUntil` and
+ * its attempt number allocated (`attempts` + 1) only if no other attempt holds it, it is pending
+ * (or, with `again`, in any state, for a redelivery) and its target is on; the delivery is read
+ * back in the same batch. A pending delivery found with its target disabled is cancelled.
+ */
+export async function claimDelivery(
+  db: Db,
+  id: string,
+  options: { now: Date; leaseUntil: Date; again?: boolean },
+): Promise<Claim> {
+  const now = options.now.toISOString();
+  const [claimed, [found]] = await storage(() =>
+    db.batch([
+      db
+        .update(deliveries)
+        .set({
+          attempts: sql`${deliveries.attempts} + 1`,
+          leaseUntil: options.leaseUntil.toISOString(),
+          status: 'pending',
+          updatedAt: now,
+        })
+        .where(
+          and(
+            eq(deliveries.id, id),
+            sql`(${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${now})`,
+            options.again ? undefined : eq(deliveries.status, 'pending'),
+            sql`exists (select 1 from ${webhooks} where ${webhooks.id} = ${deliveries.webhookId} and ${webhooks.disabledAt} is null)`,
+          ),
+        )
+        .returning({ attempts: deliveries.attempts }),
+      selectToSend(db, id),
+    ]),
+  );
+  if (found === undefined) return { kind: 'gone' };
+  if (claimed.length > 0) return { kind: 'claimed', delivery: found };
+  if (found.disabledAt !== null) {
+    if (found.status === 'pending' && (found.leaseUntil === null || found.leaseUntil <= now)) {
+      await cancelDelivery(db, id, cancelledBecause(found.disabledReason), now);
+    }
+    return { kind: 'disabled', reason: found.disabledReason };
+  }
+  if (found.status !== 'pending' && !options.again) return { kind: 'settled', status: found.status };
+  return { kind: 'busy', until: found.leaseUntil ?? now };
+}
+
+async function cancelDelivery(db: Db, id: string, reason: string, at: string): Promise<void> {
+  await storage(() =>
+    db
+      .update(deliveries)
+      .set({ status: 'cancelled', lastError: reason, nextAttemptAt: null, updatedAt: at })
+      .where(and(eq(deliveries.id, id), eq(deliveries.status, 'pending'))),
+  );
 }
 
 export type Attempt = {
@@ -208,14 +223,17 @@ export type Attempt = {
 };
 
 /**
- * Records an attempt and the delivery's new state in one D1 batch; `disableWebhook` when the
- * receiver answered 410 Gone.
+ * Records a claimed attempt and the delivery's new state in one D1 batch, and lets go of the claim;
+ * `disable` when the receiver answered 410 Gone: the target is disabled and its other pending
+ * deliveries cancelled (C26). The attempt's number was allocated by its claim, so no two attempts
+ * share one; a record whose claim was overtaken (it outlived its lease) leaves the newer claim's
+ * state alone.
  */
 export async function recordAttempt(
   db: Db,
   attempt: Attempt,
   state: { status: 'pending' | 'delivered' | 'failed'; nextAttemptAt: string | null },
-  disableWebhook?: string,
+  disable?: { webhookId: string; reason: DisabledReason },
 ): Promise<void> {
   await storage(() =>
     db.batch([
@@ -224,27 +242,27 @@ export async function recordAttempt(
         .update(deliveries)
         .set({
           status: state.status,
-          attempts: attempt.attempt,
           lastStatus: attempt.statusCode,
           lastError: attempt.error,
           nextAttemptAt: state.nextAttemptAt,
+          leaseUntil: null,
           updatedAt: attempt.at,
         })
-        .where(eq(deliveries.id, attempt.deliveryId)),
-      ...(disableWebhook === undefined
-        ? []
-        : [db.update(webhooks).set({ disabledAt: attempt.at }).where(eq(webhooks.id, disableWebhook))]),
+        .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.attempts, attempt.attempt))),
+      ...(disable === undefined ? [] : disableStatements(db, disable.webhookId, disable.reason, attempt.at)),
     ]),
   );
 }
 
 /**
  * Pending deliveries whose next attempt was due before `before` and never came (their message never
- * reached the queue, or was lost): the sweep sends them again, leasing each until `leaseUntil` so
- * that the next sweep does not send it twice while it is in flight.
+ * reached the queue, or was lost), most overdue first, none whose target is off or that an attempt
+ * holds: the sweep sends them again, pushing each one's due time to `leaseUntil` so that the next
+ * sweep does not send it twice while its message is in flight.
  */
 export async function claimOverdue(
   db: Db,
+  now: string,
   before: string,
   leaseUntil: string,
   limit: number,
@@ -259,13 +277,39 @@ export async function claimOverdue(
           db
             .select({ id: deliveries.id })
             .from(deliveries)
-            .where(and(eq(deliveries.status, 'pending'), lt(deliveries.nextAttemptAt, before)))
+            .innerJoin(webhooks, and(eq(webhooks.id, deliveries.webhookId), isNull(webhooks.disabledAt)))
+            .where(
+              and(
+                eq(deliveries.status, 'pending'),
+                lt(deliveries.nextAttemptAt, before),
+                sql`(${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${now})`,
+              ),
+            )
+            .orderBy(asc(deliveries.nextAttemptAt))
             .limit(limit),
         ),
       )
       .returning({ id: deliveries.id }),
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * The sweep's catch-all (C26): pending deliveries of disabled targets that no attempt holds (an
+ * attempt that was in flight when its target was disabled left one pending) are cancelled.
+ */
+export async function cancelOfDisabledTargets(db: Db, now: string): Promise<number> {
+  const rows = await storage(() =>
+    db.all<{ id: string }>(sql`
+      update ${deliveries} set status = 'cancelled', next_attempt_at = null, updated_at = ${now},
+        last_error = case (select ${webhooks.disabledReason} from ${webhooks} where ${webhooks.id} = ${deliveries.webhookId})
+          when 'manual' then ${cancelledBecause('manual')} else ${cancelledBecause('gone')} end
+      where ${deliveries.status} = 'pending'
+        and (${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${now})
+        and ${deliveries.webhookId} in (select ${webhooks.id} from ${webhooks} where ${webhooks.disabledAt} is not null)
+      returning ${deliveries.id}`),
+  );
+  return rows.length;
 }
 
 /**
@@ -281,110 +325,4 @@ export async function requeueDelivery(db: Db, projectId: string, id: string): Pr
       .returning({ id: deliveries.id }),
   );
   return updated.length > 0;
-}
-
-/** The order of SQLite's text comparison (binary), which `order by` gave. */
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-export type ListedDelivery = {
-  id: string;
-  submissionId: string;
-  webhookId: string;
-  kind: TargetKind;
-  url: string;
-  status: DeliveryState;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-};
-
-/**
- * A project's latest deliveries (`limit`, 100 unless told), shown oldest first: those written as
- * rows, and (C26) those of submissions still marked in the outbox, whose rows the queue consumer
- * has yet to write: pending, never attempted.
- */
-export async function listDeliveries(
-  db: Db,
-  projectId: string,
-  options: { failed?: boolean; limit?: number } = {},
-): Promise<ListedDelivery[]> {
-  const limit = options.limit ?? 100;
-  const written = await storage(() =>
-    db
-      .select({
-        id: deliveries.id,
-        submissionId: deliveries.submissionId,
-        webhookId: deliveries.webhookId,
-        kind: webhooks.kind,
-        url: webhooks.url,
-        status: deliveries.status,
-        attempts: deliveries.attempts,
-        lastStatus: deliveries.lastStatus,
-        lastError: deliveries.lastError,
-        nextAttemptAt: deliveries.nextAttemptAt,
-        createdAt: deliveries.createdAt,
-      })
-      .from(deliveries)
-      .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
-      .where(
-        and(
-          eq(deliveries.projectId, projectId),
-          options.failed ? eq(deliveries.status, 'failed') : undefined,
-        ),
-      )
-      .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
-      .limit(limit),
-  );
-  // The same targets as the outbox's insert: those active now.
-  const marked = options.failed
-    ? []
-    : await storage(() =>
-        db
-          .select({
-            submissionId: submissions.id,
-            webhookId: webhooks.id,
-            kind: webhooks.kind,
-            url: webhooks.url,
-            receivedAt: submissions.receivedAt,
-          })
-          .from(submissions)
-          .innerJoin(
-            webhooks,
-            and(eq(webhooks.projectId, submissions.projectId), isNull(webhooks.disabledAt)),
-          )
-          // `+project_id`: by the outbox's partial index (the few marked rows of every project),
-          // never by the project's index (all of its submissions).
-          .where(and(sql`+${submissions.projectId} = ${projectId}`, isNotNull(submissions.outbox)))
-          .orderBy(desc(submissions.receivedAt))
-          .limit(limit),
-      );
-  const unwritten: ListedDelivery[] = marked.map((m) => ({
-    id: deliveryId(m.submissionId, m.webhookId),
-    submissionId: m.submissionId,
-    webhookId: m.webhookId,
-    kind: m.kind,
-    url: m.url,
-    status: 'pending',
-    attempts: 0,
-    lastStatus: null,
-    lastError: null,
-    nextAttemptAt: m.receivedAt,
-    createdAt: m.receivedAt,
-  }));
-  return [...written, ...unwritten]
-    .sort((a, b) => byText(a.createdAt, b.createdAt) || byText(a.id, b.id))
-    .slice(-limit);
-}
-
-export function listAttempts(db: Db, deliveryIds: string[]) {
-  if (deliveryIds.length === 0) return Promise.resolve([]);
-  return storage(() =>
-    db
-      .select()
-      .from(deliveryAttempts)
-      .where(inArray(deliveryAttempts.deliveryId, deliveryIds))
-      .orderBy(asc(deliveryAttempts.deliveryId), asc(deliveryAttempts.attempt)),
-  );
 }

@@ -1,0 +1,135 @@
+// C26, C27: a project's delivery targets: its webhooks and its notification addresses, with their
+// signing secrets and whether they are on.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { type DisabledReason, deliveries, type TargetKind, webhooks } from '../../schema/tables.ts';
+import { prefixedId } from '../lib/ids.ts';
+import { type Db, storage } from './db.ts';
+
+export type Webhook = typeof webhooks.$inferSelect;
+
+/** A short, readable id with a prefix: `wh_` and 12 random base32 characters. */
+export function newWebhookId(): string {
+  return prefixedId('wh_');
+}
+
+/** C27: an email notification's id: `em_` and 12 random base32 characters. */
+export function newNotificationId(): string {
+  return prefixedId('em_');
+}
+
+/** C27: an email target keeps its address as a `mailto:` URL, and no secret. */
+export const mailto = (address: string) => `mailto:${address}`;
+export const addressOf = (url: string) => (url.startsWith('mailto:') ? url.slice('mailto:'.length) : url);
+
+export async function insertWebhook(
+  db: Db,
+  row: { id: string; projectId: string; url: string; secret: string; kind?: TargetKind },
+) {
+  await storage(() => db.insert(webhooks).values({ ...row, createdAt: new Date().toISOString() }));
+}
+
+/** A project's targets of one kind: its webhooks, or (C27) its notification addresses. */
+export function listWebhooks(db: Db, projectId: string, kind: TargetKind = 'webhook'): Promise<Webhook[]> {
+  return storage(() =>
+    db
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.kind, kind)))
+      .orderBy(asc(webhooks.createdAt)),
+  );
+}
+
+export async function removeWebhook(
+  db: Db,
+  projectId: string,
+  id: string,
+  kind: TargetKind = 'webhook',
+): Promise<boolean> {
+  const removed = await storage(() =>
+    db
+      .delete(webhooks)
+      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id), eq(webhooks.kind, kind)))
+      .returning({ id: webhooks.id }),
+  );
+  return removed.length > 0;
+}
+
+/** The new secret signs from now on; the current one goes on signing beside it until `until`. */
+export async function rotateWebhookSecret(
+  db: Db,
+  projectId: string,
+  id: string,
+  secret: string,
+  until: string,
+): Promise<boolean> {
+  const rotated = await storage(() =>
+    db
+      .update(webhooks)
+      .set({ previousSecret: sql`${webhooks.secret}`, previousUntil: until, secret })
+      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id)))
+      .returning({ id: webhooks.id }),
+  );
+  return rotated.length > 0;
+}
+
+/** What the last error of a delivery cancelled with its target says (C26). */
+export function cancelledBecause(reason: DisabledReason | null): string {
+  return reason === 'manual'
+    ? 'cancelled: the target was disabled'
+    : 'cancelled: the target was disabled after answering 410 Gone';
+}
+
+/**
+ * The statements that disable a target and cancel its pending deliveries that no attempt holds
+ * (C26): a final state that says why, instead of pending for ever. One attempt in flight records
+ * its own outcome; the sweep cancels it afterwards if it is left pending.
+ */
+export function disableStatements(db: Db, id: string, reason: DisabledReason, at: string) {
+  return [
+    db.update(webhooks).set({ disabledAt: at, disabledReason: reason }).where(eq(webhooks.id, id)),
+    db
+      .update(deliveries)
+      .set({
+        status: 'cancelled',
+        lastError: cancelledBecause(reason),
+        nextAttemptAt: null,
+        updatedAt: at,
+      })
+      .where(
+        and(
+          eq(deliveries.webhookId, id),
+          eq(deliveries.status, 'pending'),
+          sql`(${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${at})`,
+        ),
+      ),
+  ] as const;
+}
+
+/**
+ * Turns a target of the project on or off; returns whether it exists. Off cancels its pending
+ * deliveries (C26); on sends to it again from the next submission, and its cancelled deliveries
+ * can be sent again with `deliveries redeliver --failed`.
+ */
+export async function setWebhookEnabled(
+  db: Db,
+  projectId: string,
+  id: string,
+  enabled: boolean,
+): Promise<boolean> {
+  const [hook] = await storage(() =>
+    db
+      .select({ id: webhooks.id, disabledAt: webhooks.disabledAt })
+      .from(webhooks)
+      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id))),
+  );
+  if (hook === undefined) return false;
+  if (enabled) {
+    await storage(() =>
+      db.update(webhooks).set({ disabledAt: null, disabledReason: null }).where(eq(webhooks.id, id)),
+    );
+  } else if (hook.disabledAt === null) {
+    const [disable, cancel] = disableStatements(db, id, 'manual', new Date().toISOString());
+    await storage(() => db.batch([disable, cancel]));
+  }
+  return true;
+}
