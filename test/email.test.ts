@@ -6,8 +6,8 @@ import type { NotificationEmail } from '../src/delivery/email.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
 import { deliveryId } from '../src/store/deliveries.ts';
-import { insertWebhook, mailto, newNotificationId, newWebhookId } from '../src/store/targets.ts';
 import { updateProjectSettings } from '../src/store/projects.ts';
+import { insertWebhook, mailto, newNotificationId, newWebhookId } from '../src/store/targets.ts';
 import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
 import { consume, consumeOutbox, deliveryRow, warmSubmissionTrips } from './queue.ts';
 

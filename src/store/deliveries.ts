@@ -1,6 +1,6 @@
 // C26, C27: the outbox of a project's deliveries (to its targets, store/targets.ts), with every
 // attempt, and the claim that lets one attempt at a time run per delivery.
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
   type DeliveryState,
   type DisabledReason,
