@@ -2,9 +2,10 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiKeys } from '../schema/tables.ts';
-import { cacheSeconds, cacheSizes, keyHashOf } from '../src/projects/cache.ts';
+import { config } from '../src/config.ts';
+import { cacheSizes, keyHashOf } from '../src/projects/cache.ts';
 import { generateKey, hashKey } from '../src/projects/keys.ts';
 import { database } from '../src/store/db.ts';
 import { addField } from '../src/store/projects.ts';
@@ -89,14 +90,15 @@ describe('the configuration cache', () => {
   });
 
   it('CONFIG_CACHE_SECONDS is held to 0–30, with 10 for a missing or malformed value', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
     const seconds = (value: unknown) =>
-      cacheSeconds({ ...env, CONFIG_CACHE_SECONDS: value } as unknown as Env);
+      config({ ...env, CONFIG_CACHE_SECONDS: value } as unknown as Env).CONFIG_CACHE_SECONDS;
     expect(seconds(0)).toBe(0);
     expect(seconds(5)).toBe(5);
     expect(seconds(300)).toBe(30);
     expect(seconds(-1)).toBe(10);
     expect(seconds('soon')).toBe(10);
     expect(seconds(undefined)).toBe(10);
-    expect(cacheSeconds(env)).toBe(10);
+    expect(config(env).CONFIG_CACHE_SECONDS).toBe(10);
   });
 });

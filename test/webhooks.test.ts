@@ -8,8 +8,9 @@ import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts, submissions, webhooks } from '../schema/tables.ts';
+import { config, RETRY_DELAYS } from '../src/config.ts';
 import type { DeliveryMessage } from '../src/delivery/queue.ts';
-import { MAX_ATTEMPTS, RETRY_DELAYS } from '../src/delivery/webhooks.ts';
+import { MAX_ATTEMPTS } from '../src/delivery/webhooks.ts';
 import worker from '../src/index.ts';
 import { newWebhookSecret, signWebhook } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
@@ -480,7 +481,9 @@ describe('C26: signing', () => {
   });
 
   it('C26: WEBHOOK_RETRY_DELAYS sets the schedule; anything unusable is the default', async () => {
-    const { retryDelays } = await import('../src/delivery/webhooks.ts');
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const retryDelays = (value: unknown) =>
+      config({ ...env, WEBHOOK_RETRY_DELAYS: value } as unknown as Env).WEBHOOK_RETRY_DELAYS;
     expect(retryDelays('1,1,1')).toEqual([1, 1, 1]);
     expect(retryDelays(' 5, 60 ')).toEqual([5, 60]);
     for (const bad of ['', 'soon', '1,-1', '1.5', '50000', undefined, 7])

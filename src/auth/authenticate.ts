@@ -1,8 +1,9 @@
 // C5 steps 1–2 and the rate limits right after them: bearer key → project (C6, C7, C21), for every
 // route that takes an API key; and the kind of key a route needs (C23).
 import type { MiddlewareHandler } from 'hono';
+import { config } from '../config.ts';
 import { invalidKey, secretKeyNeeded, tooManyRequests, unauthorized } from '../http/replies.ts';
-import { cacheSeconds, keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
+import { keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
 import { looksLikeKey, parseBearer } from '../projects/keys.ts';
 import { database } from '../store/db.ts';
 import { checkRateLimits, clientAddress, countFailedAuthentication, mayLookUpKeys } from './rate-limit.ts';
@@ -34,7 +35,7 @@ export const authenticate: Step = async (c, next) => {
   const project =
     keyHash === undefined
       ? undefined
-      : await resolveProject(database(c.env.DB), keyHash, cacheSeconds(c.env), () => {
+      : await resolveProject(database(c.env.DB), keyHash, config(c.env).CONFIG_CACHE_SECONDS, () => {
           if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
         });
   if (project === undefined || keyHash === undefined) {

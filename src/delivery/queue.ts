@@ -4,6 +4,7 @@
 // retried) on its own. A sweep on a Cron Trigger does the same for the submissions and deliveries
 // whose message never came.
 import pLimit from 'p-limit';
+import { config } from '../config.ts';
 import { causeText, errorText } from '../lib/faults.ts';
 import { type Db, database } from '../store/db.ts';
 import {
@@ -13,7 +14,7 @@ import {
   OUTBOX_IDS_PER_STATEMENT,
   writeOutbox,
 } from '../store/deliveries.ts';
-import { attemptDelivery, retryDelays } from './webhooks.ts';
+import { attemptDelivery } from './webhooks.ts';
 
 /** One delivery to attempt, or (C26) the marked submissions whose delivery rows are to be written. */
 export type DeliveryMessage = { deliveryId: string } | { submissionIds: string[] };
@@ -80,8 +81,6 @@ async function sendDeliveries(queue: Queue, deliveryIds: readonly string[]): Pro
   }
 }
 
-const allowLocalHttp = (env: Env) => String(env.ALLOW_LOCAL_WEBHOOKS) === 'true';
-
 /**
  * C26, C31: the messages of a batch are handled this many at a time, so that a receiver that hangs
  * (each attempt may take its whole time-out) never holds back the deliveries beside it.
@@ -99,10 +98,11 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db
       message.ack();
       return;
     }
+    const settings = config(env);
     const outcome = await attemptDelivery(db, body.deliveryId, {
-      allowLocalHttp: allowLocalHttp(env),
-      email: { binding: env.EMAIL, from: env.EMAIL_FROM },
-      retryDelays: retryDelays(env.WEBHOOK_RETRY_DELAYS),
+      allowLocalHttp: settings.ALLOW_LOCAL_WEBHOOKS,
+      email: { binding: env.EMAIL, from: settings.EMAIL_FROM },
+      retryDelays: settings.WEBHOOK_RETRY_DELAYS,
     });
     if (outcome.kind === 'retry') {
       message.retry({ delaySeconds: outcome.delaySeconds });

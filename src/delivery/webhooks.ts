@@ -1,5 +1,6 @@
 // C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
+import { RETRY_DELAYS } from '../config.ts';
 import { READ_PATH } from '../http/replies.ts';
 import { destinationProblem } from '../lib/destinations.ts';
 import { errorText } from '../lib/faults.ts';
@@ -14,24 +15,7 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** At most this much of a receiver's answer is read, and this much of it kept. */
 const READ_LIMIT = 4096;
 const EXCERPT = 200;
-/**
- * Seconds before each retry: the first within seconds, about a day in all (85,685 s ≈ 23.8 h);
- * after the last, the delivery has failed.
- */
-export const RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 28800, 28800];
 export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
-
-/**
- * `WEBHOOK_RETRY_DELAYS` from [vars]: seconds before each retry, comma-separated (the queue takes
- * at most 12 hours, 43,200 s, a delay); anything else is the default schedule.
- */
-export function retryDelays(setting: unknown): number[] {
-  const text = typeof setting === 'string' ? setting.trim() : '';
-  const delays = text.split(',').map((d) => Number(d.trim()));
-  const valid =
-    text !== '' && delays.length <= 20 && delays.every((d) => Number.isInteger(d) && d >= 0 && d <= 43_200);
-  return valid ? delays : RETRY_DELAYS;
-}
 
 /**
  * The event a receiver gets: the submission as stored, and nothing of its request. C30: a file

@@ -10,8 +10,8 @@ export type ResolvedProject = ProjectConfig & { compiled: CompiledFields };
 
 /** Bounded: random keys cannot grow memory past this many entries. */
 const MAX_ENTRIES = 1000;
-export const DEFAULT_CACHE_SECONDS = 10;
-const MAX_CACHE_SECONDS = 30;
+/** How long the hash of a recently seen key is kept. */
+const HASH_SECONDS = 10;
 
 type Caches = {
   ttlMs: number;
@@ -22,13 +22,6 @@ type Caches = {
 
 // Per D1 binding: the cache speaks for one database.
 const cachesByDb = new WeakMap<Db, Caches>();
-
-/** `CONFIG_CACHE_SECONDS` from [vars]: 0 turns the cache off; more than 30 is held to 30. */
-export function cacheSeconds(env: Env): number {
-  const configured = Number(env.CONFIG_CACHE_SECONDS);
-  if (!Number.isFinite(configured) || configured < 0) return DEFAULT_CACHE_SECONDS;
-  return Math.min(configured, MAX_CACHE_SECONDS);
-}
 
 function cachesFor(db: Db, ttlMs: number): Caches {
   let caches = cachesByDb.get(db);
@@ -46,7 +39,7 @@ function cachesFor(db: Db, ttlMs: number): Caches {
 // The SHA-256 of each recently seen key, so that a warm request skips hashing it (a hundredth of
 // the accepted path's CPU, bench/RESULTS.md). In isolate memory only, where the request has put the key
 // anyway, bounded and short-lived: never written to D1, never logged. D1 holds hashes only (C7).
-const hashes = new Lru<string, string>(MAX_ENTRIES, DEFAULT_CACHE_SECONDS * 1000);
+const hashes = new Lru<string, string>(MAX_ENTRIES, HASH_SECONDS * 1000);
 
 export async function keyHashOf(key: string): Promise<string> {
   const hit = hashes.get(key);

@@ -2,6 +2,7 @@
 // refuses because of one row is split until that row is alone, so its fault is its own: a deleted
 // project's row answers 401, an oversized row 413, and the rows that shared its write are stored.
 
+import { config } from '../config.ts';
 import { enqueueDeliveries } from '../delivery/queue.ts';
 import { invalidKey, tooLargeToStore } from '../http/replies.ts';
 import { StorageError } from '../lib/faults.ts';
@@ -25,8 +26,11 @@ export function utf8Bytes(text: string): number {
 export const lostWrite = () =>
   new StorageError(new Error('the write was presumed lost with the request that led it'));
 
-/** One committer per D1 binding, with the queue its deliveries go to (C26; the same binding for every request of an isolate). */
-function committer(db: Db, queue: Queue | undefined): GroupCommit<NewSubmission> {
+/**
+ * One committer per D1 binding, with the queue its deliveries go to (C26) and the time after which
+ * a write's outcome is unknown (C18); the same binding for every request of an isolate.
+ */
+function committer(db: Db, queue: Queue | undefined, lostWriteMs: number): GroupCommit<NewSubmission> {
   let commit = committers.get(db);
   if (commit === undefined) {
     commit = new GroupCommit(
@@ -36,6 +40,7 @@ function committer(db: Db, queue: Queue | undefined): GroupCommit<NewSubmission>
       {
         split: (error) => rowFault(error) !== undefined,
         lost: lostWrite,
+        lostWriteMs,
         // C26: after their 201s, the batch's marked submissions go to the queue (gathered with
         // those of the batches around it).
         afterWrite: (stored) => enqueueDeliveries(queue, stored),
@@ -45,6 +50,12 @@ function committer(db: Db, queue: Queue | undefined): GroupCommit<NewSubmission>
   }
   return commit;
 }
+
+/** What a write needs of the environment: the delivery queue (C26), when a write is lost (C18). */
+export const writeEnv = (env: Env) => ({
+  queue: env.DELIVERIES,
+  lostWriteSeconds: config(env).LOST_WRITE_SECONDS,
+});
 
 /** The row of an accepted submission, with its outbox marker (C26) when its project has targets. */
 export function acceptedRow(
@@ -73,13 +84,13 @@ export async function commitRow(
   row: NewSubmission,
   keyHash: string,
   keepAlive: (write: Promise<unknown>) => void,
-  queue?: Queue,
+  { queue, lostWriteSeconds = 30 }: { queue?: Queue | undefined; lostWriteSeconds?: number } = {},
 ): Promise<boolean> {
   // Counted once: the same figure bounds the row and sizes its batch.
   const bytes = utf8Bytes(row.data);
   if (bytes > MAX_STORED_BYTES) throw tooLargeToStore();
   try {
-    return await committer(db, queue).add(row, keepAlive, bytes);
+    return await committer(db, queue, lostWriteSeconds * 1000).add(row, keepAlive, bytes);
   } catch (error) {
     const fault = rowFault(error);
     if (fault === 'project-gone') {

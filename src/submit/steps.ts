@@ -2,6 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../auth/authenticate.ts';
+import { config } from '../config.ts';
 import { validateSubmission } from '../fields/validation.ts';
 import { ApiError } from '../http/envelope.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
@@ -20,7 +21,7 @@ import { sendJson } from '../http/send.ts';
 import { database } from '../store/db.ts';
 import { findIdempotencyKey } from '../store/submissions.ts';
 import { parseObject } from './body.ts';
-import { acceptedRow, commitRow } from './commit.ts';
+import { acceptedRow, commitRow, writeEnv } from './commit.ts';
 import {
   bodyHash,
   claimKey,
@@ -32,10 +33,6 @@ import {
 import { checkTurnstile, TURNSTILE_HEADER, takeToken } from './turnstile.ts';
 
 type Step = MiddlewareHandler<AppEnv>;
-
-const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-/** C10: the largest MAX_BODY_BYTES honoured, so that every accepted body fits in one D1 row. */
-export const MAX_BODY_BYTES_LIMIT = 1024 * 1024;
 
 /** C5 step 3 (C15): an empty list allows every origin; requests without Origin (servers) pass. */
 export const checkOrigin: Step = async (c, next) => {
@@ -66,23 +63,13 @@ export const requireJson: Step = async (c, next) => {
   await next();
 };
 
-/** A [vars] size that must be a positive whole number of bytes; anything else is the default. */
-export function positiveSetting(setting: unknown, fallback: number): number {
-  const configured = Number(setting);
-  return Number.isSafeInteger(configured) && configured > 0 ? configured : fallback;
-}
-
-export function maxBodyBytes(env: Env): number {
-  return Math.min(positiveSetting(env.MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES), MAX_BODY_BYTES_LIMIT);
-}
-
 /**
  * C5 step 6 (C10): Content-Length when given, else the bytes read; never buffers past the limit.
  * C11: a body that breaks off (the client hung up) is the client's fault, answered 400 and not
  * logged as ours; the reply reaches nobody, but no fault is recorded for it.
  */
 export const limitBody: Step = async (c, next) => {
-  const maxSize = maxBodyBytes(c.env);
+  const maxSize = config(c.env).MAX_BODY_BYTES;
   let reading = true;
   try {
     await bodyLimit({
@@ -146,7 +133,7 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
   const row = acceptedRow(project, result.value, spam);
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
   if (idempotencyKey === undefined || hash === undefined) {
-    await commitRow(db, row, c.var.keyHash, keepAlive, c.env.DELIVERIES);
+    await commitRow(db, row, c.var.keyHash, keepAlive, writeEnv(c.env));
     return created(c);
   }
 
@@ -159,7 +146,7 @@ export async function submit(c: Context<AppEnv>): Promise<Response> {
         { ...row, idempotencyKey, bodyHash: hash },
         c.var.keyHash,
         keepAlive,
-        c.env.DELIVERIES,
+        writeEnv(c.env),
       );
       if (stored) return created(c);
     }

@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
+import { MAX_BODY_BYTES_LIMIT, parseConfig, RETRY_DELAYS } from '../../src/config.ts';
 import { RATE_LIMIT_PERIOD_SECONDS } from '../../src/http/replies.ts';
 
 const config = unstable_readConfig({ config: 'wrangler.toml' });
@@ -45,5 +46,59 @@ describe('wrangler.toml', () => {
     ]);
     // A deployed worker delivers over https only.
     expect(config.vars.ALLOW_LOCAL_WEBHOOKS).toBe('false');
+  });
+});
+
+describe('the settings (src/config.ts)', () => {
+  it('every [vars] value of wrangler.toml passes the one schema, with no warning', () => {
+    const warnings: string[] = [];
+    const parsed = parseConfig(config.vars, (line) => warnings.push(line));
+    expect(warnings).toEqual([]);
+    expect(parsed).toEqual({
+      MAX_BODY_BYTES: 65536,
+      CONFIG_CACHE_SECONDS: 10,
+      ALLOW_LOCAL_WEBHOOKS: false,
+      WEBHOOK_RETRY_DELAYS: RETRY_DELAYS,
+      MAX_UPLOAD_BYTES: 10_000_000,
+      EMAIL_FROM: 'forms@example.com',
+      LOST_WRITE_SECONDS: 30,
+    });
+  });
+
+  it('a value out of bounds is one warning line naming the setting and the fallback used; never the value', () => {
+    const warnings: string[] = [];
+    const parsed = parseConfig(
+      {
+        MAX_BODY_BYTES: 50 * 1024 * 1024,
+        CONFIG_CACHE_SECONDS: 'soon',
+        ALLOW_LOCAL_WEBHOOKS: 'yes',
+        WEBHOOK_RETRY_DELAYS: '5,oops',
+        MAX_UPLOAD_BYTES: 0,
+        EMAIL_FROM: 'not an address hunter2',
+        LOST_WRITE_SECONDS: 600,
+      },
+      (line) => warnings.push(line),
+    );
+    expect(parsed).toEqual({
+      MAX_BODY_BYTES: MAX_BODY_BYTES_LIMIT,
+      CONFIG_CACHE_SECONDS: 10,
+      ALLOW_LOCAL_WEBHOOKS: false,
+      WEBHOOK_RETRY_DELAYS: RETRY_DELAYS,
+      MAX_UPLOAD_BYTES: 10_000_000,
+      EMAIL_FROM: undefined,
+      LOST_WRITE_SECONDS: 30,
+    });
+    const lines = warnings.map((w) => JSON.parse(w) as { setting: string; using: unknown; level: string });
+    expect(lines.map((l) => [l.setting, l.using])).toEqual([
+      ['MAX_BODY_BYTES', MAX_BODY_BYTES_LIMIT],
+      ['CONFIG_CACHE_SECONDS', 10],
+      ['ALLOW_LOCAL_WEBHOOKS', false],
+      ['WEBHOOK_RETRY_DELAYS', RETRY_DELAYS],
+      ['MAX_UPLOAD_BYTES', 10_000_000],
+      ['EMAIL_FROM', null],
+      ['LOST_WRITE_SECONDS', 30],
+    ]);
+    expect(lines.every((l) => l.level === 'warn')).toBe(true);
+    expect(warnings.join('\n')).not.toContain('hunter2');
   });
 });
