@@ -10,14 +10,33 @@ export type D1Spy = {
 
 const EXECUTE = new Set(['all', 'run', 'raw', 'first']);
 
+/**
+ * What happens once D1 has done a round trip of this SQL: its answer is held back this many
+ * milliseconds (D1 acknowledges late), or `'fail'`: the connection is lost after D1 committed (an
+ * outcome the worker cannot know).
+ */
+export type AfterCommit = (sql: string) => number | 'fail' | undefined;
+
 /** `delay`: milliseconds a round trip of this SQL is held back before it reaches D1. */
 export function spyD1(
   real: D1Database,
   fail: Fail = () => false,
   delay: (sql: string) => number = () => 0,
+  afterCommit: AfterCommit = () => undefined,
 ): D1Spy {
   const trips: string[] = [];
   const unwrap = new WeakMap<object, D1PreparedStatement>();
+
+  /** Runs the round trip, then what `afterCommit` says of it. */
+  const answer = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
+    const result = await run();
+    const after = afterCommit(sql);
+    if (after === 'fail') {
+      throw new Error(`D1_ERROR: Network connection lost (injected after commit, for: ${sql})`);
+    }
+    if (after !== undefined && after > 0) await scheduler.wait(after);
+    return result;
+  };
 
   const trip = async (sql: string) => {
     trips.push(sql);
@@ -39,7 +58,7 @@ export function spyD1(
           return async (...args: unknown[]) => {
             await trip(sql);
             const method = Reflect.get(target, prop) as (...a: unknown[]) => Promise<unknown>;
-            return method.apply(target, args);
+            return answer(sql, () => method.apply(target, args));
           };
         }
         const value = Reflect.get(target, prop, target);
@@ -74,8 +93,9 @@ export function spyD1(
       }
       if (prop === 'batch') {
         return async (statements: D1PreparedStatement[]) => {
-          await trip(`batch: ${statements.length}`);
-          return target.batch(statements.map((s) => unwrap.get(s) ?? s));
+          const sql = `batch: ${statements.length}`;
+          await trip(sql);
+          return answer(sql, () => target.batch(statements.map((s) => unwrap.get(s) ?? s)));
         };
       }
       if (prop === 'exec') {

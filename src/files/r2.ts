@@ -33,6 +33,19 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
+/** One file of a submission into R2, typed as judged, checked by R2 against its SHA-256. */
+function putFile(
+  bucket: R2Bucket,
+  projectId: string,
+  submissionId: string,
+  [field, file]: readonly [string, UploadedFile],
+) {
+  return bucket.put(fileKey(projectId, submissionId, field), file.bytes, {
+    httpMetadata: { contentType: file.type },
+    sha256: file.sha256,
+  });
+}
+
 /**
  * How long an upload's files wait for their submission's write before the sweep deletes them: far
  * longer than any write is given (a write is presumed lost after 30 s).
@@ -59,18 +72,31 @@ export async function putFiles(
     new Date(now.getTime() + UPLOAD_GRACE_MS),
   );
   try {
-    await Promise.all(
-      files.map(([field, file]) =>
-        bucket.put(fileKey(projectId, submissionId, field), file.bytes, {
-          httpMetadata: { contentType: file.type },
-          sha256: file.sha256,
-        }),
-      ),
-    );
+    await Promise.all(files.map((entry) => putFile(bucket, projectId, submissionId, entry)));
   } catch (error) {
     await deleteFiles(bucket, projectId, submissionId, files).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * C18, C30: the files of a stored submission that R2 does not hold, put again (from a retry of the
+ * same submission: the same bytes, by their SHA-256). Returns how many were put.
+ */
+export async function restoreFiles(
+  bucket: R2Bucket,
+  projectId: string,
+  submissionId: string,
+  files: readonly (readonly [string, UploadedFile])[],
+): Promise<number> {
+  const missing: (readonly [string, UploadedFile])[] = [];
+  await Promise.all(
+    files.map(async (entry) => {
+      if ((await bucket.head(fileKey(projectId, submissionId, entry[0]))) === null) missing.push(entry);
+    }),
+  );
+  await Promise.all(missing.map((entry) => putFile(bucket, projectId, submissionId, entry)));
+  return missing.length;
 }
 
 /** Removes the files of a submission that was not stored (their keys are known: no listing). */

@@ -7,10 +7,11 @@ import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import type { AppEnv } from '../auth/authenticate.ts';
 import { checkRateLimits, clientAddress, mayLookUpKeys } from '../auth/rate-limit.ts';
+import { config } from '../config.ts';
 import { UploadedFile } from '../fields/file.ts';
 import { maxSizeError } from '../fields/rules.ts';
 import { validateSubmission } from '../fields/validation.ts';
-import { deleteFiles, putFiles } from '../files/r2.ts';
+import { deleteFiles, putFiles, restoreFiles } from '../files/r2.ts';
 import { ApiError, REASON_PHRASES } from '../http/envelope.ts';
 import { formMediaType } from '../http/media-type.ts';
 import {
@@ -31,10 +32,10 @@ import {
 import { send, sendMethodNotAllowed } from '../http/send.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { allowedRedirect } from '../lib/urls.ts';
-import { cacheSeconds, formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
+import { formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
 import { database } from '../store/db.ts';
 import { findIdempotencyKey } from '../store/submissions.ts';
-import { acceptedRow, commitRow } from '../submit/commit.ts';
+import { acceptedRow, commitRow, writeEnv } from '../submit/commit.ts';
 import {
   bodyHash,
   claimKey,
@@ -43,7 +44,7 @@ import {
   REPLAYED_HEADER,
   replayFirst,
 } from '../submit/idempotency.ts';
-import { maxBodyBytes, positiveSetting, takeHoneypot } from '../submit/steps.ts';
+import { takeHoneypot } from '../submit/steps.ts';
 import { checkTurnstile, TURNSTILE_HEADER, takeToken } from '../submit/turnstile.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
@@ -53,13 +54,9 @@ export const FORM_PREFIX = '/f/';
 export const FORM_PATH = `${FORM_PREFIX}:formId`;
 /** A form id as `project create` makes it (`f_` and base32), as a migration gave one (hex), or `f_example`. */
 const FORM_ID = /^f_[a-z0-9]{4,32}$/;
-/** C30: the files of one submission together, when MAX_UPLOAD_BYTES is not a positive integer. */
-const DEFAULT_MAX_UPLOAD_BYTES = 10_000_000;
 
 type FormContext = Context<AppEnv>;
 const encoder = new TextEncoder();
-
-export const maxUploadBytes = (env: Env) => positiveSetting(env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES);
 
 /** C29: the page's origin, by `Origin`, else by `Referer` (a form posted from a page sends one). */
 function requestOrigin(c: FormContext): string | undefined {
@@ -76,13 +73,14 @@ function requestOrigin(c: FormContext): string | undefined {
 
 /** The limits of this project's form: a file within its largest `maxSize` (C30), all within the total. */
 function limitsOf(project: ResolvedProject, env: Env): FormLimits & { fileField?: string } {
-  const total = maxUploadBytes(env);
+  const settings = config(env);
+  const total = settings.MAX_UPLOAD_BYTES;
   const files = project.fields.filter((f) => f.type === 'file');
   const sizes = files.map((f) => Math.min(f.rules?.maxSize ?? total, total));
   const fileBytes = sizes.length === 0 ? 0 : Math.max(...sizes);
   const largest = files.filter((_, i) => sizes[i] === fileBytes);
   return {
-    textBytes: maxBodyBytes(env),
+    textBytes: settings.MAX_BODY_BYTES,
     fileBytes,
     totalFileBytes: files.length === 0 ? 0 : total,
     ...(largest.length === 1 && largest[0] !== undefined ? { fileField: largest[0].name } : {}),
@@ -109,7 +107,7 @@ type FormState = { controls: Controls; project?: ResolvedProject; replayed?: boo
 async function accept(c: FormContext, formId: string, state: FormState): Promise<ResolvedProject> {
   const { controls } = state;
   const db = database(c.env.DB);
-  const project = await resolveForm(db, formId, cacheSeconds(c.env), () => {
+  const project = await resolveForm(db, formId, config(c.env).CONFIG_CACHE_SECONDS, () => {
     if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
   });
   if (project === undefined) throw formNotFound();
@@ -177,7 +175,7 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
     secret !== null &&
     (await checkTurnstile(secret, project.id, token, c.req.header('CF-Connecting-IP'), idempotencyKey, hash));
 
-  // Files put in R2 for a row that was not stored are deleted again, after the answer.
+  // Files put in R2 for a row that was surely not stored are deleted again, after the answer.
   const dropFiles = () => {
     if (files.length > 0) {
       c.executionCtx.waitUntil(deleteFiles(c.env.FILES, project.id, row.id, files).catch(() => {}));
@@ -190,6 +188,9 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
       const first = await findIdempotencyKey(db, project.id, idempotencyKey);
       if (first !== undefined || spentToken) {
         replayFirst(first, hash, spentToken);
+        // C18, C30: a replay checks what is stored: the files of the stored submission, which are
+        // this retry's own (the same hash), are put back if any is missing.
+        if (first !== undefined) await restore(c.env, project.id, first.id, files);
         state.replayed = true;
         return project;
       }
@@ -208,25 +209,45 @@ async function accept(c: FormContext, formId: string, state: FormState): Promise
         idempotencyKey === undefined || hash === undefined ? row : { ...row, idempotencyKey, bodyHash: hash },
         formCacheKey(formId),
         (write) => c.executionCtx.waitUntil(write),
-        c.env.DELIVERIES,
+        writeEnv(c.env),
       );
     } catch (caught) {
       // A project deleted while its form was cached: the form is gone (C31), not a key.
       const error = caught instanceof ApiError && caught.status === 401 ? formNotFound() : caught;
-      // Nothing of a refused submission stays: its files leave R2 too.
-      dropFiles();
+      // Nothing of a refused submission stays: its files leave R2 too. But when the write's outcome
+      // is unknown (presumed lost, or D1 failing after it may have committed), the files may belong
+      // to a stored row (C18): they stay, and the upload's cleanup record deletes them an hour on
+      // unless the row is there (its insert removed the record).
+      if (!(caught instanceof UnavailableError)) dropFiles();
       throw error;
     }
     if (!stored && idempotencyKey !== undefined && hash !== undefined) {
       // Stored first by a request in another isolate: this one's files go, its answer is that one's.
       dropFiles();
-      replayFirst(await findIdempotencyKey(db, project.id, idempotencyKey), hash, spentToken);
+      const first = await findIdempotencyKey(db, project.id, idempotencyKey);
+      replayFirst(first, hash, spentToken);
+      if (first !== undefined) await restore(c.env, project.id, first.id, files);
       state.replayed = true;
     }
     return project;
   } finally {
     release?.();
   }
+}
+
+/** The files of a stored submission that are missing from R2, put back from a retry's own bytes. */
+async function restore(
+  env: Env,
+  projectId: string,
+  submissionId: string,
+  files: readonly (readonly [string, UploadedFile])[],
+): Promise<void> {
+  if (files.length === 0) return;
+  if (env.FILES === undefined) throw new UnavailableError('r2', new Error('no R2 binding FILES'));
+  const bucket = env.FILES;
+  await restoreFiles(bucket, projectId, submissionId, files).catch((cause) => {
+    throw new UnavailableError('r2', cause);
+  });
 }
 
 async function handleForm(c: FormContext): Promise<Response> {

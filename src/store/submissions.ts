@@ -145,10 +145,10 @@ export async function findIdempotencyKey(
   db: Db,
   projectId: string,
   idempotencyKey: string,
-): Promise<{ bodyHash: string | null } | undefined> {
+): Promise<{ id: string; bodyHash: string | null } | undefined> {
   const [row] = await storage(() =>
     db
-      .select({ bodyHash: submissions.bodyHash })
+      .select({ id: submissions.id, bodyHash: submissions.bodyHash })
       .from(submissions)
       .where(and(eq(submissions.projectId, projectId), eq(submissions.idempotencyKey, idempotencyKey))),
   );
