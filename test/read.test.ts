@@ -479,3 +479,80 @@ describe('C25: retention', () => {
     });
   });
 });
+
+describe('C25: erasure of numbers and booleans', () => {
+  const erase = (key: string, body: unknown) =>
+    read(key, '/erase', { method: 'POST', body: JSON.stringify(body) });
+  const erased = async (key: string, field: string, value: unknown) =>
+    (await okData<{ erased: number }>(await erase(key, { field, value }))).erased;
+
+  it('C25: true is not 1 and false is not 0, either way round', async () => {
+    const p = await withSecret();
+    const values = [true, false, 1, 0, 1.0, '1', 'true'];
+    for (const [value, expected] of [
+      [1, [true, false, 0, '1', 'true']],
+      [true, [false, 0, '1', 'true']],
+      [0, [false, '1', 'true']],
+      [false, ['1', 'true']],
+    ] as const) {
+      if (value === 1)
+        await insertRows(p.projectId, values.length, (i) => ({ data: JSON.stringify({ v: values[i] }) }));
+      await erased(p.secret, 'v', value);
+      expect((await storedRows(p.projectId)).map((r) => JSON.parse(r.data).v)).toEqual(expected);
+    }
+  });
+
+  it.each([1e21, -2.5e25, 1e300, 2 ** 53, 2 ** 53 - 1, -(2 ** 53), 2 ** 63, 5e-324, 0.1])(
+    'C25: %s is erased, whatever type SQLite holds it as',
+    async (n) => {
+      const p = await withSecret();
+      await insertRows(p.projectId, 2, (i) => ({ data: JSON.stringify({ n: i === 0 ? n : 7 }) }));
+      expect(await erased(p.secret, 'n', n)).toBe(1);
+      expect((await storedRows(p.projectId)).map((r) => JSON.parse(r.data).n)).toEqual([7]);
+    },
+  );
+
+  it('C25 (property): a number erases every row whose field holds an equal number, and nothing else', async () => {
+    const p = await withSecret();
+    const special = fc.constantFrom(
+      0,
+      -0,
+      1,
+      -1,
+      1e21,
+      -2.5e25,
+      1e300,
+      -1e300,
+      5e-324,
+      1.7976931348623157e308,
+      2 ** 53 - 1,
+      2 ** 53,
+      2 ** 53 + 2,
+      -(2 ** 53 - 1),
+      -(2 ** 53),
+      -(2 ** 53 + 2),
+      2 ** 64,
+      0.1,
+      0.30000000000000004,
+    );
+    const numbers = fc.oneof(special, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    const scalars = fc.oneof(numbers, fc.constantFrom(true, false, '0', '1'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(scalars, { minLength: 1, maxLength: 8 }), numbers, async (values, value) => {
+        for (const r of await storedRows(p.projectId)) await read(p.secret, `/${r.id}`, { method: 'DELETE' });
+        // As a submission stores them: JSON.stringify of each value.
+        const rows = await insertRows(p.projectId, values.length, (i) => ({
+          data: JSON.stringify({ n: values[i] }),
+        }));
+        const stored = values.map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+        const sent = JSON.parse(JSON.stringify(value)) as number;
+        const matches = (i: number) => typeof stored[i] === 'number' && stored[i] === sent;
+        expect(await erased(p.secret, 'n', sent)).toBe(stored.filter((_, i) => matches(i)).length);
+        expect((await storedRows(p.projectId)).map((r) => r.id)).toEqual(
+          rows.filter((_, i) => !matches(i)).map((r) => r.id),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -328,9 +328,9 @@ function jsonEachMatch(value: FieldValue) {
   if (value === true) return sql`type = 'true'`;
   if (value === false) return sql`type = 'false'`;
   if (typeof value === 'string') return sql`type = 'text' and atom = ${value}`;
-  return Number.isInteger(value)
-    ? sql`type = 'integer' and atom = ${value}`
-    : sql`type = 'real' and atom = ${value}`;
+  // Any number equal to it, whichever way SQLite holds it: a JSON integer too large for 64 bits
+  // (`1e21`) is `real` to json_each although Number.isInteger says it is whole (C25).
+  return sql`type in ('integer', 'real') and atom = ${value}`;
 }
 
 /**

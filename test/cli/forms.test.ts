@@ -683,6 +683,29 @@ describe('secret keys, retention and erasure (C23, C25)', () => {
       /Invalid --json-value/,
     );
   });
+
+  it('C25: submissions erase takes numbers SQLite holds as real although they are whole (1e21, -2.5e25, 1e300)', async () => {
+    const p = await newProject();
+    const values = [1e21, -2.5e25, 1e300, 1e21];
+    await insertSubmissions(
+      database.db,
+      values.map((n, i) => ({
+        id: `019a0000-0000-7000-8000-${String(100 + i).padStart(12, '0')}`,
+        projectId: p.projectId,
+        data: JSON.stringify({ n }),
+        receivedAt: '2026-11-22T10:00:00.000Z',
+      })),
+    );
+    expect(
+      (await json('submissions', 'erase', p.projectId, '--field', 'n', '--json-value', '1e21')).erased,
+    ).toBe(2);
+    expect(
+      (await json('submissions', 'erase', p.projectId, '--field', 'n', '--json-value', '-2.5e25')).erased,
+    ).toBe(1);
+    expect(
+      (await json('submissions', 'erase', p.projectId, '--field', 'n', '--json-value', '1e300')).erased,
+    ).toBe(1);
+  });
 });
 
 describe('field rules (C28)', () => {
