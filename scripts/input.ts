@@ -5,11 +5,11 @@ import {
   UNKNOWN_FIELD_POLICIES,
   type UnknownFieldPolicy,
 } from '../schema/tables.ts';
+import { TURNSTILE_FIELD } from '../src/accept/turnstile.ts';
 import { isEmailAddress } from '../src/delivery/email.ts';
 import { compilePattern, type FieldRules, FORMATS, type Format, RULES_OF } from '../src/fields/rules.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { allowedRedirect, httpUrl } from '../src/lib/urls.ts';
-import { TURNSTILE_FIELD } from '../src/submit/turnstile.ts';
 
 /** Bad input: printed as one line, exit status 2, nothing changed. */
 export class UsageError extends Error {

@@ -1,7 +1,8 @@
 // The whole service on one screen: middleware in the order of C5 (docs/behaviour.md), the routes, the errors.
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
-import { type AppEnv, authenticate, rateLimit } from './auth/authenticate.ts';
+import { IDEMPOTENCY_WINDOW_MS } from './accept/idempotency.ts';
+import type { AppEnv } from './auth/authenticate.ts';
 import { consumeDeliveries, type DeliveryMessage, sweepDeliveries } from './delivery/queue.ts';
 import { sweepFileDeletions } from './files/r2.ts';
 import { FORM_PREFIX, formRoutes } from './form/routes.ts';
@@ -9,30 +10,21 @@ import { preflight } from './http/cors.ts';
 import { ApiError } from './http/envelope.ts';
 import { internalError, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
 import { clientRequestIdOf, requestIdOf } from './http/request-id.ts';
-import { send, sendMethodNotAllowed } from './http/send.ts';
+import { send } from './http/send.ts';
 import { causeText, UnavailableError } from './lib/faults.ts';
 import { readRoutes } from './read/routes.ts';
 import { database } from './store/db.ts';
 import { projectsWithRetention } from './store/projects.ts';
 import { deleteReceivedBefore, purgeIdempotencyKeys } from './store/submissions.ts';
-import { IDEMPOTENCY_WINDOW_MS } from './submit/idempotency.ts';
-import { checkOrigin, limitBody, requireFields, requireJson, submit } from './submit/steps.ts';
+import { submitRoutes } from './submit/routes.ts';
 
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 const app = new Hono<AppEnv>({ router: new TrieRouter() });
 
 app.use(preflight(SUBMIT_PATH, FORM_PREFIX));
 
-app.post(
-  SUBMIT_PATH,
-  authenticate, // 1–2: bearer key → project (C6, C7)
-  rateLimit, // per key, and per client address for publishable keys (C21, C23)
-  checkOrigin, // 3: allowed origins (C15)
-  requireFields, // 4: the project has fields
-  requireJson, // 5: Content-Type (C9), the form of an Idempotency-Key (C20)
-  limitBody, // 6: body size (C10)
-  submit, // 7–10: JSON object, validation, Turnstile (C22), save or replay (C11–C13, C17, C20)
-);
+// C5: the JSON endpoint, through the acceptance pipeline (src/accept/pipeline.ts) both endpoints run.
+submitRoutes(app);
 
 // C24: the read API (secret keys only, no CORS).
 readRoutes(app);
@@ -40,9 +32,7 @@ readRoutes(app);
 // C29: plain HTML forms, at each project's form address.
 formRoutes(app);
 
-// C16: the one path answers other methods with 405; every other path is 404.
-app.all(SUBMIT_PATH, sendMethodNotAllowed);
-
+// C16: every other path is 404.
 app.notFound((c) => send(c, notFound().toEnvelope()));
 
 // C3, C4, C18: errors are shaped once, here. Unknown faults are logged with the request id only:

@@ -3,17 +3,17 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import worker from '../src/index.ts';
-import { uuidv7 } from '../src/lib/ids.ts';
-import { database } from '../src/store/db.ts';
-import { insertSubmission } from '../src/store/submissions.ts';
 import {
   bodyHash,
   claimKey,
   claimsHeld,
   MAX_CLAIMS,
   parseIdempotencyKey,
-} from '../src/submit/idempotency.ts';
+} from '../src/accept/idempotency.ts';
+import worker from '../src/index.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
+import { database } from '../src/store/db.ts';
+import { insertSubmission } from '../src/store/submissions.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 

@@ -3,6 +3,7 @@
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { commitRow, lostWrite } from '../src/accept/commit.ts';
 import { StorageError } from '../src/lib/faults.ts';
 import { writeSplitting } from '../src/lib/group-commit.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
@@ -15,7 +16,6 @@ import {
   type NewSubmission,
   rowFault,
 } from '../src/store/submissions.ts';
-import { commitRow, lostWrite } from '../src/submit/commit.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import {
   expectEnvelope,

@@ -1,6 +1,7 @@
 // C21: rate limits with the Workers Rate Limiting binding (the tight limiters of vitest.config.ts:
 // 3 requests per key, 2 per address, 2 failed authentications per address, per 10 s).
 import { env } from 'cloudflare:workers';
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { createKey } from '../src/projects/admin.ts';
 import { database } from '../src/store/db.ts';
@@ -38,17 +39,62 @@ describe('C21: rate limits', () => {
     await expectEnvelope(await submitWithEnv(tight, { key: second, json: VALID_BODY }), 201);
   });
 
-  it('C5 + C21: the check runs right after authentication: before the origin, fields and body checks', async () => {
+  it('C5 + C21: the per-address check runs right after authentication: before the origin, fields and body checks', async () => {
     const p = await seedProject({ origins: ['https://allowed.example'] });
-    for (let i = 0; i < 3; i++) await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY });
-    // Refused origin, wrong media type, invalid body: the limit answers first.
+    const from = { 'CF-Connecting-IP': '203.0.113.30' };
+    for (let i = 0; i < 2; i++)
+      await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: from });
+    // Refused origin, wrong media type, invalid body: the address's limit answers first.
     const res = await submitWithEnv(tight, {
       key: p.apiKey,
       contentType: 'text/plain',
       body: 'not json',
-      headers: { Origin: 'https://evil.example' },
+      headers: { ...from, Origin: 'https://evil.example' },
     });
     await expectEnvelope(res, 429, TOO_MANY);
+  });
+
+  it('C21: requests refused for their own sake never spend the budget every visitor shares', async () => {
+    const p = await seedProject({ origins: ['https://allowed.example'] });
+    // More refused requests than the key's whole budget (3), each from an address of its own: a
+    // wrong media type, an oversized or broken body, a refused origin, invalid fields.
+    const refused: [Parameters<typeof submitWithEnv>[1], number][] = [
+      [{ contentType: 'text/plain', body: 'x' }, 415],
+      [{ body: '{"name": "x", ' }, 400],
+      [{ body: JSON.stringify({ message: 'x'.repeat(70_000) }) }, 413],
+      [{ json: VALID_BODY, headers: { Origin: 'https://evil.example' } }, 403],
+      [{ json: { phone: 'not a number' } }, 400],
+      [{ json: {} }, 400],
+    ];
+    for (const [i, [options, status]] of refused.entries()) {
+      const headers = { ...options.headers, 'CF-Connecting-IP': `198.51.100.${100 + i}` };
+      await expectEnvelope(await submitWithEnv(tight, { key: p.apiKey, ...options, headers }), status);
+    }
+    // A visitor from a fresh address is served: the key's budget is whole.
+    for (let i = 0; i < 3; i++) {
+      const visitor = { 'CF-Connecting-IP': `198.51.100.${200 + i}` };
+      await expectEnvelope(
+        await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: visitor }),
+        201,
+      );
+    }
+    // The shared budget still bounds the valid submissions.
+    const fourth = { 'CF-Connecting-IP': '198.51.100.210' };
+    await expectEnvelope(
+      await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: fourth }),
+      429,
+    );
+  });
+
+  it('C21: one IPv6 /64 is one client for the per-address limit; another /64 is another', async () => {
+    const p = await seedProject();
+    const second = await createKey(database(env.DB), p.projectId);
+    const at = (address: string, key = p.apiKey) =>
+      submitWithEnv(tight, { key, json: VALID_BODY, headers: { 'CF-Connecting-IP': address } });
+    await expectEnvelope(await at('2001:db8:1:2::1'), 201);
+    await expectEnvelope(await at('2001:db8:1:2:ffff:ffff:ffff:fffe'), 201);
+    await expectEnvelope(await at('2001:0db8:0001:0002:abcd::9', second), 429, TOO_MANY);
+    await expectEnvelope(await at('2001:db8:1:3::1', second), 201);
   });
 
   it('C5 + C21: a bad key is 401: authentication comes before the limit', async () => {
@@ -216,5 +262,27 @@ describe('C21: rate limits', () => {
         );
       }
     }
+  });
+});
+
+describe('C21: the client an address is', () => {
+  it('C21 (property): every address of an IPv6 /64 is one client; an IPv4-mapped address is its IPv4 address', async () => {
+    const { clientOf } = await import('../src/auth/rate-limit.ts');
+    const hextet = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
+    const hextets = (n: number) => fc.array(hextet, { minLength: n, maxLength: n });
+    await fc.assert(
+      fc.property(hextets(4), hextets(4), hextets(4), (prefix, a, b) => {
+        const one = clientOf([...prefix, ...a].join(':'));
+        expect(clientOf([...prefix, ...b].join(':'))).toBe(one);
+        expect(one.endsWith('::/64')).toBe(true);
+      }),
+    );
+    await fc.assert(
+      fc.property(fc.ipV4(), (v4) => {
+        expect(clientOf(`::ffff:${v4}`)).toBe(clientOf(v4));
+        expect(clientOf(v4)).toBe(v4.split('.').map(Number).join('.'));
+      }),
+    );
+    expect(clientOf('2001:db8::1')).not.toBe(clientOf('2001:db8:0:1::1'));
   });
 });

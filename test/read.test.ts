@@ -141,7 +141,16 @@ describe('C24: listing', () => {
   it('C24: a page in the envelope: id, receivedAt, fields as stored, spam; no CORS headers; a bookmark', async () => {
     const p = await withSecret();
     await submit({ key: p.apiKey, json: VALID_BODY });
-    const res = await read(p.secret, '', { headers: { Origin: 'https://site.example' } });
+    // C23: from a page (with Origin), a secret key is refused on every route; no CORS either way.
+    const fromPage = await read(p.secret, '', { headers: { Origin: 'https://site.example' } });
+    await expectEnvelope(fromPage, 403, {
+      message: 'Request refused',
+      error: {
+        message: 'A secret key must never be used in a web page: use a publishable key (edgeform_pk_…) there',
+      },
+    });
+    expect(fromPage.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    const res = await read(p.secret, '');
     expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
     expect(res.headers.get('Access-Control-Expose-Headers')).toBeNull();
     expect(res.headers.get(BOOKMARK_HEADER)).toBeTruthy();

@@ -2,9 +2,9 @@
 import { env, exports } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SITEVERIFY_URL, siteverifyIdempotencyKey } from '../src/accept/turnstile.ts';
 import { database } from '../src/store/db.ts';
 import { submissionPages } from '../src/store/submissions.ts';
-import { SITEVERIFY_URL, siteverifyIdempotencyKey } from '../src/submit/turnstile.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 

@@ -1,12 +1,24 @@
 // C5 steps 1–2 and the rate limits right after them: bearer key → project (C6, C7, C21), for every
 // route that takes an API key; and the kind of key a route needs (C23).
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { config } from '../config.ts';
-import { invalidKey, secretKeyNeeded, tooManyRequests, unauthorized } from '../http/replies.ts';
+import {
+  invalidKey,
+  secretKeyInPage,
+  secretKeyNeeded,
+  tooManyRequests,
+  unauthorized,
+} from '../http/replies.ts';
 import { keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
 import { looksLikeKey, parseBearer } from '../projects/keys.ts';
 import { database } from '../store/db.ts';
-import { checkRateLimits, clientAddress, countFailedAuthentication, mayLookUpKeys } from './rate-limit.ts';
+import {
+  clientAddress,
+  countFailedAuthentication,
+  limitEarly,
+  mayLookUpKeys,
+  type Payer,
+} from './rate-limit.ts';
 
 export type AppEnv = {
   Bindings: Env;
@@ -14,7 +26,6 @@ export type AppEnv = {
     requestId: string;
     project: ResolvedProject;
     keyHash: string;
-    idempotencyKey: string | undefined;
   };
 };
 type Step = MiddlewareHandler<AppEnv>;
@@ -24,7 +35,7 @@ type Step = MiddlewareHandler<AppEnv>;
  * authentication counts against the client's address; an address over that limit gets 429, and
  * its unknown keys cost no D1 query.
  */
-export const authenticate: Step = async (c, next) => {
+export async function projectOfKey(c: Context): Promise<{ project: ResolvedProject; keyHash: string }> {
   const bearer = parseBearer(c.req.header('Authorization'));
   if (!bearer.ok) {
     await countFailedAuthentication(c, c.env);
@@ -42,24 +53,41 @@ export const authenticate: Step = async (c, next) => {
     await countFailedAuthentication(c, c.env);
     throw invalidKey();
   }
+  return { project, keyHash };
+}
+
+/** Who pays for a request made with this key (C21): a publishable key's budget is every visitor's. */
+export const payerOfKey = (project: ResolvedProject, keyHash: string): Payer => ({
+  bucket: keyHash,
+  shared: project.keyKind === 'publishable',
+  projectId: project.id,
+});
+
+/** C23: a browser sends Origin; a secret key has no business there, on any route. */
+export function refuseSecretKeyInPage(c: Context, project: ResolvedProject): void {
+  if (project.keyKind === 'secret' && c.req.header('Origin') !== undefined) throw secretKeyInPage();
+}
+
+/** Steps 1–2 as middleware, for the routes of the read API. */
+export const authenticate: Step = async (c, next) => {
+  const { project, keyHash } = await projectOfKey(c);
   c.set('project', project);
   c.set('keyHash', keyHash);
   await next();
 };
 
-/**
- * C21, right after step 2: per API key, and per client address and project for every request with
- * a publishable key. A secret key is used by a server, which sends for many people from one
- * address: it has its per-key budget only (C23).
- */
+/** C21, right after step 2: a secret key's own budget; a publishable key's client address. */
 export const rateLimit: Step = async (c, next) => {
-  const perAddress = c.var.project.keyKind === 'publishable';
-  await checkRateLimits(c, c.env, c.var.keyHash, c.var.project.id, perAddress);
+  await limitEarly(c, c.env, payerOfKey(c.var.project, c.var.keyHash));
   await next();
 };
 
-/** C23: routes that read or erase what was sent take a secret key; a publishable key gets 403. */
+/**
+ * C23: routes that read or erase what was sent take a secret key (a publishable key gets 403), and
+ * never from a web page.
+ */
 export const requireSecretKey: Step = async (c, next) => {
   if (c.var.project.keyKind !== 'secret') throw secretKeyNeeded();
+  refuseSecretKeyInPage(c, c.var.project);
   await next();
 };

@@ -1,8 +1,11 @@
 // C21: rate limits, with the Workers Rate Limiting binding (counts kept in memory in each
 // Cloudflare location: no D1 query). A key in a web page is public, so limits per key protect
 // nobody from a script that has copied it: every request is also limited per client address, and
-// failed authentications per client address before they can cost D1 reads.
+// failed authentications per client address before they can cost D1 reads. A budget that every
+// visitor of a form shares (a publishable key's, a form's) is charged only for a submission that
+// passed its own checks: a request refused for its own sake costs its own address alone.
 import type { Context } from 'hono';
+import ipaddr from 'ipaddr.js';
 import { RATE_LIMIT_PERIOD_SECONDS, tooManyRequests } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { errorText } from '../lib/faults.ts';
@@ -39,12 +42,25 @@ export async function allowed(c: Context, limiter: Limiter, name: string, key: s
 const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
 /**
- * The client's address as Cloudflare gives it (`CF-Connecting-IP`), for the per-address limits;
+ * C21: one client, as the per-address limits count them: an IPv4 address, or an IPv6 /64 (one
+ * subscriber's network: its holder has every address in it); an IPv4-mapped IPv6 address is its
+ * IPv4 address. Text that is no address is its own client.
+ */
+export function clientOf(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+}
+
+/**
+ * The client as Cloudflare gives its address (`CF-Connecting-IP`), for the per-address limits;
  * undefined when there is none, or when it is a loopback address (local development).
  */
 export function clientAddress(c: Context): string | undefined {
   const address = c.req.header('CF-Connecting-IP');
-  return address === undefined || LOOPBACK.test(address) ? undefined : address;
+  return address === undefined || LOOPBACK.test(address) ? undefined : clientOf(address);
 }
 
 // Addresses the failed-authentication limiter has refused, for one period: their unknown keys are
@@ -70,21 +86,33 @@ export async function countFailedAuthentication(c: Context, env: Env): Promise<v
   }
 }
 
-/** C21, right after step 2: per API key, and (unless told not to) per client address and project. */
-export async function checkRateLimits(
-  c: Context,
-  env: Env,
-  keyHash: string,
-  projectId: string,
-  limitAddress = true,
-): Promise<void> {
-  const address = limitAddress ? clientAddress(c) : undefined;
-  const [perKey, perAddress] = await Promise.all([
-    // The key's hash, not the key: the key itself is never handed anywhere (C8).
-    allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', keyHash),
-    address === undefined
-      ? true
-      : allowed(c, env.ADDRESS_RATE_LIMIT, 'ADDRESS_RATE_LIMIT', `${projectId} ${address}`),
-  ]);
-  if (!perKey || !perAddress) throw tooManyRequests();
+/**
+ * Who pays for a request: a key's own bucket (its hash, never the key itself, C8; or a form's
+ * `form:<id>`), whether every visitor shares it (a publishable key, a form), and the project.
+ */
+export type Payer = { bucket: string; shared: boolean; projectId: string };
+
+/**
+ * C21, right after authentication: what a request costs before anything else is known of it. A
+ * shared bucket's request is charged to its client address (per project); a secret key's, to the
+ * key's own budget (a server sends for many people from one address, and nobody shares its key).
+ */
+export async function limitEarly(c: Context, env: Env, payer: Payer): Promise<void> {
+  if (!payer.shared) {
+    if (!(await allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', payer.bucket))) throw tooManyRequests();
+    return;
+  }
+  const address = clientAddress(c);
+  if (address === undefined) return;
+  const key = `${payer.projectId} ${address}`;
+  if (!(await allowed(c, env.ADDRESS_RATE_LIMIT, 'ADDRESS_RATE_LIMIT', key))) throw tooManyRequests();
+}
+
+/**
+ * C21: a shared bucket (a publishable key's, a form's) is charged only once the submission has
+ * passed its own checks, so that nobody can spend every visitor's budget with refused requests.
+ */
+export async function limitShared(c: Context, env: Env, payer: Payer): Promise<void> {
+  if (!payer.shared) return;
+  if (!(await allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', payer.bucket))) throw tooManyRequests();
 }

@@ -8,9 +8,9 @@ import {
   MultipartParseError,
   parseMultipartRequest,
 } from '@remix-run/multipart-parser';
+import { declaredLength, readWithin } from '../http/body.ts';
 import { ApiError } from '../http/envelope.ts';
 import { bodyBrokenOff, malformedForm, tooLarge } from '../http/replies.ts';
-import { readAtMost } from '../lib/stream.ts';
 import type { FormEntry } from './convert.ts';
 
 export type FormLimits = {
@@ -31,27 +31,13 @@ export class FileTooLarge extends Error {
   }
 }
 
-/** The body's size as the client declares it (NaN: not declared, and never over a limit). */
-const declaredLength = (request: Request) => Number(request.headers.get('Content-Length') ?? Number.NaN);
-
-/** The body's bytes, up to `max`; one more is 413, and the rest is never read. */
-async function readLimited(request: Request, max: number): Promise<Uint8Array> {
-  if (declaredLength(request) > max) throw tooLarge(max);
-  if (request.body === null) return new Uint8Array(0);
-  const read = await readAtMost(request.body, max).catch(() => {
-    throw bodyBrokenOff();
-  });
-  if (read.over) throw tooLarge(max);
-  return read.bytes;
-}
-
 export async function readForm(
   request: Request,
   kind: 'urlencoded' | 'multipart',
   limits: FormLimits,
 ): Promise<FormEntry[]> {
   if (kind === 'urlencoded') {
-    const text = new TextDecoder().decode(await readLimited(request, limits.textBytes));
+    const text = new TextDecoder().decode(await readWithin(request, limits.textBytes));
     return [...new URLSearchParams(text)].map(([name, value]) => ({ name, value }));
   }
   // Generous for the parts' headers and boundaries; the parts themselves are counted exactly below.

@@ -20,7 +20,7 @@ type Holder = object;
 type Reviver = (this: Holder, key: string, value: unknown, context?: { source?: string }) => unknown;
 
 /** Strict UTF-8, then JSON, then an object. */
-export function parseObject(bytes: ArrayBuffer): ParsedBody {
+export function parseObject(bytes: Uint8Array): ParsedBody {
   // Pairs of (holder, key) for numbers whose text is not an integer: few, so cheap to keep.
   let marks: [Holder, string][] | undefined;
   const reviver: Reviver = function (key, value, context) {

@@ -1,0 +1,192 @@
+// The named steps of the acceptance pipeline (pipeline.ts, C5), shared by both endpoints.
+import type { Context } from 'hono';
+import { type AppEnv, refuseSecretKeyInPage } from '../auth/authenticate.ts';
+import type { Payer } from '../auth/rate-limit.ts';
+import { UploadedFile } from '../fields/file.ts';
+import { type Submission, validateSubmission } from '../fields/validation.ts';
+import { deleteFiles, putFiles, restoreFiles } from '../files/r2.ts';
+import { noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
+import { UnavailableError } from '../lib/faults.ts';
+import { database } from '../store/db.ts';
+import { findIdempotencyKey } from '../store/submissions.ts';
+import { acceptedRow, commitRow, writeEnv } from './commit.ts';
+import { bodyHash, claimKey, replayFirst } from './idempotency.ts';
+import type { Sent } from './pipeline.ts';
+import { checkTurnstile, takeToken } from './turnstile.ts';
+
+type ResolvedProject = AppEnv['Variables']['project'];
+const encoder = new TextEncoder();
+
+/**
+ * C5 step 3 (C15): an empty list allows every origin; a request without an origin (a server)
+ * passes. C23: a secret key in a browser's request is refused, whatever the list says.
+ */
+export function checkOrigin(c: Context, project: ResolvedProject, origin: string | undefined): void {
+  refuseSecretKeyInPage(c, project);
+  if (origin !== undefined && project.origins.length > 0 && !project.origins.includes(origin)) {
+    throw originNotAllowed();
+  }
+}
+
+/** C5 step 4 (SPEC Errors): a project without fields cannot accept anything. */
+export function requireFields(project: ResolvedProject): void {
+  if (project.fields.length === 0) throw notConfigured();
+}
+
+/** C22: a honeypot counts as filled unless absent or left empty (`""`, `null`, `false`). */
+export function takeHoneypot(body: Record<string, unknown>, honeypot: string | null): boolean {
+  if (honeypot === null || !Object.hasOwn(body, honeypot)) return false;
+  const value = body[honeypot];
+  delete body[honeypot];
+  return value !== '' && value !== null && value !== false;
+}
+
+/** A submission that passed validation, with what the later steps need of its request. */
+export type Accepted = {
+  value: Submission;
+  spam: boolean;
+  token: string | undefined;
+  /** C20: what a retry must repeat, to be hashed when the request carries an Idempotency-Key. */
+  idempotencyBytes: Uint8Array | undefined;
+};
+
+/**
+ * C5 steps 8–9: the Turnstile token and the honeypot are taken out (never fields, never stored,
+ * C22); an object with nothing in it is refused before validation (C11); then every field (C12,
+ * C13, C28), the body's own problems first; and nothing left to store (`discard`) is refused too.
+ */
+export function validate(project: ResolvedProject, sent: Sent, tokenHeader: string | undefined): Accepted {
+  const { body } = sent;
+  const token = takeToken(body, tokenHeader);
+  const spam = takeHoneypot(body, project.honeypot) || sent.spam === true;
+  if (Object.keys(body).length === 0 && sent.errors.length === 0) throw noFields();
+  const result = validateSubmission(project.compiled, body, sent.notIntegerText);
+  if (!result.ok) throw validationFailed([...sent.errors, ...result.errors]);
+  if (sent.errors.length > 0) throw validationFailed([...sent.errors]);
+  if (Object.keys(result.value).length === 0) throw noFields();
+  return { value: result.value, spam, token, idempotencyBytes: sent.idempotencyBytes };
+}
+
+/** The outcome of the Turnstile check (C22), and the body's hash for a request with a key (C20). */
+export type Verdict = { spentToken: boolean; hash: string | undefined };
+
+/**
+ * Between steps 9 and 10 (C22): for a project with a Turnstile secret, siteverify. A token redeemed
+ * already passes only as the retry of its own request (C20), which the store step replays.
+ */
+export async function verifyTurnstile(
+  c: Context<AppEnv>,
+  project: ResolvedProject,
+  accepted: Accepted,
+  idempotencyKey: string | undefined,
+): Promise<Verdict> {
+  // C20: the hash of what a retry must repeat: the body as sent, or (a form) what is stored, its
+  // files by their SHA-256, whatever boundary or order a multipart body has.
+  const hash =
+    idempotencyKey === undefined
+      ? undefined
+      : await bodyHash(accepted.idempotencyBytes ?? encoder.encode(JSON.stringify(accepted.value)));
+  const secret = project.turnstileSecret;
+  const spentToken =
+    secret !== null &&
+    (await checkTurnstile(
+      secret,
+      project.id,
+      accepted.token,
+      c.req.header('CF-Connecting-IP'),
+      idempotencyKey,
+      hash,
+    ));
+  return { spentToken, hash };
+}
+
+type FileEntry = [string, UploadedFile];
+
+/** The R2 binding, or a 503 (C30: a project with file fields cannot store without it). */
+function bucketOf(env: Env): R2Bucket {
+  if (env.FILES === undefined) throw new UnavailableError('r2', new Error('no R2 binding FILES'));
+  return env.FILES;
+}
+
+/** C18, C30: the files of a stored submission that R2 lacks, put back from a retry's own bytes. */
+async function restore(env: Env, projectId: string, submissionId: string, files: FileEntry[]) {
+  if (files.length === 0) return;
+  await restoreFiles(bucketOf(env), projectId, submissionId, files).catch((cause) => {
+    throw new UnavailableError('r2', cause);
+  });
+}
+
+/**
+ * C5 step 10: the files (C30) to R2, then the row, in the group commit (C17); or, for a request
+ * whose Idempotency-Key was used already, the first request's answer (C20). Returns whether the
+ * answer is a replay.
+ */
+export async function store(
+  c: Context<AppEnv>,
+  project: ResolvedProject,
+  payer: Payer,
+  accepted: Accepted,
+  idempotencyKey: string | undefined,
+  { spentToken, hash }: Verdict,
+): Promise<{ replayed: boolean }> {
+  const db = database(c.env.DB);
+  const files = Object.entries(accepted.value).filter((e): e is FileEntry => e[1] instanceof UploadedFile);
+  const base = acceptedRow(project, accepted.value, accepted.spam);
+  const row = files.length === 0 ? base : { ...base, files: JSON.stringify(files.map(([name]) => name)) };
+  const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
+  // Files put in R2 for a row that was surely not stored are deleted again, after the answer.
+  const dropFiles = () => {
+    if (files.length > 0) {
+      keepAlive(deleteFiles(bucketOf(c.env), project.id, row.id, files).catch(() => {}));
+    }
+  };
+  const write = async (): Promise<boolean> => {
+    if (files.length > 0) {
+      await putFiles(db, bucketOf(c.env), project.id, row.id, files).catch((cause) => {
+        // D1 failing first, before any upload, is D1's own 503; anything after is R2's.
+        throw cause instanceof UnavailableError ? cause : new UnavailableError('r2', cause);
+      });
+    }
+    try {
+      const keyed =
+        idempotencyKey === undefined || hash === undefined ? row : { ...row, idempotencyKey, bodyHash: hash };
+      return await commitRow(db, keyed, payer.bucket, keepAlive, writeEnv(c.env));
+    } catch (error) {
+      // Nothing of a refused submission stays: its files leave R2 too. But when the write's
+      // outcome is unknown (presumed lost, or D1 failing after it may have committed), the files
+      // may belong to a stored row (C18): they stay, and the upload's cleanup record deletes them
+      // an hour on unless the row is there (its insert removed the record).
+      if (!(error instanceof UnavailableError)) dropFiles();
+      throw error;
+    }
+  };
+  if (idempotencyKey === undefined || hash === undefined) {
+    await write();
+    return { replayed: false };
+  }
+  // C20: with an Idempotency-Key, the row is stored with it, or the first request's answer given.
+  const release = await claimKey(project.id, idempotencyKey);
+  try {
+    // A retry of a stored submission is answered before any file is put again; a redeemed token
+    // is only ever a retry.
+    if (spentToken || files.length > 0) {
+      const first = await findIdempotencyKey(db, project.id, idempotencyKey);
+      if (first !== undefined || spentToken) {
+        replayFirst(first, hash, spentToken);
+        // C18, C30: a replay checks what is stored: the files of the stored submission, which are
+        // this retry's own (the same hash), are put back if any is missing.
+        if (first !== undefined) await restore(c.env, project.id, first.id, files);
+        return { replayed: true };
+      }
+    }
+    if (await write()) return { replayed: false };
+    // Stored first by a request in another isolate: this one's files go, its answer is that one's.
+    dropFiles();
+    const first = await findIdempotencyKey(db, project.id, idempotencyKey);
+    replayFirst(first, hash, spentToken);
+    if (first !== undefined) await restore(c.env, project.id, first.id, files);
+    return { replayed: true };
+  } finally {
+    release();
+  }
+}
