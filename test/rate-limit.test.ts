@@ -3,10 +3,18 @@
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import type { StatusCode } from '../src/http/envelope.ts';
 import { createKey } from '../src/projects/admin.ts';
 import { database } from '../src/store/db.ts';
 import { spyD1 } from './d1-spy.ts';
-import { expectEnvelope, seedProject, storedRows, submitWithEnv, VALID_BODY } from './helpers.ts';
+import {
+  expectEnvelope,
+  type SubmitOptions,
+  seedProject,
+  storedRows,
+  submitWithEnv,
+  VALID_BODY,
+} from './helpers.ts';
 
 const tight = {
   ...env,
@@ -58,7 +66,7 @@ describe('C21: rate limits', () => {
     const p = await seedProject({ origins: ['https://allowed.example'] });
     // More refused requests than the key's whole budget (3), each from an address of its own: a
     // wrong media type, an oversized or broken body, a refused origin, invalid fields.
-    const refused: [Parameters<typeof submitWithEnv>[1], number][] = [
+    const refused: [SubmitOptions, StatusCode][] = [
       [{ contentType: 'text/plain', body: 'x' }, 415],
       [{ body: '{"name": "x", ' }, 400],
       [{ body: JSON.stringify({ message: 'x'.repeat(70_000) }) }, 413],
