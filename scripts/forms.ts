@@ -44,6 +44,7 @@ import {
   parseTurnstileSecret,
   UsageError,
 } from './input.ts';
+import { safeCell, safeJson, safeText, shown } from './printable.ts';
 import { readSecret, type SecretSource } from './secret.ts';
 import { webhookCommands } from './webhooks.ts';
 
@@ -94,7 +95,9 @@ async function requireProject(db: Db, projectId: string) {
   return project;
 }
 
-function table(rows: string[][]): string {
+/** Columns padded to their widest cell; each cell one line, its control characters escaped (C19). */
+function table(cells: string[][]): string {
+  const rows = cells.map((r) => r.map(shown));
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows
     .map((r) =>
@@ -174,8 +177,9 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
         await database.close();
       }
     };
+  // C19: no control character from outside reaches the terminal, in text or in JSON.
   const print = (global: Global, json: unknown, text: () => string) =>
-    global.json ? line(io.stdout, JSON.stringify(json)) : line(io.stdout, text());
+    global.json ? line(io.stdout, safeJson(JSON.stringify(json))) : line(io.stdout, safeText(text()));
   const collect = (value: string, previous: string[] = []) => [...previous, value];
   const secretSource: SecretSource = {
     stdin: io.stdin ?? process.stdin,
@@ -635,7 +639,8 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
               header: true,
               columns: ['id', 'received_at', ...(includeSpam ? ['spam'] : []), ...names],
               escape_formulas: true,
-              cast: { boolean: (b) => String(b) },
+              // C19: a cell keeps its line breaks and tabs (CSV quotes them), no other control character.
+              cast: { boolean: (b) => String(b), string: (s) => safeCell(s) },
             });
             await pipeline(Readable.from(rows()), csv, io.stdout, { end: false });
           } else {
@@ -648,7 +653,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
                 (s) =>
                   `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},${includeSpam ? `"spam":${s.spam},` : ''}"fields":${s.data}}`,
               );
-              const text = wrap ? `${first ? '' : ','}${items.join(',')}` : `${items.join('\n')}\n`;
+              const text = safeJson(wrap ? `${first ? '' : ','}${items.join(',')}` : `${items.join('\n')}\n`);
               first = false;
               if (!io.stdout.write(text)) await once(io.stdout, 'drain');
             }
@@ -674,14 +679,14 @@ export async function main(argv: string[], io: Io = process, openDb: Open = open
       return err.exitCode === 0 ? 0 : 2;
     }
     if (err instanceof UsageError) {
-      line(io.stderr, `forms: ${err.message}`);
+      line(io.stderr, safeText(`forms: ${err.message}`));
       return 2;
     }
     const detail =
       err instanceof StorageError && err.cause instanceof Error ? err.cause.message : String(err);
     line(
       io.stderr,
-      `forms: ${err instanceof StorageError ? 'database error' : 'error'}: ${detail.split('\n')[0]}`,
+      shown(`forms: ${err instanceof StorageError ? 'database error' : 'error'}: ${detail.split('\n')[0]}`),
     );
     return 1;
   }

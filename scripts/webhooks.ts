@@ -25,6 +25,7 @@ import {
   setWebhookEnabled,
 } from '../src/store/targets.ts';
 import { parseEmailAddress, parseReplyToField, UsageError } from './input.ts';
+import { shown } from './printable.ts';
 
 /** At most this many webhooks per project, and this many notification addresses. */
 export const MAX_WEBHOOKS = 10;
@@ -227,8 +228,8 @@ export function webhookCommands(
         });
         print(global, { webhookId: hook.id, messageId, status, excerpt, error }, () =>
           error === null
-            ? `${hook.url} answered ${status}${excerpt ? `: ${excerpt}` : ''}`
-            : `${hook.url}: ${error}`,
+            ? `${shown(hook.url)} answered ${status}${excerpt ? `: ${shown(excerpt)}` : ''}`
+            : `${shown(hook.url)}: ${shown(error)}`,
         );
       }),
     );
@@ -372,7 +373,9 @@ export function webhookCommands(
             for (const d of withAttempts) {
               lines.push(`${d.id}:`);
               for (const a of d.attemptLog) {
-                lines.push(`  #${a.attempt} ${a.at} ${a.statusCode ?? a.error} (${a.durationMs} ms)`);
+                lines.push(
+                  `  #${a.attempt} ${a.at} ${shown(String(a.statusCode ?? a.error))} (${a.durationMs} ms)`,
+                );
               }
             }
           }
@@ -426,7 +429,7 @@ export function webhookCommands(
                 .map((r) =>
                   r.kind === 'queued'
                     ? `${r.deliveryId}: an email, queued again: the worker sends it within about three minutes`
-                    : `${r.deliveryId}: ${outcomeText(p.id, r)}`,
+                    : `${shown(r.deliveryId)}: ${shown(outcomeText(p.id, r))}`,
                 )
                 .join('\n'),
         );

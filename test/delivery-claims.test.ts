@@ -226,3 +226,18 @@ describe('C26 + C31: one receiver’s slowness never delays another’s delivery
     expect(await deliveryRow(fastId)).toMatchObject({ status: 'delivered' });
   });
 });
+
+describe('C26: the worker checks a destination before each attempt', () => {
+  it('C26: a destination that is not a public host is a failed attempt that says why, and nothing is sent', async () => {
+    const p = await projectWithWebhook('https://10.0.0.1/hook');
+    const [id = ''] = await deliveriesOf(p, 1);
+    const calls = receivers(() => 200);
+    expect((await consume(id)).retryMessages).toHaveLength(1);
+    expect(calls).toEqual([]);
+    expect(await deliveryRow(id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: 'a private address is not a public host',
+    });
+  });
+});

@@ -1,37 +1,12 @@
 // C30: a submission's files in R2, under `<project>/<submission>/<field>`: written before the
 // submission's D1 write (so that no stored submission names a missing file), deleted with it.
-import { filetypeinfo } from 'magic-bytes.js';
 import type { UploadedFile } from '../fields/file.ts';
-import { toHex } from '../lib/hex.ts';
 import type { Db } from '../store/db.ts';
 import { clearFileDeletions, pendingFileDeletions, scheduleUploadCleanup } from '../store/files.ts';
 
 export const submissionPrefix = (projectId: string, submissionId: string) => `${projectId}/${submissionId}/`;
 export const fileKey = (projectId: string, submissionId: string, field: string) =>
   `${submissionPrefix(projectId, submissionId)}${encodeURIComponent(field)}`;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-/**
- * C30: the type judged from the bytes, never from what the client said: a known signature (PDF,
- * PNG, JPEG, GIF, WebP, ZIP…), else `text/plain` for UTF-8 text without NUL, else
- * `application/octet-stream`.
- */
-export function sniffType(bytes: Uint8Array): string {
-  const known = filetypeinfo(bytes.subarray(0, 4100)).find((t) => t.mime !== undefined);
-  if (known?.mime !== undefined) return known.mime;
-  if (bytes.length === 0 || bytes.includes(0)) return 'application/octet-stream';
-  try {
-    utf8.decode(bytes);
-    return 'text/plain';
-  } catch {
-    return 'application/octet-stream';
-  }
-}
-
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
-}
 
 /** One file of a submission into R2, typed as judged, checked by R2 against its SHA-256. */
 function putFile(

@@ -3,7 +3,7 @@
 // body store the same row.
 import { UploadedFile } from '../fields/file.ts';
 import type { FieldDef } from '../fields/validation.ts';
-import { sha256Hex, sniffType } from '../files/r2.ts';
+import { sha256Hex, sniffType } from '../files/bytes.ts';
 
 export type FormText = { name: string; value: string };
 export type FormFile = { name: string; filename: string; bytes: Uint8Array };

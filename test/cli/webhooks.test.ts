@@ -16,6 +16,7 @@ let forms: (...argv: string[]) => Promise<Result>;
 let server: Server;
 let url = '';
 let answer = 200;
+let answerBody: string | undefined;
 const received: { headers: Record<string, string>; body: string }[] = [];
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ beforeAll(async () => {
     });
     req.on('end', () => {
       received.push({ headers: req.headers as Record<string, string>, body });
-      res.writeHead(answer).end(`answered ${answer}`);
+      res.writeHead(answer).end(answerBody ?? `answered ${answer}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,6 +98,137 @@ describe('forms webhook', () => {
   ])('C26: add refuses %s', async (bad, message) => {
     const p = await project();
     await expectRefused(['webhook', 'add', p.projectId, bad], message);
+  });
+
+  it.each([
+    ['https://169.254.169.254/latest/meta-data', /a linkLocal address is not a public host/],
+    ['https://10.0.0.1/', /a private address is not a public host/],
+    ['https://[::ffff:127.0.0.1]/', /an IPv4-mapped IPv6 address is not a public host/],
+    ['https://2130706433/', /a loopback address is not a public host/],
+    ['https://0x7f.1/', /a loopback address is not a public host/],
+    ['https://0177.0.0.1/', /a loopback address is not a public host/],
+    ['https://100.64.0.1/', /a carrierGradeNat address is not a public host/],
+    ['https://[fd00::1]/', /a uniqueLocal address is not a public host/],
+    ['https://[::1]/', /a loopback address is not a public host/],
+    ['https://metadata.google.internal/', /'metadata.google.internal' is not a public host/],
+    ['https://localhost/', /'localhost' is not a public host/],
+    ['https://api.localhost/', /'api.localhost' is not a public host/],
+    ['https://printer.local/', /'printer.local' is not a public host/],
+    ['https://user:pass@hooks.example/x', /a URL with credentials in it is refused/],
+  ])('C26: add refuses %s, in one line, and changes nothing', async (bad, message) => {
+    const p = await project();
+    const before = await snapshot(database);
+    const result = await forms('webhook', 'add', p.projectId, bad);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(await snapshot(database)).toBe(before);
+  });
+
+  it('C26: a stored destination that is not public is never sent to: webhook test refuses, redeliver records why', async () => {
+    const p = await project();
+    const id = 'wh_storedbefore';
+    // Stored before the rule (or written by hand): the tool and the worker check it before each request.
+    await database.db.insert(webhooks).values({
+      id,
+      projectId: p.projectId,
+      url: 'https://169.254.169.254/latest/meta-data',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      createdAt: new Date().toISOString(),
+    });
+    const sent = received.length;
+    await expectRefused(['webhook', 'test', p.projectId, id], /cannot be sent to: a linkLocal address/);
+    const submissionId = '01a00000-0000-7000-8000-0000000000a1';
+    await insertSubmissions(database.db, [
+      {
+        id: submissionId,
+        projectId: p.projectId,
+        data: '{}',
+        receivedAt: new Date().toISOString(),
+        outbox: 1,
+      },
+    ]);
+    const redelivered = await json<{ redelivered: { kind: string; error: string }[] }>(
+      'deliveries',
+      'redeliver',
+      p.projectId,
+      `${submissionId}.${id}`,
+    );
+    expect(redelivered.redelivered).toEqual([
+      expect.objectContaining({ kind: 'retry', error: 'a linkLocal address is not a public host' }),
+    ]);
+    expect(received.length).toBe(sent);
+  });
+
+  it('C19: webhook test prints a receiver’s answer with its escape codes made visible, never raw', async () => {
+    const p = await project();
+    const added = await json<{ webhookId: string }>('webhook', 'add', p.projectId, url);
+    answer = 200;
+    answerBody = '\u001b]0;pwned\u0007\u001b[31mred\u009b2J\nforged line';
+    try {
+      const text = await forms('webhook', 'test', p.projectId, added.webhookId);
+      expect(text.code).toBe(0);
+      expect(text.stdout).not.toMatch(/(?!\n)\p{Cc}/u);
+      expect(text.stdout).toContain('\\x1b]0;pwned\\x07\\x1b[31mred\\x9b2J\\nforged line');
+      expect(text.stdout.trimEnd().split('\n')).toHaveLength(1);
+      const asJson = await forms('webhook', 'test', p.projectId, added.webhookId, '--json');
+      expect(asJson.stdout).not.toMatch(/(?!\n)\p{Cc}/u);
+      expect((JSON.parse(asJson.stdout) as { excerpt: string }).excerpt).toBe(answerBody);
+    } finally {
+      answerBody = undefined;
+    }
+  });
+
+  it('C26: enable turns a webhook disabled by 410 on again; its cancelled deliveries go again with redeliver --failed', async () => {
+    const p = await project();
+    const added = await json<{ webhookId: string }>('webhook', 'add', p.projectId, url);
+    const ids = ['01a00000-0000-7000-8000-0000000000b1', '01a00000-0000-7000-8000-0000000000b2'];
+    await insertSubmissions(
+      database.db,
+      ids.map((id) => ({
+        id,
+        projectId: p.projectId,
+        data: '{}',
+        receivedAt: new Date().toISOString(),
+        outbox: 1 as const,
+      })),
+    );
+    await writeOutbox(database.db, ids);
+    answer = 410;
+    const gone = await json<{ redelivered: { kind: string }[] }>(
+      'deliveries',
+      'redeliver',
+      p.projectId,
+      `${ids[0]}.${added.webhookId}`,
+    );
+    expect(gone.redelivered.map((r) => r.kind)).toEqual(['failed']);
+    expect((await forms('webhook', 'list', p.projectId)).stdout).toMatch(/disabled \S+ \(410 Gone\)/);
+    const failed = await json<{ deliveries: { status: string; lastError: string | null }[] }>(
+      'deliveries',
+      'list',
+      p.projectId,
+      '--failed',
+    );
+    expect(failed.deliveries.map((d) => d.status).sort()).toEqual(['cancelled', 'failed']);
+    // Disabled: a redelivery says so, and sends nothing.
+    const sent = received.length;
+    const refused = await forms('deliveries', 'redeliver', p.projectId, `${ids[1]}.${added.webhookId}`);
+    expect(refused.stdout).toMatch(
+      /not sent: its webhook is disabled \(enable it with: forms webhook enable/,
+    );
+    expect(received.length).toBe(sent);
+    const enabled = await forms('webhook', 'enable', p.projectId, added.webhookId);
+    expect(enabled.stdout).toContain(`forms deliveries redeliver ${p.projectId} --failed`);
+    answer = 200;
+    const again = await json<{ redelivered: { kind: string }[] }>(
+      'deliveries',
+      'redeliver',
+      p.projectId,
+      '--failed',
+    );
+    expect(again.redelivered.map((r) => r.kind)).toEqual(['delivered', 'delivered']);
+    await expectRefused(['webhook', 'enable', p.projectId, 'wh_nope'], /has no webhook 'wh_nope'/);
   });
 
   it(`C26: a project has at most ${MAX_WEBHOOKS} webhooks`, async () => {
