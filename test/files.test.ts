@@ -151,6 +151,80 @@ describe('C30: uploading a file', () => {
     );
   });
 
+  it("C30: filename* holds only RFC 8187 attr-chars: ' ( ) * are percent-encoded too", async () => {
+    const p = await project();
+    await expectEnvelope(
+      await post(p.formId, form({ cv: [PDF, "it's (a) *test*!.pdf", 'application/pdf'] })),
+      201,
+    );
+    const [row] = await storedRows(p.projectId);
+    const res = await download(p.secretKey, row?.id ?? '');
+    expect(res.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="it's (a) *test*!.pdf"; filename*=UTF-8''it%27s%20%28a%29%20%2Atest%2A!.pdf`,
+    );
+    const encoded = res.headers.get('Content-Disposition')?.split("filename*=UTF-8''")[1] ?? '';
+    expect(encoded).toMatch(/^(?:[A-Za-z0-9!#$&+\-.^_`|~]|%[0-9A-F]{2})+$/);
+  });
+
+  it('C30: a wildcard never admits a script-capable type (SVG, XML, XHTML); only its exact type does, and it downloads as bytes', async () => {
+    const SVG = new TextEncoder().encode(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    );
+    const XHTML = new TextEncoder().encode(
+      '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"></html>',
+    );
+    const wide = await project([
+      {
+        name: 'pic',
+        type: 'file',
+        required: false,
+        rules: { accept: ['image/*', 'application/*', 'text/*'] },
+      },
+    ]);
+    for (const [bytes, name] of [
+      [SVG, 'x.svg'],
+      [XHTML, 'x.xhtml'],
+    ] as const) {
+      const res = await post(wide.formId, form({ pic: [bytes, name, 'image/png'] }));
+      await expectEnvelope(res, 400, {
+        message: 'Validation failed',
+        errors: ["Field 'pic' must be a file of type image/*, application/*, text/*"],
+      });
+    }
+    expect(await objectsOf(wide.projectId)).toEqual([]);
+    const exact = await project([
+      { name: 'pic', type: 'file', required: false, rules: { accept: ['image/svg+xml'] } },
+    ]);
+    await expectEnvelope(await post(exact.formId, form({ pic: [SVG, 'x.svg', 'image/svg+xml'] })), 201);
+    const [row] = await storedRows(exact.projectId);
+    expect(JSON.parse(row?.data ?? '{}').pic.type).toBe('image/svg+xml');
+    const res = await download(exact.secretKey, row?.id ?? '', 'pic');
+    expect(res.headers.get('Content-Type')).toBe('application/octet-stream');
+    expect(res.headers.get('Content-Disposition')).toMatch(/^attachment;/);
+  });
+
+  it('C30: bytes with no known signature that hold a NUL are application/octet-stream, never text', async () => {
+    const p = await project([{ name: 'doc', type: 'file', required: false }]);
+    const binary = new TextEncoder().encode('plain words\u0000and more words');
+    await expectEnvelope(await post(p.formId, form({ doc: [binary, 'a.txt', 'text/plain'] })), 201);
+    const text = new TextEncoder().encode('plain words and more words');
+    await expectEnvelope(await post(p.formId, form({ doc: [text, 'b.txt', 'text/plain'] })), 201);
+    expect((await storedRows(p.projectId)).map((r) => JSON.parse(r.data).doc.type)).toEqual([
+      'application/octet-stream',
+      'text/plain',
+    ]);
+  });
+
+  it('C30: a file of exactly maxSize bytes is accepted; one byte more is refused', async () => {
+    const p = await project([{ name: 'doc', type: 'file', required: false, rules: { maxSize: 100 } }]);
+    const of = (n: number) => new Uint8Array(n).fill(0x61);
+    await expectEnvelope(await post(p.formId, form({ doc: [of(100), 'a.txt', 'text/plain'] })), 201);
+    await expectEnvelope(await post(p.formId, form({ doc: [of(101), 'b.txt', 'text/plain'] })), 413, {
+      message: 'Request body too large',
+      error: { message: "Field 'doc' must be at most 100 bytes" },
+    });
+  });
+
   it('C23 + C30: a publishable key cannot download; another project, or a field without a file, is 404', async () => {
     const p = await project();
     const other = await project();

@@ -13,14 +13,23 @@ export const isEmailAddress = (value: unknown): value is string => v.is(ADDRESS,
 /** No line breaks or other control characters in a header, so that nothing can add one. */
 const headerText = (text: string, max: number) =>
   text
-    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
     .trim()
     .slice(0, max);
 
-/** A field's value as text: strings as they are (later lines indented), anything else as JSON. */
-function valueText(value: unknown): string {
+/**
+ * Every Unicode line terminator (CR LF, CR, LF, VT, FF, NEL, LINE and PARAGRAPH SEPARATOR): a mail
+ * client may break a line on any of them.
+ */
+const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
+
+/**
+ * A field's value as text: strings as they are, every later line indented, so that no line of a
+ * value can pass for another field (C27); anything else as JSON.
+ */
+export function valueText(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.replace(/\r\n?|\n/g, '\n  ');
+  return text.replace(LINE_BREAK, '\n  ');
 }
 
 export type NotificationEmail = {

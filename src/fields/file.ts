@@ -27,10 +27,26 @@ export class UploadedFile {
   }
 }
 
-/** `accept` as HTML's attribute means it, for a type judged from the bytes: exact, or `type/*`. */
+/**
+ * C30: the types a browser runs script in when it shows them: HTML, SVG and XML (any `+xml`), and
+ * scripts themselves.
+ */
+export function scriptCapable(type: string): boolean {
+  const media = (type.split(';')[0] ?? '').trim().toLowerCase();
+  return (
+    /^(?:text\/html|application\/xml|text\/xml|[a-z0-9.+-]+\/[a-z0-9.+-]*\+xml)$/.test(media) ||
+    /^(?:text|application)\/(?:x-)?(?:javascript|ecmascript)$/.test(media)
+  );
+}
+
+/**
+ * `accept` as HTML's attribute means it, for a type judged from the bytes: exact, or `type/*`. C30:
+ * a wildcard never admits a script-capable type; only its own exact type does.
+ */
 export function accepts(accept: readonly string[], type: string): boolean {
   const [major] = type.split('/');
-  return accept.some((a) => a === type || (a.endsWith('/*') && a.slice(0, -2) === major));
+  const wildcard = !scriptCapable(type);
+  return accept.some((a) => a === type || (wildcard && a.endsWith('/*') && a.slice(0, -2) === major));
 }
 
 /** A size for people: bytes, kB or MB (1 kB = 1000 bytes, as the rules are written). */

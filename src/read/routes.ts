@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import { type AppEnv, authenticate, rateLimit, requireSecretKey } from '../auth/authenticate.ts';
+import { scriptCapable } from '../fields/file.ts';
 import { fileKey } from '../files/r2.ts';
 import { REASON_PHRASES } from '../http/envelope.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
@@ -193,15 +194,29 @@ async function download(c: ReadContext): Promise<Response> {
   return new Response(object.body, {
     status: 200,
     headers: {
-      'Content-Type': typeof type === 'string' ? type : 'application/octet-stream',
+      // C30: a type a browser would run script in is only ever a download of bytes.
+      'Content-Type': typeof type === 'string' && !scriptCapable(type) ? type : 'application/octet-stream',
       'Content-Length': String(object.size),
-      // `filename` for tools that read only it (curl -J), in ASCII; `filename*` with the real name.
-      'Content-Disposition': `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      'Content-Disposition': contentDisposition(filename),
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'private, no-store',
       'X-Request-Id': requestIdOf(c),
     },
   });
+}
+
+/**
+ * C30: an attachment's name: `filename` in ASCII for tools that read only it (curl -J), and
+ * `filename*` with the real name in UTF-8, percent-encoded but for RFC 8187's attr-chars.
+ */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  // encodeURIComponent leaves ' ( ) * as they are, which attr-char does not allow.
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 const MAX_ERASE_BODY = 16 * 1024;

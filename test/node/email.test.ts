@@ -41,6 +41,29 @@ describe('C27: the notification email', () => {
     expect(email.text).toContain('message: hi\n  email: forged@evil.example\n  bye\n');
   });
 
+  it('C27: every Unicode line terminator in a value is a line break, indented like one', () => {
+    for (const lineBreak of ['\n', '\r\n', '\r', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029']) {
+      const email = notificationEmail(
+        delivery({ message: `hi${lineBreak}email: forged@evil.example` }),
+        'f@example.com',
+      );
+      expect(email.text).toContain('message: hi\n  email: forged@evil.example\n');
+      expect(email.text).not.toMatch(/[\u000b\u000c\u0085\u2028\u2029\r]/);
+    }
+  });
+
+  it('C27 (property): no line of the email starts with another field’s name, whatever a value holds', () => {
+    const terminators = fc.constantFrom('\n', '\r\n', '\r', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), terminators)), (parts) => {
+        const email = notificationEmail(delivery({ message: parts.join(''), other: 'x' }), 'f@example.com');
+        const lines = email.text.split('\n');
+        expect(lines.filter((l) => l.startsWith('other: '))).toEqual(['other: x']);
+        expect(email.text).not.toMatch(/[\u000b\u000c\u0085\u2028\u2029\r]/);
+      }),
+    );
+  });
+
   it('C27: Reply-To is the named field when it holds a valid address, and nothing otherwise', () => {
     const from = 'forms@example.com';
     expect(
@@ -69,7 +92,7 @@ describe('C27: the notification email', () => {
           'f@example.com',
         );
         for (const header of [email.subject, email.to, email.from, email.replyTo ?? '']) {
-          expect(header).not.toMatch(/\p{Cc}/u);
+          expect(header).not.toMatch(/[\p{Cc}\p{Zl}\p{Zp}]/u);
         }
         if (email.replyTo !== undefined) expect(isEmailAddress(email.replyTo)).toBe(true);
       }),
