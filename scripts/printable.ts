@@ -3,7 +3,7 @@
 // the operator's terminal, and a line break could forge a line of output. Such characters are shown
 // as escapes instead, visibly (`\x1b`, `\n`, `\u202e`).
 
-// C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the bidirectional
+// the control characters (U+0000–U+001F, DEL, U+0080–U+009F), the Unicode line and paragraph separators, and the bidirectional
 // overrides and isolates (which reorder what a terminal shows).
 const CONTROLS = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -32,7 +32,7 @@ export function safeCell(text: string): string {
   return text.replace(CONTROLS, (ch) => (ch === '\n' || ch === '\r' || ch === '\t' ? ch : escaped(ch)));
 }
 
-// JSON.stringify escapes C0 controls already; these it leaves raw.
+// JSON.stringify escapes U+0000–U+001F already; these it leaves raw.
 const JSON_RAW = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** JSON text with every character a terminal could act on written as a `\u` escape (the same JSON). */

@@ -31,7 +31,7 @@ describe('C18: storage faults', () => {
     const spy = spyD1(env.DB, isWrite);
     const res = await submitWithEnv({ ...env, DB: spy.db }, { key: project.apiKey, json: VALID_BODY });
     await expectEnvelope(res, 503, UNAVAILABLE);
-    expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(res.headers.get('Retry-After')).toBe('5');
     expect(spy.trips.some(isWrite)).toBe(true);
     expect(await storedRows(project.projectId)).toEqual([]);
   });
@@ -126,6 +126,23 @@ describe('C17: D1 round trips on the hot path', () => {
     await expectEnvelope(await submitWithEnv(testEnv, { key: other.apiKey, json: VALID_BODY }), 201);
     expect(spy.trips).toHaveLength(1);
     expect(spy.trips.every(isWrite)).toBe(true);
+  });
+
+  it('C6: a key-shaped token of the wrong length (33 or 31 characters after the prefix) is 401 with no D1 query', async () => {
+    const spy = spyD1(env.DB);
+    const testEnv = { ...env, DB: spy.db };
+    for (const key of [
+      `edgeform_pk_${'A'.repeat(33)}`,
+      `edgeform_pk_${'A'.repeat(31)}`,
+      `edgeform_sk_${'A'.repeat(33)}`,
+      `edgeform_${'A'.repeat(33)}`,
+    ]) {
+      await expectEnvelope(await submitWithEnv(testEnv, { key, json: VALID_BODY }), 401, {
+        message: 'Authentication failed',
+        error: { message: 'Invalid API key' },
+      });
+    }
+    expect(spy.trips).toEqual([]);
   });
 
   it('cold: an unknown (well-formed) key costs 1 round trip; warm: none', async () => {

@@ -242,6 +242,10 @@ describe('C24: listing', () => {
     ['spam=maybe', 'spam', 'must be one of: exclude, include, only'],
     ['since=yesterday', 'since', 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z'],
     ['until=2026-13-45', 'until', 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z'],
+    ['since=2026-02-31', 'since', 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z'],
+    ['since=2026-02-29T10:00:00Z', 'since', 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z'],
+    ['until=2026-11-22T24:00:00Z', 'until', 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z'],
+    ['until=2026-11-22T09:60Z', 'until', 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z'],
     [
       'cursor=garbage',
       'cursor',
@@ -254,6 +258,19 @@ describe('C24: listing', () => {
       message: 'Invalid request',
       error: { message: `Query parameter '${name}' ${expected}` },
     });
+  });
+
+  it('C24: limit=1000 is the largest page asked for, and is honoured; days and times without seconds are times', async () => {
+    const p = await withSecret();
+    await insertRows(p.projectId, 3);
+    expect((await okData<ListData>(await read(p.secret, '?limit=1000'))).submissions).toHaveLength(3);
+    expect(
+      (await okData<ListData>(await read(p.secret, '?since=2026-01-01&until=2026-01-01T00:00:02Z')))
+        .submissions,
+    ).toHaveLength(2);
+    expect(
+      (await okData<ListData>(await read(p.secret, '?since=2024-02-29T00:00%2B01:00'))).submissions,
+    ).toHaveLength(3);
   });
 
   it('C24: a cursor of one order cannot be used with the other', async () => {
@@ -388,6 +405,25 @@ describe('C25: erasure', () => {
           'Body must be a JSON object {"field": "<name>", "value": <a string, number, boolean or null>}',
       },
     });
+  });
+
+  it('C25: an erasure body is read no further than 16 KiB: a larger one is 413 and the rest never read', async () => {
+    const p = await withSecret();
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.length;
+        if (pulled > 20 * 1024 * 1024) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const res = await submit({ url: `${BASE}/erase`, key: p.secret, body });
+    await expectEnvelope(res, 413, {
+      message: 'Request body too large',
+      error: { message: 'Request body must not exceed 16384 bytes' },
+    });
+    expect(pulled).toBeLessThan(1024 * 1024);
   });
 
   it('C25: not JSON is 400, another media type 415, a publishable key 403', async () => {
@@ -563,5 +599,25 @@ describe('C25: erasure of numbers and booleans', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('C23: a secret key from a web page', () => {
+  it('C23: a request with an Origin header and a secret key is 403 on every route of the read API', async () => {
+    const p = await withSecret();
+    const [row] = await insertRows(p.projectId, 1);
+    const page = { Origin: 'https://site.example' };
+    for (const [path, method, body] of [
+      ['', 'GET', undefined],
+      [`/${row?.id}`, 'GET', undefined],
+      [`/${row?.id}`, 'DELETE', undefined],
+      [`/${row?.id}/files/cv`, 'GET', undefined],
+      ['/erase', 'POST', JSON.stringify({ field: 'name', value: 'n0' })],
+    ] as const) {
+      const res = await read(p.secret, path, { method, headers: page, ...(body ? { body } : {}) });
+      await expectEnvelope(res, 403);
+      expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    }
+    expect(await storedRows(p.projectId)).toHaveLength(1);
   });
 });

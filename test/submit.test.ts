@@ -259,6 +259,23 @@ describe('C11: the body', () => {
     expect(await storedRows(p.projectId)).toEqual([]);
   });
 
+  it('C11: {} is refused before validation: "Submission has no fields" even where fields are required', async () => {
+    const p = await seedProject({
+      fields: [
+        { name: 'name', type: 'string', required: true },
+        { name: 'email', type: 'string', required: true },
+      ],
+    });
+    await expectEnvelope(await submit({ key: p.apiKey, body: '{}' }), 400, noFields);
+    // With the Turnstile token or the honeypot alone, nothing is left either.
+    await expectEnvelope(
+      await submit({ key: p.apiKey, json: { 'cf-turnstile-response': 'x' } }),
+      400,
+      noFields,
+    );
+    expect(await storedRows(p.projectId)).toEqual([]);
+  });
+
   it('C11: nothing left after the discard policy is 400 "Submission has no fields"', async () => {
     const p = await seedProject({ unknownFields: 'discard' });
     await expectEnvelope(await submit({ key: p.apiKey, json: { other: 1, more: 'x' } }), 400, noFields);

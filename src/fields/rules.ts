@@ -4,6 +4,7 @@
 import { RE2JS } from 're2js';
 import * as v from 'valibot';
 import type { FieldType } from '../../schema/tables.ts';
+import { isDate, isDateTime } from '../lib/time.ts';
 import { httpUrl } from '../lib/urls.ts';
 import { accepts, sizeText, type UploadedFile } from './file.ts';
 
@@ -63,26 +64,6 @@ export function codePoints(text: string): number {
   let n = 0;
   for (const _ of text) n++;
   return n;
-}
-
-/** RFC 3339 full-date, and a day that exists (2026-02-30 does not). */
-function isDate(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (m === null) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d); // unlike Date.UTC, years 0–99 stay themselves
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
-/** RFC 3339 date-time: a full date, `T` (or `t`), a time with seconds, and `Z` or an offset. */
-function isDateTime(text: string): boolean {
-  const m = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(text);
-  if (m === null || !isDate(m[1] ?? '')) return false;
-  const [h, mi, s] = [Number(m[2]), Number(m[3]), Number(m[4])];
-  const offsetOk = m[7] === undefined || (Number(m[7]) < 24 && Number(m[8]) < 60);
-  // 60 seconds: RFC 3339 allows a leap second.
-  return h < 24 && mi < 60 && s <= 60 && offsetOk;
 }
 
 /** An absolute http or https URL, as the WHATWG URL Standard (the `URL` class) parses it. */

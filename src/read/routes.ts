@@ -7,6 +7,7 @@ import type { HonoBase } from 'hono/hono-base';
 import { type AppEnv, authenticate, rateLimit, requireSecretKey } from '../auth/authenticate.ts';
 import { scriptCapable } from '../fields/file.ts';
 import { fileKey } from '../files/r2.ts';
+import { readWithin } from '../http/body.ts';
 import { REASON_PHRASES } from '../http/envelope.ts';
 import { isJsonMediaType } from '../http/media-type.ts';
 import {
@@ -21,6 +22,7 @@ import {
 } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { send, sendJson } from '../http/send.ts';
+import { parseTime } from '../lib/time.ts';
 import { sessionDatabase } from '../store/db.ts';
 import {
   deleteSubmission,
@@ -94,9 +96,10 @@ function decodeCursor(cursor: string, order: Order): string {
 function isoTime(c: ReadContext, name: 'since' | 'until'): string | undefined {
   const text = c.req.query(name);
   if (text === undefined) return undefined;
-  const ms = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(ms)) throw invalidParameter(name, 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z');
-  return new Date(ms).toISOString();
+  // A day that does not exist (2026-02-31) is refused, never rolled over into March.
+  const time = parseTime(text);
+  if (time === undefined) throw invalidParameter(name, 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z');
+  return time;
 }
 
 function oneOf<T extends string>(c: ReadContext, name: string, allowed: readonly T[], fallback: T): T {
@@ -224,8 +227,8 @@ const MAX_ERASE_BODY = 16 * 1024;
 /** POST /api/v1/submissions/erase {"field", "value"}: every submission whose field holds the value. */
 async function erase(c: ReadContext): Promise<Response> {
   if (!isJsonMediaType(c.req.header('Content-Type'))) throw unsupportedMediaType();
-  const text = await c.req.text();
-  if (text.length > MAX_ERASE_BODY) throw invalidErasure();
+  // Read no further than the limit: a body of megabytes is refused at its 16,385th byte.
+  const text = new TextDecoder().decode(await readWithin(c.req.raw, MAX_ERASE_BODY));
   let body: unknown;
   try {
     body = JSON.parse(text);
