@@ -69,7 +69,7 @@ describe('OpenAPI 3.1 document', () => {
   it('no reply escapes the catalogue: ApiError and envelope() are built only in src/http/replies.ts', () => {
     const src = join(import.meta.dirname, '../../src');
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    expect(files).toContain(join('submit', 'steps.ts'));
+    expect(files).toContain(join('accept', 'steps.ts'));
     for (const file of files) {
       if (file === join('http', 'replies.ts') || file === join('http', 'envelope.ts')) continue;
       const text = readFileSync(join(src, file), 'utf8');
