@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { submissions } from '../schema/tables.ts';
 import { openDatabase } from '../scripts/database.ts';
-import { createProjectFromInput } from '../scripts/forms.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
+import { createProjectFromSpecs } from '../src/manage/projects.ts';
 
 async function seed(dir: string, count: number): Promise<string> {
   const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-  const { projectId } = await createProjectFromInput(db, {
+  const { projectId } = await createProjectFromSpecs(db, {
     name: 'Bench',
     fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
   });
@@ -49,7 +49,7 @@ function peak(dir: string, projectId: string, format: string) {
       '-f',
       '%M %e',
       process.execPath,
-      'scripts/forms.ts',
+      'scripts/forms/index.ts',
       '--persist-to',
       dir,
       'submissions',

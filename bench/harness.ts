@@ -8,7 +8,7 @@ import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
 import { buildAssets } from '../scripts/build-assets.ts';
 import { openDatabase, persistArgs, wrangler } from '../scripts/database.ts';
-import { createProjectFromInput } from '../scripts/forms.ts';
+import { createProjectFromSpecs } from '../src/manage/projects.ts';
 import { displayPrefix, generateKey, hashKey, KIND_PREFIXES } from '../src/projects/keys.ts';
 import { insertKey } from '../src/store/projects.ts';
 
@@ -73,7 +73,7 @@ export async function seed(state: string): Promise<{ projectId: string; apiKey: 
   wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(state)]);
   const seeded = await openDatabase({ remote: false, persistTo: state });
   try {
-    const { projectId } = await createProjectFromInput(seeded.db, {
+    const { projectId } = await createProjectFromSpecs(seeded.db, {
       name: 'Bench',
       fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
     });

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../scripts/database.ts';
-import { createProjectFromInput } from '../scripts/forms.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
+import { createProjectFromSpecs } from '../src/manage/projects.ts';
 import { insertWebhook, newWebhookId } from '../src/store/targets.ts';
 import { buildBundle, load, median, scenarios, seed, start } from './harness.ts';
 
@@ -23,7 +23,7 @@ try {
   const state = join(work, 'state');
   const plain = await seed(state);
   const opened = await openDatabase({ remote: false, persistTo: state });
-  const hooked = await createProjectFromInput(opened.db, {
+  const hooked = await createProjectFromSpecs(opened.db, {
     name: 'Bench with a webhook',
     fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
   });

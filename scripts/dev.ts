@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseFieldSpec } from '../src/fields/spec.ts';
+import { createProjectFromSpecs } from '../src/manage/projects.ts';
 import { createKey } from '../src/projects/admin.ts';
 import { hashKey } from '../src/projects/keys.ts';
 import {
@@ -15,8 +17,6 @@ import {
 } from '../src/store/projects.ts';
 import { buildAssets } from './build-assets.ts';
 import { openDatabase } from './database.ts';
-import { createProjectFromInput } from './forms.ts';
-import { parseFieldSpec } from './input.ts';
 
 const EXAMPLE_ID = 'example';
 /** C29: the example project's HTML form address, fixed so that examples/plain.html can name it. */
@@ -50,7 +50,7 @@ async function exampleKey(): Promise<string> {
     const existing = await findProject(db, EXAMPLE_ID);
     if (existing === undefined) {
       // Through the same code as `forms project create`.
-      const { apiKey } = await createProjectFromInput(db, {
+      const { apiKey } = await createProjectFromSpecs(db, {
         id: EXAMPLE_ID,
         formId: EXAMPLE_FORM_ID,
         name: 'Example',

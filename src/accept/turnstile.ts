@@ -1,9 +1,9 @@
 // C22: Cloudflare Turnstile, verified server-side with the siteverify API.
+import { TURNSTILE_FIELD } from '../fields/spec.ts';
 import { spamCheckFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { formatUuid } from '../lib/ids.ts';
 
-export const TURNSTILE_FIELD = 'cf-turnstile-response';
 export const TURNSTILE_HEADER = 'CF-Turnstile-Response';
 export const SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 

@@ -44,3 +44,29 @@ export function causeText(error: unknown, max: number): string {
   while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
   return errorText(inner, max);
 }
+
+/**
+ * Input that cannot be used, in one sentence that says why and what would do: the command-line
+ * tool prints it and exits 2, the management API answers 400 with it (C19).
+ */
+export class InvalidInput extends Error {
+  override name = 'InvalidInput';
+}
+
+/**
+ * What the input names does not exist (a project, a field, a target): exit 2, or 404 (C19).
+ * `hint`: where the tool's user finds what does (`see: forms project list`).
+ */
+export class NotFound extends Error {
+  override name = 'NotFound';
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** The change clashes with what exists (a field or origin already there, a cap reached): exit 2, or 409. */
+export class Conflict extends Error {
+  override name = 'Conflict';
+}

@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type Database, openDatabase } from '../../scripts/database.ts';
-import { main } from '../../scripts/forms.ts';
+import { main } from '../../scripts/forms/index.ts';
 
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `forms-${name}-`));
 
@@ -126,4 +128,89 @@ export async function startDev(
     dev.stderr?.on('data', watch);
   });
   return { process: dev, log: () => log };
+}
+
+/**
+ * The tool on a temporary database of its own, opened before the file's tests and closed after:
+ * the helpers every command group's tests use.
+ */
+export function toolOnTemp(name: string) {
+  const state: { database?: Database & { dir: string }; forms?: ReturnType<typeof inProcess> } = {};
+  beforeAll(async () => {
+    state.database = await openTemp(name);
+    state.forms = inProcess(state.database);
+  });
+  afterAll(async () => {
+    await state.database?.close();
+  });
+  const tool = {
+    get database(): Database & { dir: string } {
+      if (state.database === undefined) throw new Error('the database opens before the tests');
+      return state.database;
+    },
+    forms: (...argv: string[]): Promise<Result> => {
+      if (state.forms === undefined) throw new Error('the database opens before the tests');
+      return state.forms(...argv);
+    },
+    /** The command with `--json`: it succeeds, prints nothing on stderr; its document. */
+    async json<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
+      const result = await tool.forms(...argv, '--json');
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      return JSON.parse(result.stdout) as T;
+    },
+    /** C19: bad input is one line on stderr, exit status 2, and changes nothing. */
+    async expectRefused(argv: string[], message: string | RegExp) {
+      const before = await snapshot(tool.database);
+      const result = await tool.forms(...argv);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+      expect(await snapshot(tool.database)).toBe(before);
+    },
+    /** A project with a `name` field (and whatever else is given), made by the tool. */
+    newProject: (...extra: string[]) =>
+      tool.json<{ projectId: string; apiKey: string }>(
+        'project',
+        'create',
+        'Contact',
+        '--field',
+        'name:string',
+        ...extra,
+      ),
+  };
+  return tool;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 for the file's tests: it records each request and answers
+ * `answer` with `body` (or `answered <status>`); both can be changed between tests.
+ */
+export function receiverOnLoopback() {
+  const hook = {
+    url: '',
+    answer: 200,
+    body: undefined as string | undefined,
+    received: [] as { headers: Record<string, string>; body: string }[],
+  };
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      hook.received.push({ headers: req.headers as Record<string, string>, body });
+      res.writeHead(hook.answer).end(hook.body ?? `answered ${hook.answer}`);
+    });
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    hook.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+  });
+  afterAll(() => {
+    server.close();
+  });
+  return hook;
 }

@@ -66,9 +66,9 @@ beforeAll(() => {
   writeFileSync(
     join(project, 'seed-example.ts'),
     `import { openDatabase } from './scripts/database.ts';
-import { createProjectFromInput } from './scripts/forms.ts';
+import { createProjectFromSpecs } from './src/manage/projects.ts';
 const d = await openDatabase({ remote: false });
-await createProjectFromInput(d.db, { id: 'example', name: 'Example', fields: ['name:string', 'email:string'] });
+await createProjectFromSpecs(d.db, { id: 'example', name: 'Example', fields: ['name:string', 'email:string'] });
 await d.close();
 `,
   );

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../scripts/database.ts';
-import { createProjectFromInput } from '../../scripts/forms.ts';
 import { openApiDocument } from '../../src/http/openapi.ts';
+import { createProjectFromSpecs } from '../../src/manage/projects.ts';
 import { submissionPages } from '../../src/store/submissions.ts';
 import { tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, type Site, startSite } from './harness.ts';
@@ -127,7 +127,7 @@ describe('the widget on the example page, in Chromium', () => {
 
   it("a project that lists allowed origins refuses the page's origin, visibly", async () => {
     const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    const other = await createProjectFromInput(db, {
+    const other = await createProjectFromSpecs(db, {
       name: 'Elsewhere',
       fields: ['name:string'],
       origins: ['https://shop.example'],
@@ -191,7 +191,7 @@ describe('the widget on the example page, in Chromium', () => {
 
   it('C28: a field that breaks several rules shows all its messages at that field, once', async () => {
     const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    const ruled = await createProjectFromInput(db, {
+    const ruled = await createProjectFromSpecs(db, {
       name: 'Ruled',
       fields: ['name:string:minLength=3:pattern=^[a-z]+$', 'email:string:format=email'],
     });

@@ -1,0 +1,50 @@
+// `forms key …`: a project's API keys (C7, C23): made and printed once, listed, revoked by prefix.
+import type { Command } from 'commander';
+import { createKey, listKeys, revokeKey } from '../../src/manage/keys.ts';
+import { type Context, table } from './context.ts';
+import { keyState } from './project.ts';
+
+export function keyCommands(cli: Command, { withManager, print }: Context): void {
+  const key = cli.command('key').description('create, revoke and list API keys');
+  key
+    .command('create <project>')
+    .description(
+      'a further key (printed once): publishable, for web pages, or --secret, for servers (submit, read, erase)',
+    )
+    .option('--secret', 'a secret key, for servers: it can also read and erase submissions')
+    .action(
+      withManager(async (m, global, projectId: string, opts: { secret?: boolean }) => {
+        const kind = opts.secret ? 'secret' : 'publishable';
+        const apiKey = await createKey(m, projectId, kind);
+        print(global, { projectId, apiKey, kind }, () =>
+          [
+            `New ${kind} API key for ${projectId} (shown once): ${apiKey}`,
+            ...(kind === 'secret' ? ['Keep it on your server: never put a secret key in a web page.'] : []),
+          ].join('\n'),
+        );
+      }),
+    );
+  key
+    .command('revoke <project> <prefix>')
+    .description('revoke a key, by the prefix that `key list` shows (never the whole key)')
+    .action(
+      withManager(async (m, global, projectId: string, given: string) => {
+        const revoked = await revokeKey(m, projectId, given);
+        print(global, { projectId, revoked }, () => `Revoked key ${revoked}… of ${projectId}.`);
+      }),
+    );
+  key
+    .command('list <project>')
+    .description('display prefixes, kinds, created and revoked times')
+    .action(
+      withManager(async (m, global, projectId: string) => {
+        const keys = await listKeys(m, projectId);
+        print(global, { projectId, keys }, () =>
+          table([
+            ['PREFIX', 'KIND', 'CREATED', 'STATE'],
+            ...keys.map((k) => [`${k.prefix}…`, k.kind, k.createdAt, keyState(k)]),
+          ]),
+        );
+      }),
+    );
+}

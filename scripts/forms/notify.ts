@@ -1,0 +1,59 @@
+// `forms notify …`: the addresses that get an email per accepted submission (C27).
+import type { Command } from 'commander';
+import { addNotification, listNotifications, removeNotification } from '../../src/manage/targets.ts';
+import { type Context, table } from './context.ts';
+
+export function notifyCommands(cli: Command, { withManager, print }: Context): void {
+  const notify = cli
+    .command('notify')
+    .description('an email per accepted submission, through the send_email binding (C27)');
+  notify
+    .command('add <project> <address>')
+    .description('email every accepted submission to this address')
+    .option('--reply-to-field <field>', "the emails' Reply-To is the address in this string field")
+    .action(
+      withManager(async (m, global, projectId: string, address: string, opts: { replyToField?: string }) => {
+        const added = await addNotification(m, projectId, address, opts.replyToField);
+        print(global, added, () =>
+          [
+            `Added email notification ${added.notificationId} → ${added.address}`,
+            added.replyToField === null
+              ? 'Reply-To: none (set one with --reply-to-field <field>)'
+              : `Reply-To: the address in field '${added.replyToField}', when it holds one`,
+          ].join('\n'),
+        );
+      }),
+    );
+  notify
+    .command('list <project>')
+    .description('the addresses that get an email per submission')
+    .action(
+      withManager(async (m, global, projectId: string) => {
+        const { replyToField, notifications } = await listNotifications(m, projectId);
+        print(global, { projectId, replyToField, notifications }, () =>
+          notifications.length === 0
+            ? `No email notifications for ${projectId}: forms notify add ${projectId} <address>`
+            : [
+                table([
+                  ['ID', 'ADDRESS', 'CREATED'],
+                  ...notifications.map((r) => [r.notificationId, r.address, r.createdAt]),
+                ]),
+                `Reply-To field: ${replyToField ?? '(none)'}`,
+              ].join('\n'),
+        );
+      }),
+    );
+  notify
+    .command('remove <project> <id-or-address>')
+    .description('stop emailing an address (by its id or the address), and drop its deliveries')
+    .action(
+      withManager(async (m, global, projectId: string, which: string) => {
+        const { removed, address } = await removeNotification(m, projectId, which);
+        print(
+          global,
+          { projectId, removed, address },
+          () => `Removed ${address} (${removed}) from ${projectId}.`,
+        );
+      }),
+    );
+}

@@ -1,0 +1,115 @@
+// `forms webhook …`: signed webhooks (Standard Webhooks, C26): added with a secret shown once,
+// listed without it, tested, rotated, turned off and on, removed.
+import type { Command } from 'commander';
+import {
+  addWebhook,
+  listWebhooks,
+  removeWebhook,
+  rotateSecret,
+  setWebhookEnabled,
+  testWebhook,
+} from '../../src/manage/targets.ts';
+import { type Context, table } from './context.ts';
+import { shown } from './printable.ts';
+
+export function webhookCommands(cli: Command, { withManager, print }: Context): void {
+  const webhook = cli.command('webhook').description('signed webhooks (Standard Webhooks) per project');
+  webhook
+    .command('add <project> <url>')
+    .description('a webhook: every accepted submission is POSTed to it, signed; prints its secret once')
+    .action(
+      withManager(async (m, global, projectId: string, url: string) => {
+        const added = await addWebhook(m, projectId, url);
+        print(global, added, () =>
+          [
+            `Added webhook ${added.webhookId} → ${added.url}`,
+            `Signing secret (shown once; verify deliveries with it): ${added.secret}`,
+          ].join('\n'),
+        );
+      }),
+    );
+  webhook
+    .command('list <project>')
+    .description('ids, URLs and states (never a secret)')
+    .action(
+      withManager(async (m, global, projectId: string) => {
+        const hooks = await listWebhooks(m, projectId);
+        print(global, { projectId, webhooks: hooks }, () =>
+          hooks.length === 0
+            ? `No webhooks for ${projectId}: forms webhook add ${projectId} <url>`
+            : table([
+                ['ID', 'URL', 'STATE', 'CREATED'],
+                ...hooks.map((h) => [
+                  h.webhookId,
+                  h.url,
+                  h.state === 'active'
+                    ? h.rotatingUntil
+                      ? `active (two secrets until ${h.rotatingUntil})`
+                      : 'active'
+                    : `disabled ${h.disabledAt} (${h.disabledReason === 'manual' ? 'by hand' : '410 Gone'})`,
+                  h.createdAt,
+                ]),
+              ]),
+        );
+      }),
+    );
+  webhook
+    .command('remove <project> <webhook-id>')
+    .description('remove a webhook and its deliveries')
+    .action(
+      withManager(async (m, global, projectId: string, id: string) => {
+        await removeWebhook(m, projectId, id);
+        print(global, { projectId, removed: id }, () => `Removed webhook ${id} from ${projectId}.`);
+      }),
+    );
+  webhook
+    .command('rotate-secret <project> <webhook-id>')
+    .description('a new signing secret, printed once; for 24 hours deliveries are signed with both')
+    .action(
+      withManager(async (m, global, projectId: string, id: string) => {
+        const rotated = await rotateSecret(m, projectId, id);
+        print(global, rotated, () =>
+          [
+            `New signing secret for ${id} (shown once): ${rotated.secret}`,
+            `Until ${rotated.previousUntil} every delivery is signed with both the new and the previous secret.`,
+          ].join('\n'),
+        );
+      }),
+    );
+  for (const enabled of [true, false]) {
+    webhook
+      .command(`${enabled ? 'enable' : 'disable'} <project> <webhook-id>`)
+      .description(
+        enabled
+          ? 'turn a disabled webhook on again (one that answered 410 Gone, say)'
+          : 'turn a webhook off: nothing is sent to it, and its pending deliveries are cancelled',
+      )
+      .action(
+        withManager(async (m, global, projectId: string, id: string) => {
+          const done = await setWebhookEnabled(m, projectId, id, enabled);
+          print(global, done, () =>
+            enabled
+              ? [
+                  `Enabled webhook ${id}: the next submissions are delivered to it.`,
+                  `Its cancelled deliveries can be sent again: forms deliveries redeliver ${projectId} --failed`,
+                ].join('\n')
+              : `Disabled webhook ${id}: its pending deliveries are cancelled.`,
+          );
+        }),
+      );
+  }
+  webhook
+    .command('test <project> <webhook-id>')
+    .description('send a webhook.test event now, from this machine, and print the answer')
+    .action(
+      withManager(async (m, global, projectId: string, id: string) => {
+        const { url, ...answer } = await testWebhook(m, projectId, id);
+        const { status, error, excerpt } = answer;
+        print(global, answer, () =>
+          error === null
+            ? `${shown(url)} answered ${status}${excerpt ? `: ${shown(excerpt)}` : ''}`
+            : `${shown(url)}: ${shown(error)}`,
+        );
+      }),
+    );
+}

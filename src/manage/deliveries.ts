@@ -1,0 +1,70 @@
+// C26, C27, C19: a project's deliveries with their attempts, and redelivery.
+import { type AttemptOutcome, attemptDelivery } from '../delivery/webhooks.ts';
+import { NotFound } from '../lib/faults.ts';
+import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../store/deliveries.ts';
+import { listDeliveries as listAll, listAttempts } from '../store/delivery-log.ts';
+import { findSubmission } from '../store/submissions.ts';
+import { type Manager, requireProject } from './context.ts';
+
+/** The latest deliveries (100), oldest first, each with its attempts; `failed`: those ended undelivered. */
+export async function listDeliveries(m: Manager, projectId: string, options: { failed?: boolean } = {}) {
+  const p = await requireProject(m, projectId);
+  const rows = await listAll(m.db, p.id, { failed: options.failed === true });
+  const attempts = await listAttempts(
+    m.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({
+    ...r,
+    attemptLog: attempts
+      .filter((a) => a.deliveryId === r.id)
+      .map(({ attempt, at, statusCode, error, durationMs }) => ({
+        attempt,
+        at,
+        statusCode,
+        error,
+        durationMs,
+      })),
+  }));
+}
+
+export type Redelivery = { deliveryId: string } & (AttemptOutcome | { kind: 'queued' });
+
+/**
+ * Attempts deliveries again now, from wherever this runs (one id, or every failed and cancelled one
+ * of the project), claimed first as every attempt is (C26). An email goes back to the worker's
+ * queue instead: only the worker can send it (C27).
+ */
+export async function redeliver(
+  m: Manager,
+  projectId: string,
+  which: { id: string } | { failed: true },
+  options: { allowLocalHttp: boolean; fetch?: typeof fetch },
+): Promise<Redelivery[]> {
+  const p = await requireProject(m, projectId);
+  const ids =
+    'id' in which ? [which.id] : (await listAll(m.db, p.id, { failed: true, limit: 1000 })).map((d) => d.id);
+  const results: Redelivery[] = [];
+  for (const deliveryId of ids) {
+    let delivery = await findDeliveryToSend(m.db, deliveryId);
+    // C26: a delivery of a submission still marked in the outbox has no row yet: it is written
+    // here, as the queue consumer would.
+    const submissionId = submissionOf(deliveryId);
+    if (delivery === undefined && (await findSubmission(m.db, p.id, submissionId)) !== undefined) {
+      await writeOutbox(m.db, [submissionId]);
+      delivery = await findDeliveryToSend(m.db, deliveryId);
+    }
+    if (delivery === undefined || delivery.projectId !== p.id) {
+      throw new NotFound(`Project '${p.id}' has no delivery '${deliveryId}'`, 'see: forms deliveries list');
+    }
+    if (delivery.kind === 'email') {
+      // C27: only the worker has the send_email binding; the next sweep sends it.
+      await requeueDelivery(m.db, p.id, deliveryId);
+      results.push({ deliveryId, kind: 'queued' });
+      continue;
+    }
+    const outcome = await attemptDelivery(m.db, deliveryId, { ...options, again: true });
+    results.push({ deliveryId, ...outcome });
+  }
+  return results;
+}

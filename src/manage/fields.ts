@@ -1,0 +1,63 @@
+// C19, C28: a project's fields and allowed origins.
+import type { FieldDef } from '../fields/validation.ts';
+import { Conflict, NotFound } from '../lib/faults.ts';
+import {
+  addField as appendField,
+  removeField as deleteField,
+  removeOrigin as deleteOrigin,
+  addOrigin as insertOrigin,
+  setField as replaceField,
+} from '../store/projects.ts';
+import { type Manager, requireProject } from './context.ts';
+import { parseOrigin } from './input.ts';
+
+/**
+ * Defines a field (checked already, by the caller's grammar): `add` a new one after the last,
+ * `replace` an existing one in its place (type, required, rules: its whole definition), or either.
+ * Returns whether it was added.
+ */
+export async function defineField(
+  m: Manager,
+  projectId: string,
+  def: FieldDef,
+  mode: 'add' | 'replace' | 'either',
+): Promise<{ added: boolean }> {
+  const p = await requireProject(m, projectId);
+  const exists = p.fields.some((f) => f.name === def.name);
+  if (exists && mode === 'add') throw new Conflict(`Field '${def.name}' already exists in project '${p.id}'`);
+  if (!exists && mode === 'replace') {
+    throw new NotFound(`Project '${p.id}' has no field '${def.name}'`, 'add it with: forms field add');
+  }
+  if (p.honeypot === def.name) {
+    throw new Conflict(`'${def.name}' is the honeypot of project '${p.id}': it cannot be a field`);
+  }
+  if (exists) await replaceField(m.db, p.id, def);
+  else await appendField(m.db, p.id, def);
+  return { added: !exists };
+}
+
+/** Removes a field; submissions stored keep their values of it. */
+export async function removeField(m: Manager, projectId: string, name: string): Promise<void> {
+  const p = await requireProject(m, projectId);
+  if (!(await deleteField(m.db, p.id, name))) throw new NotFound(`Project '${p.id}' has no field '${name}'`);
+}
+
+/** C15: allows an origin; once any is listed, requests from others get 403. Returns it normalised. */
+export async function addOrigin(m: Manager, projectId: string, text: string): Promise<string> {
+  const origin = parseOrigin(text);
+  const p = await requireProject(m, projectId);
+  if (p.origins.some((o) => o.origin === origin)) {
+    throw new Conflict(`Origin '${origin}' is already allowed for project '${p.id}'`);
+  }
+  await insertOrigin(m.db, p.id, origin);
+  return origin;
+}
+
+export async function removeOrigin(m: Manager, projectId: string, text: string): Promise<string> {
+  const origin = parseOrigin(text);
+  const p = await requireProject(m, projectId);
+  if (!(await deleteOrigin(m.db, p.id, origin))) {
+    throw new NotFound(`Origin '${origin}' is not in the list of project '${p.id}'`);
+  }
+  return origin;
+}

@@ -1,0 +1,128 @@
+// C19: what a person gives the tool or the management API about a project (its origins,
+// policies, settings, a value to erase), checked and normalised before anything is written. Bad
+// input is one InvalidInput that says what would do. Field definitions are checked in
+// src/fields/spec.ts.
+import { UNKNOWN_FIELD_POLICIES, type UnknownFieldPolicy } from '../../schema/tables.ts';
+import { isEmailAddress } from '../delivery/email.ts';
+import { FIELD_NAME, TURNSTILE_FIELD } from '../fields/spec.ts';
+import { InvalidInput } from '../lib/faults.ts';
+import { parseTime } from '../lib/time.ts';
+import { allowedRedirect, httpUrl } from '../lib/urls.ts';
+
+/** `scheme://host[:port]`, http or https, normalised as a browser sends it in `Origin`. */
+export function parseOrigin(text: string): string {
+  const invalid = new InvalidInput(
+    `Invalid origin '${text}': expected scheme://host[:port], e.g. https://example.com`,
+  );
+  // No user info, path, query or fragment: at most a trailing slash after the authority.
+  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(text)) throw invalid;
+  try {
+    return new URL(text).origin;
+  } catch {
+    throw invalid;
+  }
+}
+
+export function parsePolicy(text: string): UnknownFieldPolicy {
+  if (!(UNKNOWN_FIELD_POLICIES as readonly string[]).includes(text)) {
+    throw new InvalidInput(`Unknown policy '${text}': use ${UNKNOWN_FIELD_POLICIES.join(' or ')}`);
+  }
+  return text as UnknownFieldPolicy;
+}
+
+/** A point in time, as the read API takes `since` (C24): a day, or a date-time with its offset. */
+export function parseSince(text: string): string {
+  const time = parseTime(text);
+  if (time === undefined) {
+    throw new InvalidInput(`Invalid time '${text}': use ISO 8601, e.g. 2026-11-22T09:00:00Z`);
+  }
+  return time;
+}
+
+/** C22: the honeypot is a form control's name, and not one of the project's fields. */
+export function parseHoneypot(name: string, fields: readonly { name: string }[]): string {
+  if (!FIELD_NAME.test(name) || name === TURNSTILE_FIELD) {
+    throw new InvalidInput(`Invalid honeypot field '${name}': 1–100 characters without spaces or ':'`);
+  }
+  if (fields.some((f) => f.name === name)) {
+    throw new InvalidInput(`The honeypot '${name}' cannot be one of the project's fields`);
+  }
+  return name;
+}
+
+/** C27: the Reply-To field of notification emails is one of the project's string fields. */
+export function parseReplyToField(name: string, fields: readonly { name: string; type: string }[]): string {
+  const field = fields.find((f) => f.name === name);
+  if (field === undefined || field.type !== 'string') {
+    throw new InvalidInput(
+      `The Reply-To field '${name}' must be one of the project's string fields (${
+        fields
+          .filter((f) => f.type === 'string')
+          .map((f) => f.name)
+          .join(', ') || 'it has none'
+      })`,
+    );
+  }
+  return name;
+}
+
+/** C29: a thank-you URL is an http(s) URL on one of the project's allowed origins (never an open redirect). */
+export function parseThankYouUrl(text: string, origins: readonly string[]): string {
+  const url = httpUrl(text);
+  if (url === undefined) {
+    throw new InvalidInput(`Invalid thank-you URL '${text}': expected an absolute https URL`);
+  }
+  const allowed = allowedRedirect(text, origins);
+  if (allowed === undefined) {
+    throw new InvalidInput(
+      `The thank-you URL must be on one of the project's allowed origins (${origins.join(', ') || 'it has none: add one with origin add'})`,
+    );
+  }
+  return allowed;
+}
+
+/** C27: one plain email address. */
+export function parseEmailAddress(text: string): string {
+  if (!isEmailAddress(text)) throw new InvalidInput(`Invalid email address '${text}'`);
+  return text;
+}
+
+/** C22: a Turnstile secret key as Cloudflare's dashboard shows it. */
+export function parseTurnstileSecret(secret: string): string {
+  if (!/^[\x21-\x7e]{1,255}$/.test(secret)) {
+    throw new InvalidInput(
+      'Invalid Turnstile secret: copy the secret key from the Turnstile widget settings',
+    );
+  }
+  return secret;
+}
+
+/** C25: a retention period in whole days, at least 1 (about 100 years at most). */
+export function parseRetentionDays(text: string): number {
+  const days = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(days) || days < 1 || days > 36_500) {
+    throw new InvalidInput(`Invalid retention '${text}': give a whole number of days from 1 to 36500`);
+  }
+  return days;
+}
+
+/** C25: the value an erasure matches: `--value` is a string; `--json-value` any JSON scalar. */
+export function parseErasureValue(
+  value: string | undefined,
+  json: string | undefined,
+): string | number | boolean | null {
+  if ((value === undefined) === (json === undefined)) {
+    throw new InvalidInput('Give the value to erase with --value <text> or --json-value <json>, one of them');
+  }
+  if (value !== undefined) return value;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json ?? '');
+  } catch {
+    throw new InvalidInput(`Invalid --json-value '${json}': give JSON, e.g. 42, true, null or "text"`);
+  }
+  if (parsed === null || ['string', 'number', 'boolean'].includes(typeof parsed)) {
+    return parsed as string | number | boolean | null;
+  }
+  throw new InvalidInput('--json-value must be a string, number, boolean or null: fields hold nothing else');
+}

@@ -1,0 +1,153 @@
+// `forms field …`: add, change and remove fields, with their rules (C28), end to end against a temporary local database.
+
+import { describe, expect, it } from 'vitest';
+import { hashKey } from '../../src/projects/keys.ts';
+import { findProjectByKeyHash } from '../../src/store/projects.ts';
+import { toolOnTemp } from './helpers.ts';
+
+const tool = toolOnTemp('field');
+const { forms, json, expectRefused, newProject } = tool;
+
+describe('field add / remove', () => {
+  it('adds fields after the last one, and removes them', async () => {
+    const p = await newProject();
+    expect(await json('field', 'add', p.projectId, 'phone:integer:required')).toEqual({
+      projectId: p.projectId,
+      field: { name: 'phone', type: 'integer', required: true },
+    });
+    await json('field', 'add', p.projectId, 'ok:boolean');
+    const config = await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey));
+    expect(config?.fields.map((f) => f.name)).toEqual(['name', 'phone', 'ok']);
+    expect(await json('field', 'remove', p.projectId, 'phone')).toEqual({
+      projectId: p.projectId,
+      removed: 'phone',
+    });
+    const after = await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey));
+    expect(after?.fields.map((f) => f.name)).toEqual(['name', 'ok']);
+  });
+
+  it('refuses a duplicate, an unknown type, a malformed spec and an unknown field', async () => {
+    const p = await newProject();
+    await expectRefused(
+      ['field', 'add', p.projectId, 'name:integer'],
+      /Field 'name' already exists in project/,
+    );
+    await expectRefused(['field', 'add', p.projectId, 'age:int'], /Unknown field type 'int'/);
+    await expectRefused(['field', 'add', p.projectId, 'age'], /Malformed field spec 'age'/);
+    await expectRefused(['field', 'remove', p.projectId, 'age'], /has no field 'age'/);
+  });
+});
+
+describe('field rules (C28)', () => {
+  it('C28: project create takes rules in the field syntax; project show lists them; the endpoint gets them', async () => {
+    const created = await json<{ projectId: string; apiKey: string }>(
+      'project',
+      'create',
+      'Signup',
+      '--field',
+      'email:string:required:format=email',
+      '--field',
+      'name:string:minLength=1:maxLength=100',
+      '--field',
+      'age:integer:min=0:max=150',
+      '--field',
+      'price:number:min=0.01',
+      '--field',
+      'topic:string:oneOf=sales|support|other',
+      '--field',
+      'code:string:pattern=^[A-Z]{3}-[0-9]{4}$',
+      '--field',
+      'time:string:pattern=^\\d{2}:\\d{2}$',
+    );
+    const config = await findProjectByKeyHash(tool.database.db, await hashKey(created.apiKey));
+    expect(config?.fields).toEqual([
+      { name: 'email', type: 'string', required: true, rules: { format: 'email' } },
+      { name: 'name', type: 'string', required: false, rules: { minLength: 1, maxLength: 100 } },
+      { name: 'age', type: 'integer', required: false, rules: { min: 0, max: 150 } },
+      { name: 'price', type: 'number', required: false, rules: { min: 0.01 } },
+      { name: 'topic', type: 'string', required: false, rules: { oneOf: ['sales', 'support', 'other'] } },
+      { name: 'code', type: 'string', required: false, rules: { pattern: '^[A-Z]{3}-[0-9]{4}$' } },
+      // A pattern may hold ':' when it comes last.
+      { name: 'time', type: 'string', required: false, rules: { pattern: '^\\d{2}:\\d{2}$' } },
+    ]);
+    const shown = await forms('project', 'show', created.projectId);
+    expect(shown.stdout).toContain('  email: string (required) format=email\n');
+    expect(shown.stdout).toContain('  topic: string oneOf=sales|support|other\n');
+    expect(shown.stdout).toContain('  age: integer min=0 max=150\n');
+    const shownJson = await json<{ fields: unknown[] }>('project', 'show', created.projectId);
+    expect(shownJson.fields[0]).toEqual({
+      name: 'email',
+      type: 'string',
+      required: true,
+      rules: { format: 'email' },
+    });
+  });
+
+  it('C28: field set replaces a definition in its place; field add takes rules', async () => {
+    const p = await newProject('--field', 'age:integer');
+    await json('field', 'set', p.projectId, 'age:integer:required:min=18');
+    await json('field', 'add', p.projectId, 'code:string:maxLength=4');
+    const config = await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey));
+    expect(config?.fields).toEqual([
+      { name: 'name', type: 'string', required: false },
+      { name: 'age', type: 'integer', required: true, rules: { min: 18 } },
+      { name: 'code', type: 'string', required: false, rules: { maxLength: 4 } },
+    ]);
+    await json('field', 'set', p.projectId, 'age:number');
+    expect((await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey)))?.fields[1]).toEqual({
+      name: 'age',
+      type: 'number',
+      required: false,
+    });
+    await expectRefused(['field', 'set', p.projectId, 'nope:string'], /has no field 'nope'/);
+  });
+
+  it('C28: project schema prints the fields as JSON Schema with the matching keywords', async () => {
+    const p = await newProject(
+      '--field',
+      'email:string:required:format=email:maxLength=200',
+      '--field',
+      'age:integer:min=18',
+    );
+    const result = await forms('project', 'schema', p.projectId);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      minProperties: 1,
+      properties: {
+        name: { type: 'string' },
+        email: { type: 'string', format: 'email', maxLength: 200 },
+        age: { type: 'integer', minimum: 18, maximum: Number.MAX_SAFE_INTEGER },
+      },
+      required: ['email'],
+      additionalProperties: false,
+    });
+  });
+
+  it.each([
+    ['age:integer:maxLength=3', /Rule 'maxLength' does not fit type integer/],
+    ['ok:boolean:min=1', /does not fit type boolean in 'ok:boolean:min=1': a boolean field takes no rules/],
+    ['name:string:min=1', /Rule 'min' does not fit type string/],
+    ['age:integer:min=ten', /Invalid min 'ten'/],
+    ['age:integer:min=1.5', /an integer field's bounds are integers/],
+    ['price:number:max=1e400', /Invalid max '1e400'/],
+    ['age:integer:min=5:max=4', /min is above max/],
+    ['name:string:minLength=5:maxLength=4', /minLength is above maxLength/],
+    ['name:string:maxLength=-1', /Invalid maxLength '-1'/],
+    ['name:string:maxLength=1.5', /Invalid maxLength/],
+    ['topic:string:oneOf=', /Invalid oneOf/],
+    ['topic:string:oneOf=a||b', /Invalid oneOf/],
+    ['topic:string:oneOf=a|a', /given twice in oneOf/],
+    ['email:string:format=phone', /Unknown format 'phone'/],
+    ['email:string:format=email:format=url', /Rule 'format' is given twice/],
+    ['name:string:colour=red', /Unknown rule 'colour'/],
+    ['name:string:maxLength', /Malformed field spec/],
+    ['code:string:pattern=', /Invalid pattern .*1 to 200 characters/],
+    ['code:string:pattern=(a)\\1', /Invalid pattern .*RE2/],
+    ['code:string:pattern=a(?=b)', /Invalid pattern .*RE2/],
+    [`code:string:pattern=${'a'.repeat(201)}`, /1 to 200 characters/],
+  ])('C28: %s → exit 2 with one line saying which', async (spec, message) => {
+    await expectRefused(['project', 'create', 'X', '--field', spec], message);
+  });
+});
