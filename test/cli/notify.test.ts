@@ -1,4 +1,4 @@
-// `forms notify …`: email notifications (C27), against a temporary local database, .
+// `forms notify …`: email notifications (C27), against a temporary local database.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../schema/tables.ts';
