@@ -1,59 +1,12 @@
-// The whole service on one screen: middleware in the order of C5 (docs/behaviour.md), the routes, the errors.
-import { HonoBase as Hono } from 'hono/hono-base';
-import { TrieRouter } from 'hono/router/trie-router';
+// The worker: its fetch handler (the app of src/app.ts), its Cron Triggers and its queue consumer.
 import { IDEMPOTENCY_WINDOW_MS } from './accept/idempotency.ts';
-import type { AppEnv } from './auth/authenticate.ts';
+import { app } from './app.ts';
 import { consumeDeliveries, type DeliveryMessage, sweepDeliveries } from './delivery/queue.ts';
 import { sweepFileDeletions } from './files/r2.ts';
-import { FORM_PREFIX, formRoutes } from './form/routes.ts';
-import { preflight } from './http/cors.ts';
-import { ApiError } from './http/envelope.ts';
-import { internalError, notFound, SUBMIT_PATH, unavailable } from './http/replies.ts';
-import { clientRequestIdOf, requestIdOf } from './http/request-id.ts';
-import { send } from './http/send.ts';
-import { causeText, UnavailableError } from './lib/faults.ts';
-import { readRoutes } from './read/routes.ts';
+import { causeText } from './lib/faults.ts';
 import { database } from './store/db.ts';
 import { projectsWithRetention } from './store/projects.ts';
 import { deleteReceivedBefore, purgeIdempotencyKeys } from './store/submissions.ts';
-import { submitRoutes } from './submit/routes.ts';
-
-// The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
-const app = new Hono<AppEnv>({ router: new TrieRouter() });
-
-app.use(preflight(SUBMIT_PATH, FORM_PREFIX));
-
-// C5: the JSON endpoint, through the acceptance pipeline (src/accept/pipeline.ts) both endpoints run.
-submitRoutes(app);
-
-// C24: the read API (secret keys only, no CORS).
-readRoutes(app);
-
-// C29: plain HTML forms, at each project's form address.
-formRoutes(app);
-
-// C16: every other path is 404.
-app.notFound((c) => send(c, notFound().toEnvelope()));
-
-// C3, C4, C18: errors are shaped once, here. Unknown faults are logged with the request id only:
-// never the key, the body, or anything the reply would leak.
-app.onError((err, c) => {
-  if (err instanceof ApiError) return send(c, err.toEnvelope(), err.headers);
-  const requestId = requestIdOf(c);
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      requestId,
-      clientRequestId: clientRequestIdOf(c),
-      method: c.req.method,
-      path: c.req.path,
-      error: err.name,
-      cause: causeText(err, 500),
-    }),
-  );
-  const reply = err instanceof UnavailableError ? unavailable() : internalError(requestId);
-  return send(c, reply.toEnvelope(), reply.headers);
-});
 
 /** Chunks of deletions one run may make per project (C25): the next hourly run goes on. */
 const RETENTION_CHUNKS_PER_RUN = 20;

@@ -1,8 +1,8 @@
 // C30: file fields. Files arrive only as multipart at the form endpoint, are typed by their bytes,
 // kept within their limits, stored in R2 (the real local binding) before the submission's D1 write,
 // downloaded only with a secret key, and deleted with their submission.
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
-import { env, exports } from 'cloudflare:workers';
+import { createScheduledController } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fileDeletions } from '../schema/tables.ts';
@@ -16,7 +16,7 @@ import { database } from '../src/store/db.ts';
 import { deleteProject } from '../src/store/projects.ts';
 import { deleteReceivedBefore, eraseSubmissions } from '../src/store/submissions.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
-import { expectEnvelope, seedProject, storedRows, submit } from './helpers.ts';
+import { expectEnvelope, fetchWorker, fetchWorkerWith, seedProject, storedRows, submit } from './helpers.ts';
 
 const PDF = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
@@ -52,12 +52,12 @@ function post(formId: string, body: FormData, testEnv?: Env): Promise<Response> 
     body,
     headers: { Accept: 'application/json' },
   });
-  if (testEnv === undefined) return exports.default.fetch(request);
-  return Promise.resolve(worker.fetch(request, testEnv, createExecutionContext()));
+  if (testEnv === undefined) return fetchWorker(request);
+  return fetchWorkerWith(testEnv, request, false);
 }
 
 function download(key: string, id: string, field = 'cv') {
-  return exports.default.fetch(
+  return fetchWorker(
     new Request(`https://forms.test/api/v1/submissions/${id}/files/${field}`, {
       headers: { Authorization: `Bearer ${key}` },
     }),
@@ -79,19 +79,15 @@ async function runSweep(scheduledTime = Date.now()) {
 }
 
 /** A form post through the worker with this D1 (a spy), waiting for what it left running. */
-async function postWith(formId: string, body: FormData, db: D1Database): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(
+function postWith(formId: string, body: FormData, db: D1Database): Promise<Response> {
+  return fetchWorkerWith(
+    { ...env, DB: db },
     new Request(`https://forms.test/f/${formId}`, {
       method: 'POST',
       body,
       headers: { Accept: 'application/json' },
     }),
-    { ...env, DB: db },
-    ctx,
   );
-  await waitOnExecutionContext(ctx);
-  return res;
 }
 
 function keyedRequest(formId: string, body: FormData, key: string, accept = 'application/json') {
@@ -104,15 +100,11 @@ function keyedRequest(formId: string, body: FormData, key: string, accept = 'app
 }
 
 const postKeyed = (formId: string, body: FormData, key: string, accept = 'application/json') =>
-  exports.default.fetch(keyedRequest(formId, body, key, accept));
+  fetchWorker(keyedRequest(formId, body, key, accept));
 
 /** A keyed post to the app with a chosen environment, waiting for what it does after its answer. */
-async function postKeyedWith(formId: string, body: FormData, key: string, testEnv: Env): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(keyedRequest(formId, body, key), testEnv, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
+const postKeyedWith = (formId: string, body: FormData, key: string, testEnv: Env) =>
+  fetchWorkerWith(testEnv, keyedRequest(formId, body, key));
 
 describe('C30: uploading a file', () => {
   it('C30: a PDF is stored in R2, its metadata in D1, and it comes back byte for byte with a secret key', async () => {
@@ -322,7 +314,7 @@ describe('C30: uploading a file', () => {
     });
     // Nor as text through a urlencoded form.
     await expectEnvelope(
-      await exports.default.fetch(
+      await fetchWorker(
         new Request(`https://forms.test/f/${p.formId}`, {
           method: 'POST',
           body: 'cv=a.pdf',
@@ -501,7 +493,7 @@ describe('C30: files belong to their submission', () => {
     const p = await project();
     await expectEnvelope(await post(p.formId, form({ cv: [PDF, 'a.pdf', 'application/pdf'] })), 201);
     const [row] = await storedRows(p.projectId);
-    const res = await exports.default.fetch(
+    const res = await fetchWorker(
       new Request(`https://forms.test/api/v1/submissions/${row?.id}`, {
         method: 'DELETE',
         headers: { Authorization: `Bearer ${p.secretKey}` },
@@ -594,7 +586,7 @@ describe('C20 + C30: an Idempotency-Key at the form address (sent by a script)',
     const p = await project();
     await expectEnvelope(await postKeyed(p.formId, form({ name: 'Ada' }), 'x'.repeat(256)), 400);
     expect(await storedRows(p.projectId)).toEqual([]);
-    const preflight = await exports.default.fetch(
+    const preflight = await fetchWorker(
       new Request(`https://forms.test/f/${p.formId}`, {
         method: 'OPTIONS',
         headers: {

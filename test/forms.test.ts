@@ -1,13 +1,21 @@
 // C29: plain HTML forms at POST /f/<form-id>: conversion by type, the same validation and stored
 // row as the JSON endpoint, redirects only to allowed origins, built-in pages, and the abuse checks.
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { database } from '../src/store/db.ts';
 import { deleteProject, updateProjectSettings } from '../src/store/projects.ts';
 import { spyD1 } from './d1-spy.ts';
-import { expectEnvelope, seedProject, storedData, storedRows, submit, submitWithEnv } from './helpers.ts';
+import {
+  expectEnvelope,
+  fetchWorker,
+  seedProject,
+  storedData,
+  storedRows,
+  submit,
+  submitWithEnv,
+} from './helpers.ts';
 
 const FORM_URL = (formId: string) => `https://forms.test/f/${formId}`;
 
@@ -18,7 +26,7 @@ function postForm(
 ): Promise<Response> {
   const all =
     typeof body === 'string' ? { 'Content-Type': 'application/x-www-form-urlencoded', ...headers } : headers;
-  return exports.default.fetch(
+  return fetchWorker(
     new Request(FORM_URL(formId), { method: 'POST', body, headers: all, redirect: 'manual' }),
   );
 }
@@ -50,7 +58,7 @@ describe('C29: the form address', () => {
       await postForm(p.formId, '{"name":"x"}', { ...json, 'Content-Type': 'application/json' }),
       415,
     );
-    const get = await exports.default.fetch(new Request(FORM_URL(p.formId)));
+    const get = await fetchWorker(new Request(FORM_URL(p.formId)));
     expect(get.status).toBe(405);
     expect(get.headers.get('Allow')).toBe('POST, OPTIONS');
     expect(await storedData(p.projectId)).toEqual([

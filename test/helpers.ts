@@ -9,6 +9,7 @@ import worker from '../src/index.ts';
 import { createProject } from '../src/projects/admin.ts';
 import { database } from '../src/store/db.ts';
 import type { ProjectSpec } from '../src/store/projects.ts';
+import { expectDocumented } from './contract.ts';
 
 export const URL_SUBMIT = 'https://forms.test/api/v1/submit';
 
@@ -60,17 +61,36 @@ function buildRequest(opts: SubmitOptions): Request {
   });
 }
 
+/**
+ * A request through the deployed entry point, as a client would send it; its reply is checked
+ * against the OpenAPI document (test/contract.ts), as every reply a test receives is.
+ */
+export async function fetchWorker(request: Request): Promise<Response> {
+  const res = await exports.default.fetch(request);
+  await expectDocumented(request, res);
+  return res;
+}
+
+/**
+ * A request straight into the app with a chosen environment (a wrapped D1, other settings), once
+ * what it does after its reply is done (unless `wait` is false); its reply checked as above.
+ */
+export async function fetchWorkerWith(testEnv: Env, request: Request, wait = true): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(request, testEnv, ctx);
+  if (wait) await waitOnExecutionContext(ctx);
+  await expectDocumented(request, res);
+  return res;
+}
+
 /** Through the deployed entry point, as a client would reach it. */
 export function submit(opts: SubmitOptions = {}): Promise<Response> {
-  return exports.default.fetch(buildRequest(opts));
+  return fetchWorker(buildRequest(opts));
 }
 
 /** Straight into the app with a chosen environment (a wrapped D1, other settings). */
-export async function submitWithEnv(testEnv: Env, opts: SubmitOptions = {}): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(buildRequest(opts), testEnv, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
+export function submitWithEnv(testEnv: Env, opts: SubmitOptions = {}): Promise<Response> {
+  return fetchWorkerWith(testEnv, buildRequest(opts));
 }
 
 export type EnvelopeData = { message: string; error?: { message: string }; errors?: string[] };

@@ -1,12 +1,20 @@
 // C22: the honeypot and Turnstile. Siteverify is mocked at the worker's outbound fetch.
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SITEVERIFY_URL, siteverifyIdempotencyKey } from '../src/accept/turnstile.ts';
 import { database } from '../src/store/db.ts';
 import { submissionPages } from '../src/store/submissions.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
-import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
+import {
+  expectEnvelope,
+  fetchWorker,
+  seedProject,
+  storedRows,
+  submit,
+  submitWithEnv,
+  VALID_BODY,
+} from './helpers.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -251,7 +259,7 @@ describe('C22: Turnstile', () => {
     const p = await seedProject({ turnstileSecret: SECRET });
     redeemOnce();
     const post = (name: string, key?: string) =>
-      exports.default.fetch(
+      fetchWorker(
         new Request(`https://forms.test/f/${p.formId}`, {
           method: 'POST',
           body: new URLSearchParams({ name, 'cf-turnstile-response': 'once' }),

@@ -26,6 +26,8 @@ export type AppEnv = {
     requestId: string;
     project: ResolvedProject;
     keyHash: string;
+    /** A route's JSON body, once its contract has checked it (src/http/contract.ts). */
+    body: unknown;
   };
 };
 type Step = MiddlewareHandler<AppEnv>;

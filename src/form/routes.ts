@@ -6,14 +6,26 @@
 // application/json`, the JSON envelope instead.
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
+import type { ResponsesWithResolver } from 'hono-openapi';
 import { REPLAYED_HEADER } from '../accept/idempotency.ts';
 import { acceptSubmission, type Intake, type Progress } from '../accept/pipeline.ts';
 import type { AppEnv } from '../auth/authenticate.ts';
 import { clientAddress, countFailedAuthentication, mayLookUpKeys } from '../auth/rate-limit.ts';
 import { config } from '../config.ts';
 import { maxSizeError } from '../fields/rules.ts';
+import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../http/contract.ts';
+import { preflight } from '../http/cors.ts';
 import { ApiError, REASON_PHRASES } from '../http/envelope.ts';
 import { formMediaType } from '../http/media-type.ts';
+import {
+  type Documented,
+  errorResponses,
+  HEADER_DOCS,
+  IDEMPOTENCY_KEY_PARAMETER,
+  JSON_MEDIA,
+  preflightOperation,
+} from '../http/openapi.ts';
+import * as replies from '../http/replies.ts';
 import {
   created,
   fileTooLarge,
@@ -180,8 +192,95 @@ async function handleForm(c: FormContext): Promise<Response> {
   return next === undefined ? htmlPage(200, thankYouPage(referer)) : redirect(next);
 }
 
+/** C29: the form endpoint's refusals (as pages, or this envelope with Accept: application/json). */
+export function formReplies(): Documented[] {
+  return [
+    { name: 'validation failed', reply: replies.validationFailed(["Field 'phone' is not of type integer"]) },
+    { name: 'malformed multipart', reply: replies.malformedForm() },
+    { name: 'redirect not allowed', reply: replies.redirectNotAllowed('_next') },
+    { name: 'no fields', reply: replies.noFields() },
+    { name: 'origin not allowed', reply: replies.originNotAllowed() },
+    { name: 'spam check failed', reply: replies.spamCheckFailed() },
+    { name: 'no such form', reply: replies.formNotFound() },
+    { name: 'body too large', reply: replies.tooLarge(65536) },
+    { name: 'file too large', reply: replies.fileTooLarge("Field 'cv' must be at most 5 MB") },
+    { name: 'files too large', reply: replies.uploadTooLarge(10_000_000) },
+    { name: 'not a form', reply: replies.notAForm() },
+    { name: 'rate limited', reply: replies.tooManyRequests() },
+    { name: 'invalid Idempotency-Key', reply: replies.invalidIdempotencyKey() },
+    { name: 'in progress', reply: replies.inProgress() },
+    { name: 'Idempotency-Key reused', reply: replies.idempotencyKeyReused() },
+    { name: 'storage unavailable', reply: replies.unavailable() },
+    { name: 'unexpected fault', reply: replies.internalError('8f2c1d3e4b5a6978-LHR') },
+  ];
+}
+
+/** C29: an error as a page, when the client did not ask for JSON. */
+const withPages = (responses: ResponsesWithResolver): ResponsesWithResolver =>
+  Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      'content' in response
+        ? {
+            ...response,
+            content: { ...response.content, 'text/html; charset=utf-8': { schema: { type: 'string' } } },
+          }
+        : response,
+    ]),
+  );
+
+const formIdParameter = {
+  name: 'formId',
+  in: 'path' as const,
+  required: true,
+  description: "The project's form address, printed by `forms project create` and `project show`.",
+  schema: { type: 'string' as const, pattern: FORM_ID.source },
+};
+
+const formOperation = describeRoute({
+  operationId: 'submitHtmlForm',
+  summary: 'Submit a plain HTML form, with files (C29, C30)',
+  description:
+    "No key: the form address names the project. Each value is converted by its field's type (integer and number from decimal text, an empty one absent; a boolean from on/true/1 or off/false/0, false when its checkbox was not sent), then validated as the JSON endpoint validates. Names starting with `_` are controls and never stored: `_next` and `_error` (redirects, on an allowed origin only) and `_gotcha` (a honeypot). With `Accept: application/json` every answer is the JSON envelope; otherwise a 303 or a small HTML page.",
+  security: [],
+  parameters: [formIdParameter, IDEMPOTENCY_KEY_PARAMETER],
+  requestBody: {
+    required: true,
+    content: {
+      'application/x-www-form-urlencoded': { schema: { type: 'object' } },
+      'multipart/form-data': { schema: { type: 'object' } },
+    },
+  },
+  responses: {
+    200: {
+      description: 'The built-in thank-you page (no `_next` and no thank-you URL).',
+      content: { 'text/html; charset=utf-8': { schema: { type: 'string' } } },
+    },
+    201: {
+      description:
+        'Stored (with Accept: application/json); or the replay of the first request with this Idempotency-Key.',
+      headers: { 'Idempotent-Replayed': HEADER_DOCS['Idempotent-Replayed'] ?? {} },
+      content: {
+        [JSON_MEDIA]: { schema: { $ref: '#/components/schemas/Envelope' }, example: replies.created() },
+      },
+    },
+    303: {
+      description:
+        "Stored: to `_next`, else the project's thank-you URL; or, refused, to `_error`. Only ever to an allowed origin.",
+      headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+    },
+    ...withPages(errorResponses(formReplies())),
+  },
+});
+
 export function formRoutes(app: HonoBase<AppEnv>): void {
-  app.post(FORM_PATH, handleForm);
-  // C16: as the submit path, its other methods are 405 (OPTIONS is the preflight, C14).
+  app.post(FORM_PATH, formOperation, handleForm);
+  app.options(
+    FORM_PATH,
+    describeRoute({ ...preflightOperation('formPreflight'), parameters: [formIdParameter] }),
+    preflight,
+  );
+  // C16: as the submit path, its other methods are 405.
+  app.on(NOT_ALLOWED, FORM_PATH, notAllowedOperation, sendMethodNotAllowed);
   app.all(FORM_PATH, sendMethodNotAllowed);
 }

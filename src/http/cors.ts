@@ -19,18 +19,13 @@ const submitCors = honoCors({
 });
 
 /**
- * Preflight on the submit path and (C29) a form's address, which a script sends an
- * Idempotency-Key to; elsewhere an OPTIONS request falls through to 404 (C16).
+ * C14: the preflight (OPTIONS) of the submit path and (C29) a form's address, which a script sends
+ * an Idempotency-Key to: 204, no body.
  */
-export function preflight(submitPath: string, formPrefix: string): MiddlewareHandler {
-  return async (c, next) => {
-    if (c.req.method !== 'OPTIONS' || (c.req.path !== submitPath && !c.req.path.startsWith(formPrefix))) {
-      return next();
-    }
-    c.header('X-Request-Id', requestIdOf(c));
-    return submitCors(c, next);
-  };
-}
+export const preflight: MiddlewareHandler = async (c, next) => {
+  c.header('X-Request-Id', requestIdOf(c));
+  return submitCors(c, next);
+};
 
 /**
  * The CORS headers of every other reply, written into it by `send` (send.ts). Hono's middleware

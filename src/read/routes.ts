@@ -1,48 +1,55 @@
 // C24, C25: the read API, for a site's own server: list, read, delete and erase the key's project's
 // submissions, with a secret key (C23). Replies are the envelope with the results as further
 // members of `data`, and carry no CORS headers. Reads go through a D1 session, so that with read
-// replication on they are served near the reader; the session's bookmark travels in a header.
+// replication on they are served near the reader; the session's bookmark travels in a header. Each
+// route declares its contract (contract.ts) beside its handler.
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
+import type { ResponsesWithResolver } from 'hono-openapi';
+import type * as v from 'valibot';
 import { type AppEnv, authenticate, rateLimit, requireSecretKey } from '../auth/authenticate.ts';
 import { scriptCapable } from '../fields/file.ts';
 import { fileKey } from '../files/r2.ts';
-import { readWithin } from '../http/body.ts';
+import { describeRoute, jsonBody, params, query, resolver } from '../http/contract.ts';
 import { REASON_PHRASES } from '../http/envelope.ts';
-import { isJsonMediaType } from '../http/media-type.ts';
+import { type Documented, errorResponses, HEADER_DOCS, okResponse } from '../http/openapi.ts';
 import {
   fileNotFound,
   invalidErasure,
   invalidParameter,
-  notJson,
   READ_PATH,
   readMethodNotAllowed,
   submissionNotFound,
-  unsupportedMediaType,
 } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { send, sendJson } from '../http/send.ts';
-import { parseTime } from '../lib/time.ts';
 import { sessionDatabase } from '../store/db.ts';
 import {
   deleteSubmission,
   eraseSubmissions,
-  type FieldValue,
   findSubmission,
   listSubmissionPage,
   type Order,
-  type SpamFilter,
   type StoredSubmission,
 } from '../store/submissions.ts';
+import {
+  BOOKMARK_HEADER,
+  DEFAULT_LIMIT,
+  DeletedReply,
+  EraseBody,
+  ErasedReply,
+  FileParams,
+  ID,
+  IdParams,
+  ListQuery,
+  ListReply,
+  MAX_ERASE_BODY,
+  MAX_PAGE_BYTES,
+  OneReply,
+  readReplies,
+  STORED_EXAMPLE,
+} from './contract.ts';
 
-/** C24: the header a reply's D1 bookmark is in, and a request's is read from (read-after-write). */
-export const BOOKMARK_HEADER = 'X-D1-Bookmark';
-export const MAX_LIMIT = 1000;
-const DEFAULT_LIMIT = 100;
-/** A page holds at most about this much stored JSON, whatever its limit (always one row at least). */
-export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
-
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // A bookmark is D1's own opaque token: bounded, printable, and passed on as it came.
 const BOOKMARK = /^[\x21-\x7e]{1,512}$/;
 
@@ -93,52 +100,20 @@ function decodeCursor(cursor: string, order: Order): string {
   return id;
 }
 
-function isoTime(c: ReadContext, name: 'since' | 'until'): string | undefined {
-  const text = c.req.query(name);
-  if (text === undefined) return undefined;
-  // A day that does not exist (2026-02-31) is refused, never rolled over into March.
-  const time = parseTime(text);
-  if (time === undefined) throw invalidParameter(name, 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z');
-  return time;
-}
-
-function oneOf<T extends string>(c: ReadContext, name: string, allowed: readonly T[], fallback: T): T {
-  const text = c.req.query(name);
-  if (text === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(text)) {
-    throw invalidParameter(name, `must be one of: ${allowed.join(', ')}`);
-  }
-  return text as T;
-}
-
-const KNOWN_PARAMETERS = new Set(['limit', 'cursor', 'since', 'until', 'order', 'spam']);
-
 /** GET /api/v1/submissions: a page, oldest first unless `order=desc`, and the cursor of the next. */
 async function list(c: ReadContext): Promise<Response> {
-  for (const name of Object.keys(c.req.queries())) {
-    if (!KNOWN_PARAMETERS.has(name))
-      throw invalidParameter(name, `is not known: use ${[...KNOWN_PARAMETERS].join(', ')}`);
-  }
-  const limitText = c.req.query('limit');
-  const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
-  if (!/^\d+$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw invalidParameter('limit', `must be a whole number from 1 to ${MAX_LIMIT}`);
-  }
-  const order = oneOf(c, 'order', ['asc', 'desc'] as const, 'asc');
-  const spam = oneOf<SpamFilter>(c, 'spam', ['exclude', 'include', 'only'], 'exclude');
-  const cursor = c.req.query('cursor');
-  const since = isoTime(c, 'since');
-  const until = isoTime(c, 'until');
+  const q = c.req.valid('query' as never) as v.InferOutput<typeof ListQuery>;
+  const order = q.order ?? 'asc';
   const { db, bookmark } = session(c, false);
   const page = await listSubmissionPage(db, {
     projectId: c.var.project.id,
-    limit,
+    limit: q.limit ?? DEFAULT_LIMIT,
     maxBytes: MAX_PAGE_BYTES,
     order,
-    after: cursor === undefined ? undefined : decodeCursor(cursor, order),
-    since,
-    until,
-    spam,
+    after: q.cursor === undefined ? undefined : decodeCursor(q.cursor, order),
+    since: q.since,
+    until: q.until,
+    spam: q.spam ?? 'exclude',
   });
   const last = page.rows.at(-1);
   const members: Record<string, string> = { submissions: `[${page.rows.map(item).join(',')}]` };
@@ -147,25 +122,19 @@ async function list(c: ReadContext): Promise<Response> {
   return ok(c, `${count} submission${count === 1 ? '' : 's'}`, members, bookmark());
 }
 
-function idParameter(c: ReadContext): string {
-  const id = c.req.param('id') ?? '';
-  // An id that cannot be one of ours is simply not found: the same reply as another project's.
-  if (!ID.test(id)) throw submissionNotFound();
-  return id;
-}
+const idOf = (c: ReadContext) => (c.req.valid('param' as never) as v.InferOutput<typeof IdParams>).id;
 
 /** GET /api/v1/submissions/{id} */
 async function getOne(c: ReadContext): Promise<Response> {
-  const id = idParameter(c);
   const { db, bookmark } = session(c, false);
-  const found = await findSubmission(db, c.var.project.id, id);
+  const found = await findSubmission(db, c.var.project.id, idOf(c));
   if (found === undefined) throw submissionNotFound();
   return ok(c, 'Submission found', { submission: item(found) }, bookmark());
 }
 
 /** DELETE /api/v1/submissions/{id} */
 async function deleteOne(c: ReadContext): Promise<Response> {
-  const id = idParameter(c);
+  const id = idOf(c);
   const { db, bookmark } = session(c, true);
   if (!(await deleteSubmission(db, c.var.project.id, id))) throw submissionNotFound();
   return ok(c, 'Submission deleted', { deleted: JSON.stringify(id) }, bookmark());
@@ -176,8 +145,7 @@ async function deleteOne(c: ReadContext): Promise<Response> {
  * from them, as an attachment (never shown inline, never sniffed).
  */
 async function download(c: ReadContext): Promise<Response> {
-  const id = idParameter(c);
-  const field = c.req.param('field') ?? '';
+  const { id, field } = c.req.valid('param' as never) as v.InferOutput<typeof FileParams>;
   const { db } = session(c, false);
   const found = await findSubmission(db, c.var.project.id, id);
   if (found === undefined) throw submissionNotFound();
@@ -222,29 +190,11 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-const MAX_ERASE_BODY = 16 * 1024;
-
 /** POST /api/v1/submissions/erase {"field", "value"}: every submission whose field holds the value. */
 async function erase(c: ReadContext): Promise<Response> {
-  if (!isJsonMediaType(c.req.header('Content-Type'))) throw unsupportedMediaType();
-  // Read no further than the limit: a body of megabytes is refused at its 16,385th byte.
-  const text = new TextDecoder().decode(await readWithin(c.req.raw, MAX_ERASE_BODY));
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw notJson();
-  }
-  const { field, value } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const isValue =
-    value === null ||
-    ['string', 'boolean'].includes(typeof value) ||
-    (typeof value === 'number' && Number.isFinite(value));
-  if (typeof field !== 'string' || field === '' || !isValue || Object.keys(body as object).length !== 2) {
-    throw invalidErasure();
-  }
+  const { field, value } = c.get('body') as v.InferOutput<typeof EraseBody>;
   const { db, bookmark } = session(c, true);
-  const erased = await eraseSubmissions(db, c.var.project.id, field, value as FieldValue);
+  const erased = await eraseSubmissions(db, c.var.project.id, field, value);
   return ok(
     c,
     `Erased ${erased} submission${erased === 1 ? '' : 's'}`,
@@ -253,23 +203,189 @@ async function erase(c: ReadContext): Promise<Response> {
   );
 }
 
-function notAllowed(allow: string) {
-  return (c: ReadContext) => {
+const security = [{ secretKey: [] }];
+const bookmarkParameter = {
+  name: BOOKMARK_HEADER,
+  in: 'header' as const,
+  required: false,
+  description: 'A bookmark from an earlier reply: this read sees at least that write (C24).',
+  schema: { type: 'string' as const },
+};
+
+/** An operation of the read API: its replies beside the catalogue's, with a secret key. */
+function operation(
+  spec: { operationId: string; summary: string; description?: string },
+  ok: ResponsesWithResolver,
+  refusals: Documented[],
+) {
+  return describeRoute({
+    ...spec,
+    security,
+    parameters: [bookmarkParameter],
+    responses: { ...ok, ...errorResponses(refusals) },
+  });
+}
+
+/**
+ * C16, C24: the methods a path of the read API does not take: 405 with its `Allow`. The common ones
+ * are documented; any other method gets the same answer.
+ */
+function notAllowed(app: HonoBase<AppEnv>, path: string, allow: string, methods: string[]) {
+  const answer = (c: ReadContext) => {
     const reply = readMethodNotAllowed(c.req.method, allow);
     return send(c, reply.toEnvelope(), reply.headers);
   };
+  app.on(
+    methods,
+    path,
+    describeRoute({
+      responses: errorResponses([
+        { name: 'method not allowed', reply: readMethodNotAllowed(methods[0] ?? 'PUT', allow) },
+      ]),
+    }),
+    answer,
+  );
+  app.all(path, answer);
 }
 
 /** The routes of the read API, each behind the key, its rate limit and the secret-key check. */
 export function readRoutes(app: HonoBase<AppEnv>): void {
   const guard = [authenticate, rateLimit, requireSecretKey] as const;
-  app.get(READ_PATH, ...guard, list);
-  app.all(READ_PATH, notAllowed('GET'));
-  app.post(`${READ_PATH}/erase`, ...guard, erase);
-  app.all(`${READ_PATH}/erase`, notAllowed('POST'));
-  app.get(`${READ_PATH}/:id`, ...guard, getOne);
-  app.delete(`${READ_PATH}/:id`, ...guard, deleteOne);
-  app.all(`${READ_PATH}/:id`, notAllowed('GET, DELETE'));
-  app.get(`${READ_PATH}/:id/files/:field`, ...guard, download);
-  app.all(`${READ_PATH}/:id/files/:field`, notAllowed('GET'));
+  const oneSubmission = params(IdParams, submissionNotFound);
+
+  app.get(
+    READ_PATH,
+    operation(
+      {
+        operationId: 'listSubmissions',
+        summary: "A page of the key's project's submissions (C24)",
+        description:
+          'Cursor pagination on the time-ordered id: pass `nextCursor` as `cursor` (with the same order) until it is absent. A page holds at most `limit` submissions and about 4 MiB of them.',
+      },
+      {
+        200: okResponse(
+          'A page, and the cursor of the next one (absent on the last page).',
+          resolver(ListReply),
+          {
+            data: { message: '1 submission', submissions: [STORED_EXAMPLE], nextCursor: 'YXNjOjAxOWFiMGMy' },
+            status: { code: 200, message: REASON_PHRASES[200] },
+          },
+          [BOOKMARK_HEADER],
+        ),
+      },
+      readReplies('list'),
+    ),
+    ...guard,
+    query(ListQuery),
+    list,
+  );
+  notAllowed(app, READ_PATH, 'GET', ['PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS']);
+
+  app.post(
+    `${READ_PATH}/erase`,
+    operation(
+      {
+        operationId: 'eraseSubmissions',
+        summary: 'Deletes every submission of the project whose field holds exactly the value (C25)',
+      },
+      {
+        200: okResponse(
+          'How many were erased.',
+          resolver(ErasedReply),
+          {
+            data: { message: 'Erased 2 submissions', erased: 2 },
+            status: { code: 200, message: REASON_PHRASES[200] },
+          },
+          [BOOKMARK_HEADER],
+        ),
+      },
+      readReplies('erase'),
+    ),
+    describeRoute({
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: resolver(EraseBody),
+            example: { field: 'email', value: 'ada@example.com' },
+          },
+        },
+      },
+    }),
+    ...guard,
+    jsonBody(EraseBody, { maxBytes: MAX_ERASE_BODY, invalid: invalidErasure }),
+    erase,
+  );
+  notAllowed(app, `${READ_PATH}/erase`, 'POST', ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+  app.get(
+    `${READ_PATH}/:id`,
+    operation(
+      { operationId: 'getSubmission', summary: 'One submission of the project (404 for any other id)' },
+      {
+        200: okResponse(
+          'The submission.',
+          resolver(OneReply),
+          {
+            data: { message: 'Submission found', submission: STORED_EXAMPLE },
+            status: { code: 200, message: REASON_PHRASES[200] },
+          },
+          [BOOKMARK_HEADER],
+        ),
+      },
+      readReplies('get'),
+    ),
+    ...guard,
+    oneSubmission,
+    getOne,
+  );
+  app.delete(
+    `${READ_PATH}/:id`,
+    operation(
+      {
+        operationId: 'deleteSubmission',
+        summary: 'Deletes one submission of the project, with everything attached to it (C25)',
+      },
+      {
+        200: okResponse(
+          'Deleted.',
+          resolver(DeletedReply),
+          {
+            data: { message: 'Submission deleted', deleted: STORED_EXAMPLE.id },
+            status: { code: 200, message: REASON_PHRASES[200] },
+          },
+          [BOOKMARK_HEADER],
+        ),
+      },
+      readReplies('delete'),
+    ),
+    ...guard,
+    oneSubmission,
+    deleteOne,
+  );
+  notAllowed(app, `${READ_PATH}/:id`, 'GET, DELETE', ['PUT', 'POST', 'PATCH', 'OPTIONS']);
+
+  app.get(
+    `${READ_PATH}/:id/files/:field`,
+    describeRoute({
+      operationId: 'downloadFile',
+      summary: "A submission's file, as uploaded (C30), with a secret key",
+      security,
+      responses: {
+        200: {
+          description:
+            'The bytes, as an attachment (`Content-Disposition`), typed as judged from them; a script-capable type (SVG, HTML, XML) as `application/octet-stream`.',
+          headers: { 'X-Request-Id': HEADER_DOCS['X-Request-Id'] ?? {} },
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        ...errorResponses(readReplies('download')),
+      },
+    }),
+    ...guard,
+    params(FileParams, submissionNotFound),
+    download,
+  );
+  notAllowed(app, `${READ_PATH}/:id/files/:field`, 'GET', ['PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS']);
 }
+
+export { BOOKMARK_HEADER, ID, MAX_PAGE_BYTES };

@@ -1,0 +1,77 @@
+// Each route declares its contract beside its handler: its parameters and body as valibot schemas,
+// validated by middleware (hono-openapi, over @hono/standard-validator), and its replies; the
+// OpenAPI document is generated from the app. The first problem found answers with the catalogue's
+// reply that names it (C24: `Query parameter '<name>' …`).
+//
+// Only the description and validation halves of hono-openapi run in the worker: the generator's
+// schema converters are swapped out of the worker's bundle (wrangler.toml `[alias]`), since the
+// document is generated at build time (src/document.ts), never at run time.
+import type { MiddlewareHandler } from 'hono';
+import { describeRoute, validator } from 'hono-openapi';
+import * as v from 'valibot';
+import { readWithin } from './body.ts';
+import type { ApiError } from './envelope.ts';
+import { isJsonMediaType } from './media-type.ts';
+import { errorResponses } from './openapi.ts';
+import { invalidParameter, methodNotAllowed, notJson, unsupportedMediaType } from './replies.ts';
+
+export { describeRoute, resolver } from 'hono-openapi';
+
+type Issues = readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[];
+
+/** The parameter an issue is about: the first key of its path. */
+function parameterOf(issue: Issues[number]): string {
+  const [first] = issue.path ?? [];
+  return String(typeof first === 'object' && first !== null ? first.key : (first ?? ''));
+}
+
+/**
+ * The query parameters of a route, by a valibot object whose messages say what each must be
+ * (`must be one of: asc, desc`); an unknown parameter is refused too, so a typo is never ignored.
+ * The first problem → 400 `Query parameter '<name>' <message>`, unknown names first.
+ */
+export function query<S extends v.GenericSchema>(schema: S) {
+  return validator('query', schema, (result) => {
+    if (result.success) return;
+    const issues = result.error as Issues;
+    const first = issues.find((i) => i.message.startsWith('is not known')) ?? issues[0];
+    if (first !== undefined) throw invalidParameter(parameterOf(first), first.message);
+  });
+}
+
+/** The path parameters of a route; one that cannot be valid answers `refused()` (a 404, say). */
+export function params<S extends v.GenericSchema>(schema: S, refused: () => ApiError) {
+  return validator('param', schema, (result) => {
+    if (!result.success) throw refused();
+  });
+}
+
+/**
+ * A JSON body, read no further than `maxBytes` (413), in a JSON media type (415), parsed (400 not
+ * JSON) and checked by the schema (`invalid()`). The value is `c.get('body')`.
+ */
+export function jsonBody<S extends v.GenericSchema>(
+  schema: S,
+  options: { maxBytes: number; invalid: (issues: Issues) => ApiError },
+): MiddlewareHandler {
+  return async (c, next) => {
+    if (!isJsonMediaType(c.req.header('Content-Type'))) throw unsupportedMediaType();
+    const text = new TextDecoder().decode(await readWithin(c.req.raw, options.maxBytes));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw notJson();
+    }
+    const result = v.safeParse(schema, parsed);
+    if (!result.success) throw options.invalid(result.issues as unknown as Issues);
+    c.set('body', result.output);
+    await next();
+  };
+}
+
+/** C16: the methods a submitting path does not take, documented; any other gets the same 405. */
+export const NOT_ALLOWED = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
+export const notAllowedOperation = describeRoute({
+  responses: errorResponses([{ name: 'method not allowed', reply: methodNotAllowed('GET') }]),
+});
