@@ -1,7 +1,8 @@
 // `npm run build:assets`: the worker's static assets, generated into assets/ (git-ignored): the
-// widget (widget/widget.ts, minified), the OpenAPI document (generated from the app's routes, src/document.ts), and their headers.
+// widget (widget/widget.ts, minified), the OpenAPI document (generated from the app's routes,
+// src/document.ts), the API reference page (RapiDoc, bundled: no CDN), and their headers.
 // Every script that serves or bundles the worker runs this first.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -21,9 +22,45 @@ export async function generateDocument(): Promise<unknown> {
   return openApiDocument();
 }
 
+/** C24: the API reference page: RapiDoc, served from here, reading the document beside it. */
+const REFERENCE_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>edge-forms API reference</title>
+<link rel="icon" href="data:,">
+<script type="module" src="./rapidoc-min.js"></script>
+</head>
+<body>
+<rapi-doc spec-url="/api/v1/openapi.json" render-style="read" show-header="false" allow-try="false"
+  allow-server-selection="false" regular-font="system-ui, sans-serif" mono-font="ui-monospace, monospace"
+  schema-style="table" default-schema-tab="schema" load-fonts="false"></rapi-doc>
+</body>
+</html>
+`;
+
+/**
+ * Writes the files into `dir` without ever removing the directory (a running `wrangler dev` watches
+ * it, and loses assets whose directory vanishes): each file is written beside itself and renamed
+ * into place; files no longer built are removed.
+ */
+function writeAll(dir: string, files: Map<string, Uint8Array | string>): void {
+  for (const [name, content] of files) {
+    const path = join(dir, name);
+    mkdirSync(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, content);
+    renameSync(temporary, path);
+  }
+  const wanted = new Set([...files.keys()].map((name) => join(dir, name)));
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && !wanted.has(path)) rmSync(path);
+  }
+}
+
 export async function buildAssets(): Promise<{ widgetBytes: number; widgetGzipBytes: number }> {
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(join(out, 'api/v1'), { recursive: true });
   const result = await build({
     entryPoints: [join(root, 'widget/widget.ts')],
     bundle: true,
@@ -34,29 +71,39 @@ export async function buildAssets(): Promise<{ widgetBytes: number; widgetGzipBy
     legalComments: 'none',
   });
   const widget = result.outputFiles[0]?.contents ?? new Uint8Array();
-  writeFileSync(join(out, 'widget.js'), widget);
-  writeFileSync(join(out, 'api/v1/openapi.json'), `${JSON.stringify(await generateDocument(), null, 2)}\n`);
-  // Cloudflare's static assets read these headers (https://developers.cloudflare.com/workers/static-assets/headers/).
-  writeFileSync(
-    join(out, '_headers'),
+  const files = new Map<string, Uint8Array | string>([
+    ['widget.js', widget],
+    ['api/v1/openapi.json', `${JSON.stringify(await generateDocument(), null, 2)}\n`],
+    ['reference/index.html', REFERENCE_PAGE],
+    ['reference/rapidoc-min.js', readFileSync(join(root, 'node_modules/rapidoc/dist/rapidoc-min.js'))],
+    // Cloudflare's static assets read these headers (https://developers.cloudflare.com/workers/static-assets/headers/).
     [
-      '/widget.js',
-      // A day fresh, a week more while revalidating: a fix reaches every site within a day.
-      '  Cache-Control: public, max-age=86400, stale-while-revalidate=604800',
-      '  Access-Control-Allow-Origin: *',
-      '  X-Content-Type-Options: nosniff',
-      '/api/v1/openapi.json',
-      '  Cache-Control: public, max-age=300',
-      '  Access-Control-Allow-Origin: *',
-      '',
-    ].join('\n'),
-  );
+      '_headers',
+      [
+        '/widget.js',
+        // A day fresh, a week more while revalidating: a fix reaches every site within a day.
+        '  Cache-Control: public, max-age=86400, stale-while-revalidate=604800',
+        '  Access-Control-Allow-Origin: *',
+        '  X-Content-Type-Options: nosniff',
+        '/api/v1/openapi.json',
+        '  Cache-Control: public, max-age=300',
+        '  Access-Control-Allow-Origin: *',
+        // The reference page loads nothing from elsewhere; RapiDoc sets its styles inline.
+        '/reference/*',
+        "  Content-Security-Policy: default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+        '  X-Content-Type-Options: nosniff',
+        '',
+      ].join('\n'),
+    ],
+  ]);
+  mkdirSync(out, { recursive: true });
+  writeAll(out, files);
   return { widgetBytes: widget.length, widgetGzipBytes: gzipSync(widget, { level: 9 }).length };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = await buildAssets();
   console.log(
-    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/api/v1/openapi.json`,
+    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
   );
 }

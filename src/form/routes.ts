@@ -237,7 +237,10 @@ const formIdParameter = {
   schema: { type: 'string' as const, pattern: FORM_ID.source },
 };
 
+const FORM_TAG = 'HTML forms (no key)';
+
 const formOperation = describeRoute({
+  tags: [FORM_TAG],
   operationId: 'submitHtmlForm',
   summary: 'Submit a plain HTML form, with files (C29, C30)',
   description:
@@ -277,10 +280,20 @@ export function formRoutes(app: HonoBase<AppEnv>): void {
   app.post(FORM_PATH, formOperation, handleForm);
   app.options(
     FORM_PATH,
-    describeRoute({ ...preflightOperation('formPreflight'), parameters: [formIdParameter] }),
+    describeRoute({
+      ...preflightOperation('formPreflight'),
+      tags: [FORM_TAG],
+      parameters: [formIdParameter],
+    }),
     preflight,
   );
   // C16: as the submit path, its other methods are 405.
-  app.on(NOT_ALLOWED, FORM_PATH, notAllowedOperation, sendMethodNotAllowed);
+  app.on(
+    NOT_ALLOWED,
+    FORM_PATH,
+    describeRoute({ tags: [FORM_TAG], parameters: [formIdParameter] }),
+    notAllowedOperation,
+    sendMethodNotAllowed,
+  );
   app.all(FORM_PATH, sendMethodNotAllowed);
 }

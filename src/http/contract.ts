@@ -73,5 +73,6 @@ export function jsonBody<S extends v.GenericSchema>(
 /** C16: the methods a submitting path does not take, documented; any other gets the same 405. */
 export const NOT_ALLOWED = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
 export const notAllowedOperation = describeRoute({
+  description: 'Not a method of this path: 405, with `Allow`.',
   responses: errorResponses([{ name: 'method not allowed', reply: methodNotAllowed('GET') }]),
 });

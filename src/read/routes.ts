@@ -204,6 +204,7 @@ async function erase(c: ReadContext): Promise<Response> {
 }
 
 const security = [{ secretKey: [] }];
+const READ_TAG = 'Reading and erasing (secret key)';
 const bookmarkParameter = {
   name: BOOKMARK_HEADER,
   in: 'header' as const,
@@ -219,6 +220,7 @@ function operation(
   refusals: Documented[],
 ) {
   return describeRoute({
+    tags: [READ_TAG],
     ...spec,
     security,
     parameters: [bookmarkParameter],
@@ -239,6 +241,8 @@ function notAllowed(app: HonoBase<AppEnv>, path: string, allow: string, methods:
     methods,
     path,
     describeRoute({
+      tags: [READ_TAG],
+      description: 'Not a method of this path: 405, with `Allow`.',
       responses: errorResponses([
         { name: 'method not allowed', reply: readMethodNotAllowed(methods[0] ?? 'PUT', allow) },
       ]),
@@ -368,6 +372,7 @@ export function readRoutes(app: HonoBase<AppEnv>): void {
   app.get(
     `${READ_PATH}/:id/files/:field`,
     describeRoute({
+      tags: [READ_TAG],
       operationId: 'downloadFile',
       summary: "A submission's file, as uploaded (C30), with a secret key",
       security,

@@ -88,7 +88,10 @@ export function postReplies(): Documented[] {
   ];
 }
 
+const SUBMIT_TAG = 'Submitting (JSON)';
+
 const submitOperation = describeRoute({
+  tags: [SUBMIT_TAG],
   operationId: 'submit',
   summary: 'Submit a form',
   description:
@@ -148,7 +151,17 @@ const submitOperation = describeRoute({
 
 export function submitRoutes(app: HonoBase<AppEnv>): void {
   app.post(replies.SUBMIT_PATH, submitOperation, submit);
-  app.options(replies.SUBMIT_PATH, describeRoute(preflightOperation('preflight')), preflight);
-  app.on(NOT_ALLOWED, replies.SUBMIT_PATH, notAllowedOperation, sendMethodNotAllowed);
+  app.options(
+    replies.SUBMIT_PATH,
+    describeRoute({ ...preflightOperation('preflight'), tags: [SUBMIT_TAG] }),
+    preflight,
+  );
+  app.on(
+    NOT_ALLOWED,
+    replies.SUBMIT_PATH,
+    describeRoute({ tags: [SUBMIT_TAG] }),
+    notAllowedOperation,
+    sendMethodNotAllowed,
+  );
   app.all(replies.SUBMIT_PATH, sendMethodNotAllowed);
 }
