@@ -1,0 +1,162 @@
+// C19: every command the README and the guides show runs as written, through bash and npm, in a
+// copy of the project with `npm run dev` running in it (the only change: the port): each block of
+// a document in order, in one shell, so that what one block sets the next can use; a block
+// followed by a JSON block prints exactly that JSON. npm's log of every run holds no key and no
+// secret. The commands no test types are those that need Cloudflare's network (deploying), those
+// this very run performs (npm install, npm run dev, npm test) and the benchmarks (minutes each).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, runProcess, tempDir } from './helpers.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const DOCUMENTS = [
+  'README.md',
+  'docs/forms.md',
+  'docs/reading.md',
+  'docs/delivery.md',
+  'docs/cli.md',
+  'docs/settings.md',
+  'docs/deploy.md',
+  'docs/performance.md',
+];
+const NOT_RUN = [
+  /^npm install\b/,
+  /^npm run dev\b/,
+  /^npm test\b/,
+  /^npm run test:e2e\b/,
+  /^npx wrangler\b/,
+  /^npm run db:migrate:remote\b/,
+  /^npm run deploy\b/,
+  /--remote\b/,
+  /^(BENCH_\w+=\S+ )*npm run bench/,
+];
+
+type Block = { lines: string[]; json?: unknown };
+
+/** A document's shell blocks: continuation lines joined, comments after `  #` dropped; the JSON shown after each. */
+function blocksOf(markdown: string): { run: Block[]; skipped: string[] } {
+  const run: Block[] = [];
+  const skipped: string[] = [];
+  for (const m of markdown.matchAll(/```sh\n([\s\S]*?)```(?:\s*```json\n([\s\S]*?)```)?/g)) {
+    const lines: string[] = [];
+    for (const raw of (m[1] ?? '').replace(/\\\n\s*/g, '').split('\n')) {
+      const line = raw.replace(/\s{2,}#.*$/, '').trim();
+      if (line === '') continue;
+      if (NOT_RUN.some((r) => r.test(line))) skipped.push(line);
+      else lines.push(line);
+    }
+    if (lines.length > 0) run.push({ lines, ...(m[2] === undefined ? {} : { json: JSON.parse(m[2]) }) });
+  }
+  return { run, skipped };
+}
+
+const work = tempDir('docs');
+const project = join(work, 'project');
+const logs = join(work, 'npm-logs');
+let port = 0;
+let dev: ChildProcess | undefined;
+
+beforeAll(async () => {
+  mkdirSync(project, { recursive: true });
+  for (const entry of [
+    'package.json',
+    'package-lock.json',
+    '.npmrc',
+    'wrangler.toml',
+    'scripts',
+    'src',
+    'schema',
+    'widget',
+  ]) {
+    cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  mkdirSync(logs, { recursive: true });
+  port = await freePort();
+  // `npm run dev` in the copy, as a user starts it: its example project and key, in .wrangler/.
+  dev = spawn('npm', ['run', 'dev', '--', '--port', String(port), '--ip', '127.0.0.1'], {
+    cwd: project,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    detached: true,
+  });
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm run dev did not start:\n${log}`)), 120_000);
+    const watch = (chunk: Buffer) => {
+      log += String(chunk);
+      if (log.includes('Ready on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    dev?.stdout?.on('data', watch);
+    dev?.stderr?.on('data', watch);
+  });
+});
+
+afterAll(() => {
+  if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
+});
+
+const MARK = '@@end-of-block@@';
+
+describe('the documentation: every command as written', () => {
+  it('the documents show commands, and leave out only those that need Cloudflare or are this run', () => {
+    const all = DOCUMENTS.map((d) => blocksOf(readFileSync(join(ROOT, d), 'utf8')));
+    expect(all.flatMap((d) => d.run).flatMap((b) => b.lines).length).toBeGreaterThanOrEqual(40);
+    const skipped = all.flatMap((d) => d.skipped);
+    expect(skipped).toContain('npm install && npm run dev');
+    for (const line of skipped)
+      expect(line).toMatch(
+        /^(npm install|npm test|npm run test:e2e|npx wrangler|npm run db:migrate:remote|npm run deploy|npm run forms -- --remote|BENCH_|npm run bench)/,
+      );
+  });
+
+  it.each(DOCUMENTS)(
+    '%s: each block runs, and prints what the document shows',
+    { timeout: 300_000 },
+    async (document) => {
+      const { run } = blocksOf(readFileSync(join(ROOT, document), 'utf8'));
+      if (run.length === 0) return;
+      const script = ['set -eo pipefail', ...run.flatMap((b) => [...b.lines, `printf '\\n%s\\n' '${MARK}'`])]
+        .join('\n')
+        .replaceAll('localhost:8787', `127.0.0.1:${port}`);
+      const result = await runProcess('bash', ['-c', script], {
+        cwd: project,
+        env: { npm_config_logs_dir: logs, npm_config_logs_max: '1000' },
+      });
+      expect(result.code, `${document}\n${result.stderr}`).toBe(0);
+      const outputs = result.stdout.split(`\n${MARK}\n`);
+      expect(outputs).toHaveLength(run.length + 1);
+      for (const [i, block] of run.entries()) {
+        const output = outputs[i] ?? '';
+        // With -s, npm's banner stays off standard output: a pipe gets the command's output alone.
+        const npmRuns = block.lines.filter((l) => l.includes('npm run '));
+        if (npmRuns.length > 0 && npmRuns.every((l) => l.includes('npm run -s '))) {
+          expect(output).not.toMatch(/^> edge-forms/m);
+        }
+        if (block.json !== undefined)
+          expect(JSON.parse(output.trim().split('\n').at(-1) ?? ''), block.lines.join('\n')).toEqual(
+            block.json,
+          );
+      }
+      if (document === 'docs/cli.md') {
+        expect(readFileSync(join(project, 'submissions.csv'), 'utf8').split('\n')[0]).toBe(
+          'id,received_at,name,email,phone',
+        );
+      }
+    },
+  );
+
+  it('npm kept every run in its log, and no key or secret in it', () => {
+    const files = readdirSync(logs).map((f) => readFileSync(join(logs, f), 'utf8'));
+    const all = files.join('\n');
+    expect(all).toContain('key revoke');
+    expect(all).toContain('--turnstile');
+    expect(all).not.toMatch(/edgeform_[ps]k_[0-9A-Za-z]{32}/);
+    expect(all).not.toContain('0x4AAAAAAA-your-turnstile-secret');
+    expect(all).not.toMatch(/whsec_[A-Za-z0-9+/=]{20,}/);
+  });
+});
