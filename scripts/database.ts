@@ -16,10 +16,17 @@ const MIGRATIONS_DIR = 'schema/migrations';
 
 const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
 
-/** Runs wrangler; its chatter goes to stderr, so that stdout stays ours (`--json`). */
+/**
+ * Runs wrangler to its end. Its chatter (a migration's table is drawn again at every step) is kept
+ * and shown only if it fails, on stderr, so that stdout stays ours (`--json`).
+ */
 export function wrangler(args: string[]): void {
-  const result = spawnSync('wrangler', args, { stdio: ['ignore', 2, 2], env: wranglerEnv });
-  if (result.status !== 0) throw new Error(`wrangler ${args.join(' ')} failed`);
+  const result = spawnSync('wrangler', args, { stdio: ['ignore', 'pipe', 'pipe'], env: wranglerEnv });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout);
+    process.stderr.write(result.stderr);
+    throw new Error(`wrangler ${args.join(' ')} failed`);
+  }
 }
 
 export function persistArgs(persistTo: string | undefined): string[] {

@@ -3,7 +3,9 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { parseFieldSpec } from '../src/fields/spec.ts';
 import { createProjectFromSpecs } from '../src/manage/projects.ts';
 import { createKey } from '../src/projects/admin.ts';
@@ -41,7 +43,8 @@ const persistTo = typeof values['persist-to'] === 'string' ? values['persist-to'
 // Only the hash is in D1 (C7), so the example key itself is kept beside the local state (git-ignored).
 const KEY_FILE = join(persistTo ?? '.wrangler', 'example-key');
 
-// The widget and the OpenAPI document, served by wrangler dev as static assets.
+// The widget, the OpenAPI document and the API reference, served by wrangler dev as static assets.
+console.log('Building the assets and the local database…');
 await buildAssets();
 
 async function exampleKey(): Promise<string> {
@@ -89,23 +92,62 @@ const body = JSON.stringify({
   message: 'Hello!',
 });
 
-console.log(`
-Example project "${EXAMPLE_ID}" (fields: name string, email string, phone integer, enquiry boolean, message string, cv file)
-API key: ${apiKey}   (also in ${KEY_FILE})
-HTML form address: http://${host}:${port}/f/${EXAMPLE_FORM_ID}   (try examples/plain.html)
+const summary = `
+Ready. The example project "${EXAMPLE_ID}" (fields: name, email, phone integer, enquiry boolean, message, cv file):
+  API key        ${apiKey}   (also in ${KEY_FILE})
+  HTML form      http://${host}:${port}/f/${EXAMPLE_FORM_ID}   (try examples/plain.html)
+  API reference  http://${host}:${port}/reference/
 
-Try it once the server is ready:
+Try it:
 
 curl -i http://${host}:${port}/api/v1/submit \\
   -H 'Authorization: Bearer ${apiKey}' \\
   -H 'Content-Type: application/json' \\
   -d '${body}'
-`);
+`;
+
+/**
+ * What wrangler prints that tells a person trying the example nothing: its banner, the table of
+ * bindings (drawn on every reload), and the failed look-up of Cloudflare's request metadata when
+ * offline, with its stack. Everything else (the worker's own logs, warnings, "Ready on") passes.
+ */
+function relay(from: Readable, to: NodeJS.WriteStream, onReady: () => void): void {
+  let inBindings = false;
+  let inLookupFailure = false;
+  createInterface({ input: from }).on('line', (line) => {
+    const plain = stripVTControlCharacters(line);
+    if (plain.startsWith('Your Worker has access to the following bindings')) {
+      inBindings = true;
+      return;
+    }
+    if (inBindings) {
+      inBindings = plain.trim() !== '';
+      return;
+    }
+    if (plain.includes('Unable to fetch the `Request.cf` object')) {
+      inLookupFailure = true;
+      return;
+    }
+    if (inLookupFailure && (/^Error: getaddrinfo/.test(plain) || /^\s+at /.test(plain))) return;
+    inLookupFailure = false;
+    if (/^\s*⛅️ wrangler/.test(plain) || /^─+$/.test(plain.trim())) return;
+    to.write(`${line}\n`);
+    if (plain.includes('Ready on ')) onReady();
+  });
+}
 
 // C26: under `npm run dev`, webhooks may point at a receiver on this machine over plain http.
 const child = spawn('wrangler', ['dev', '--var', 'ALLOW_LOCAL_WEBHOOKS:true', ...wranglerArgs], {
-  stdio: 'inherit',
+  stdio: ['inherit', 'pipe', 'pipe'],
   env,
 });
+let ready = false;
+const onReady = () => {
+  if (ready) return;
+  ready = true;
+  console.log(summary);
+};
+relay(child.stdout, process.stdout, onReady);
+relay(child.stderr, process.stderr, onReady);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -103,7 +103,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `npm run dev` on its own state and port, as a user starts it; resolves once wrangler is ready. */
+/**
+ * `npm run dev` on its own state and port, as a user starts it; resolves once wrangler is ready and
+ * the summary after it (the key, the addresses, the curl line) is printed.
+ */
 export async function startDev(
   dir: string,
   port: number,
@@ -119,7 +122,7 @@ export async function startDev(
     const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${log}`)), 90_000);
     const watch = (chunk: Buffer) => {
       log += String(chunk);
-      if (log.includes('Ready on')) {
+      if (/Ready on [\s\S]*-d '\{.*\}'\n/.test(log)) {
         clearTimeout(timer);
         resolve();
       }

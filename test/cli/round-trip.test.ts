@@ -39,9 +39,17 @@ afterAll(() => {
 
 describe('round trip: create → submit over HTTP → export; revoke → 401', () => {
   it('npm run dev prints a working key and curl line for the example project', async () => {
-    const key = /API key: (edgeform_pk_\w{32})/.exec(devLog)?.[1];
+    const key = /API key +(edgeform_pk_\w{32})/.exec(devLog)?.[1];
     expect(key).toBeDefined();
     expect(devLog).toContain(`curl -i http://127.0.0.1:${port}/api/v1/submit`);
+    // At most 80 lines to ready, the key, the addresses and the curl line last, where the eye lands.
+    const lines = devLog.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(80);
+    const tail = lines.slice(-12).join('\n');
+    expect(tail).toContain(`API key        ${key}`);
+    expect(tail).toContain(`HTML form      http://127.0.0.1:${port}/f/f_example`);
+    expect(tail).toContain(`API reference  http://127.0.0.1:${port}/reference/`);
+    expect(lines.at(-1)).toMatch(/^  -d '\{"name":"Ada Lovelace"/);
     expect(readFileSync(`${dir}/example-key`, 'utf8').trim()).toBe(key);
     const res = await post(key ?? '', { name: 'Ada', phone: 1, enquiry: true });
     expect(res).toEqual({
