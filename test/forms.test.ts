@@ -201,10 +201,13 @@ describe('C29: where a form goes after', () => {
     );
     expect(toNext.status).toBe(303);
     expect(toNext.headers.get('Location')).toBe(`${origin}/thanks?x=1`);
+    // C18: a redirect and a page carry the request id, as every reply does.
+    expect(toNext.headers.get('X-Request-Id')).toMatch(/\S/);
     const page = await postForm(p.formId, 'name=B', { ...headers, Referer: `${origin}/contact` });
     expect(page.status).toBe(200);
     expect(page.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('Content-Security-Policy')).toContain("default-src 'none'");
+    expect(page.headers.get('X-Request-Id')).toMatch(/\S/);
     const html = await page.text();
     expect(html).toContain('<h1>Thank you</h1>');
     expect(html).toContain(`<a href="${origin}/contact">Back to the form</a>`);
@@ -247,6 +250,7 @@ describe('C29: where a form goes after', () => {
       Referer: `${origin}/form`,
     });
     expect(res.status).toBe(400);
+    expect(res.headers.get('X-Request-Id')).toMatch(/\S/);
     const html = await res.text();
     expect(html).toContain('<li>Field &#39;phone&#39; is not of type integer</li>');
     expect(html).toContain(`<a href="${origin}/form">Back to the form</a>`);

@@ -192,7 +192,9 @@ function ui(form: HTMLFormElement) {
     note.textContent = message;
     field.setAttribute('aria-invalid', 'true');
     field.setAttribute('aria-describedby', note.id);
-    field.after(note);
+    // After the control, or after the label that wraps it (a checkbox): never inside the label,
+    // between the box and its text.
+    (field.closest('label') ?? field).after(note);
     return true;
   };
 

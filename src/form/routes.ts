@@ -37,6 +37,7 @@ import {
   unavailable,
   uploadTooLarge,
 } from '../http/replies.ts';
+import { requestIdOf } from '../http/request-id.ts';
 import { send, sendMethodNotAllowed } from '../http/send.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { allowedRedirect } from '../lib/urls.ts';
@@ -82,12 +83,24 @@ function limitsOf(project: ResolvedProject, env: Env): FormLimits & { fileField?
   };
 }
 
-function redirect(url: string): Response {
-  return new Response(null, { status: 303, headers: { Location: url, 'Cache-Control': 'no-store' } });
+// C18: pages and redirects carry the request id too, as every reply does.
+function redirect(c: FormContext, url: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { Location: url, 'Cache-Control': 'no-store', 'X-Request-Id': requestIdOf(c) },
+  });
 }
 
-function htmlPage(status: number, html: string, headers: Record<string, string> = {}): Response {
-  return new Response(html, { status, headers: { ...PAGE_HEADERS, ...headers } });
+function htmlPage(
+  c: FormContext,
+  status: number,
+  html: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(html, {
+    status,
+    headers: { ...PAGE_HEADERS, 'X-Request-Id': requestIdOf(c), ...headers },
+  });
 }
 
 const wantsJson = (c: FormContext) => /\bapplication\/json\b/i.test(c.req.header('Accept') ?? '');
@@ -181,15 +194,15 @@ async function handleForm(c: FormContext): Promise<Response> {
     const status = envelope.status.code;
     const back =
       progress.project === undefined ? undefined : allowedRedirect(controls.error, progress.project.origins);
-    if (back !== undefined) return redirect(back);
+    if (back !== undefined) return redirect(c, back);
     const messages = envelope.data.errors ?? [envelope.data.error?.message ?? envelope.data.message];
-    return htmlPage(status, errorPage(REASON_PHRASES[status], messages, referer), reply.headers);
+    return htmlPage(c, status, errorPage(REASON_PHRASES[status], messages, referer), reply.headers);
   }
   if (json) return send(c, created(), replayed ? { [REPLAYED_HEADER]: 'true' } : {});
   const project = progress.project as ResolvedProject;
   const next =
     allowedRedirect(controls.next, project.origins) ?? allowedRedirect(project.thankYouUrl, project.origins);
-  return next === undefined ? htmlPage(200, thankYouPage(referer)) : redirect(next);
+  return next === undefined ? htmlPage(c, 200, thankYouPage(referer)) : redirect(c, next);
 }
 
 /** C29: the form endpoint's refusals (as pages, or this envelope with Accept: application/json). */

@@ -51,7 +51,10 @@ export async function hashKey(key: string): Promise<string> {
   return toHex(new Uint8Array(digest));
 }
 
-/** What `key list` shows of a key: its prefix and the first 8 characters of its random part. */
+/**
+ * What `key list` shows of a key: its prefix of kind (`edgeform_pk_`, `edgeform_sk_`) and the first
+ * 8 characters of its random part, 20 characters in all.
+ */
 export function displayPrefix(key: string): string {
   return key.slice(0, key.length - KEY_BODY_LENGTH + DISPLAYED_BODY);
 }

@@ -125,6 +125,26 @@ describe('the widget on the example page, in Chromium', () => {
     await page.close();
   });
 
+  it('an error at a checkbox is shown after its label, never inside it', async () => {
+    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+    const strict = await createProjectFromSpecs(db, {
+      name: 'Strict',
+      fields: ['name:string', 'message:string'],
+    });
+    await close();
+    // The project has no `enquiry`: the page's checkbox is an unknown field.
+    const page = await open(strict.apiKey);
+    await page.fill('#name', 'Ada');
+    await page.check('input[name=enquiry]');
+    await page.click('button[type=submit]');
+    await settled(page, 'error', 'checkbox-error');
+    const note = page.locator('[data-forms-error="enquiry"]');
+    expect(await note.textContent()).toBe("Field 'enquiry' is not defined for this project");
+    expect(await note.evaluate((n) => n.closest('label') === null)).toBe(true);
+    expect(await note.evaluate((n) => n.previousElementSibling?.tagName)).toBe('LABEL');
+    await page.close();
+  });
+
   it("a project that lists allowed origins refuses the page's origin, visibly", async () => {
     const { db, close } = await openDatabase({ remote: false, persistTo: dir });
     const other = await createProjectFromSpecs(db, {
