@@ -118,6 +118,15 @@ export const submissions = sqliteTable(
     // delivery job costs the hot path no row of its own: the queue consumer, or the sweep, writes
     // the delivery rows and clears it.
     outbox: integer('outbox'),
+    // C34: an inbox's state. When the submission was first read (NULL: unread), and whether it is
+    // starred.
+    readAt: text('read_at'),
+    starred: integer('starred', { mode: 'boolean' }).notNull().default(false),
+    // C34: 1 while the search index (search_terms) lacks the submission's words: every row is
+    // born with it (a constant in the hot path's insert, no parameter), and the queue consumer (or
+    // the sweep) clears it once the row is indexed. Search is fresh within seconds of
+    // the 201, and the hot path writes no row for it. Rows stored before search got it too.
+    searchPending: integer('search_pending').default(1),
   },
   (t) => [
     index('submissions_project_id').on(t.projectId, t.id),
@@ -126,6 +135,27 @@ export const submissions = sqliteTable(
     // NULLs are distinct in SQLite: only submissions that carried a key take part.
     uniqueIndex('submissions_idempotency_key').on(t.projectId, t.idempotencyKey),
     index('submissions_idempotency_age').on(t.receivedAt).where(sql`${t.idempotencyKey} is not null`),
+    // C34: the sweep's way to the submissions still to be indexed.
+    index('submissions_search_pending').on(t.receivedAt).where(sql`${t.searchPending} is not null`),
+  ],
+);
+
+// C34: full-text search over the values, as an index of ordinary tables (not FTS5, which `wrangler
+// d1 export` refuses): each word of a submission's values, normalised, once per submission.
+// Deleted with its submission (a foreign key), so search is in step with deletion, erasure and
+// retention in the same write; rebuilt from the submissions by `forms search rebuild`.
+export const searchTerms = sqliteTable(
+  'search_terms',
+  {
+    projectId: text('project_id').notNull(),
+    term: text('term').notNull(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.term, t.submissionId] }),
+    index('search_terms_submission').on(t.submissionId),
   ],
 );
 
@@ -220,6 +250,36 @@ export const deliveryAttempts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
 );
+
+// C32: every change made through the management API or the tool: when, who, what. Kept after its
+// project is deleted (no foreign key): the deletion itself is an entry.
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id'),
+    at: text('at').notNull(),
+    // `operator`, `access:<email>`, `key:<prefix>` or `tool`.
+    actor: text('actor').notNull(),
+    // `project.create`, `field.define`, `webhook.add`, `submission.update`, …
+    action: text('action').notNull(),
+    // What changed, as JSON: never a secret or a key.
+    detail: text('detail'),
+  },
+  (t) => [index('audit_log_project').on(t.projectId, t.id)],
+);
+
+// C32: sessions of the dashboard: only the SHA-256 of the cookie's opaque id is kept, with what
+// the credential it was made from may do; a session made from a secret key ends with that key.
+export const sessions = sqliteTable('sessions', {
+  idHash: text('id_hash').primaryKey(),
+  // `operator`, `access:<email>`, or `key:<prefix>` (a project's secret key).
+  actor: text('actor').notNull(),
+  projectId: text('project_id'),
+  keyHash: text('key_hash'),
+  createdAt: text('created_at').notNull(),
+  expiresAt: text('expires_at').notNull(),
+});
 
 export type Project = typeof projects.$inferSelect;
 export type Field = typeof fields.$inferSelect;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SITEVERIFY_URL, siteverifyIdempotencyKey } from '../src/accept/turnstile.ts';
 import { database } from '../src/store/db.ts';
-import { submissionPages } from '../src/store/submissions.ts';
+import { submissionPages } from '../src/store/inbox.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import {
   expectEnvelope,

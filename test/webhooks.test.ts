@@ -158,21 +158,19 @@ describe('C26: the outbox is written with the submission', () => {
     expect(bodies.length).toBeLessThan(6);
   });
 
-  it('C26: whoever starts a gathering sends it from its own request; the others are not handed its promise', async () => {
-    const { enqueueDeliveries } = await import('../src/delivery/queue.ts');
+  it('C26 + C34: whoever starts a gathering sends it from its own request; the others are not handed its promise', async () => {
+    const { enqueueStored } = await import('../src/delivery/queue.ts');
     const { queue, sent } = recordingQueue();
-    const first = enqueueDeliveries(queue, [{ id: 'a', outbox: 1 }]);
-    const second = enqueueDeliveries(queue, [
-      { id: 'b', outbox: 1 },
-      { id: 'spam', outbox: null },
-    ]);
+    const first = enqueueStored(queue, [{ id: 'a' }]);
+    // Spam too: it is delivered to nobody, but its words are indexed for the inbox's search.
+    const second = enqueueStored(queue, [{ id: 'b' }, { id: 'spam' }]);
     // Settled at once, before anything is sent: a promise of its own, not the sender's.
     await second;
     expect(sent).toEqual([]);
     await first;
-    expect(sent).toEqual([[{ body: { submissionIds: ['a', 'b'] } }]]);
+    expect(sent).toEqual([[{ body: { submissionIds: ['a', 'b', 'spam'] } }]]);
     // The next gathering is a new one.
-    await enqueueDeliveries(queue, [{ id: 'c', outbox: 1 }]);
+    await enqueueStored(queue, [{ id: 'c' }]);
     expect(sent.at(-1)).toEqual([{ body: { submissionIds: ['c'] } }]);
   });
 

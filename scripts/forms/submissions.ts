@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify';
 import { parseSince } from '../../src/manage/input.ts';
 import { showProject } from '../../src/manage/projects.ts';
 import { erase } from '../../src/manage/submissions.ts';
-import { submissionPages } from '../../src/store/submissions.ts';
+import { submissionPages } from '../../src/store/inbox.ts';
 import { type Context, UsageError } from './context.ts';
 import { safeCell, safeJson } from './printable.ts';
 

@@ -3,7 +3,7 @@
 // project's row answers 401, an oversized row 413, and the rows that shared its write are stored.
 
 import { config } from '../config.ts';
-import { enqueueDeliveries } from '../delivery/queue.ts';
+import { enqueueStored } from '../delivery/queue.ts';
 import { invalidKey, tooLargeToStore } from '../http/replies.ts';
 import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
@@ -43,7 +43,7 @@ function committer(db: Db, queue: Queue | undefined, lostWriteMs: number): Group
         lostWriteMs,
         // C26: after their 201s, the batch's marked submissions go to the queue (gathered with
         // those of the batches around it).
-        afterWrite: (stored) => enqueueDeliveries(queue, stored),
+        afterWrite: (stored) => enqueueStored(queue, stored),
       },
     );
     committers.set(db, commit);

@@ -14,9 +14,13 @@ import {
   OUTBOX_IDS_PER_STATEMENT,
   writeOutbox,
 } from '../store/deliveries.ts';
+import { indexSubmissions, pendingSearch } from '../store/search.ts';
 import { attemptDelivery } from './webhooks.ts';
 
-/** One delivery to attempt, or (C26) the marked submissions whose delivery rows are to be written. */
+/**
+ * One delivery to attempt, or submissions just stored: their delivery rows to write (C26) and their
+ * words to index (C34).
+ */
 export type DeliveryMessage = { deliveryId: string } | { submissionIds: string[] };
 
 /**
@@ -33,20 +37,17 @@ const LOST_AFTER_MS = 20 * COALESCE_MS;
 const senders = new WeakMap<Queue, Sender>();
 
 /**
- * After a batch of submissions is written: the ids of those marked with deliveries to make (spam
- * has none), sent with those of the batches around it. Whoever starts a gathering sends it, from
+ * After a batch of submissions is written: their ids, for the consumer to write the deliveries of
+ * those marked with some (C26; spam has none) and to index their words for search (C34), sent with
+ * those of the batches around it. Whoever starts a gathering sends it, from
  * its own request, and is given the promise to keep that request alive; the others are given a
  * settled one: their ids ride along. (Handing one request's promise to another request's waitUntil
  * would have workerd resolve it across request contexts, which it refuses to continue, with a
  * warning each time.) A message that never arrives is made up for by the sweep.
  */
-export function enqueueDeliveries(
-  queue: Queue | undefined,
-  rows: readonly { id: string; outbox?: 1 | null }[],
-): Promise<void> {
-  if (queue === undefined) return Promise.resolve();
-  const marked = rows.filter((row) => row.outbox === 1).map((row) => row.id);
-  if (marked.length === 0) return Promise.resolve();
+export function enqueueStored(queue: Queue | undefined, rows: readonly { id: string }[]): Promise<void> {
+  if (queue === undefined || rows.length === 0) return Promise.resolve();
+  const marked = rows.map((row) => row.id);
   let sender = senders.get(queue);
   if (sender === undefined) {
     sender = { pending: [], since: 0 };
@@ -92,9 +93,10 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db
   const body = message.body;
   try {
     if ('submissionIds' in body) {
-      // Given twice (at least once), the second time writes and sends nothing.
+      // Given twice (at least once), the second time writes, sends and indexes nothing.
       const written = await writeOutbox(db, body.submissionIds);
       if (env.DELIVERIES !== undefined) await sendDeliveries(env.DELIVERIES, written);
+      await indexSubmissions(db, body.submissionIds);
       message.ack();
       return;
     }
@@ -142,6 +144,8 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 const GRACE_MS = 2 * 60_000;
 const LEASE_MS = 10 * 60_000;
 const SWEEP_LIMIT = 500;
+/** Submissions indexed per sweep: rows stored before search are indexed 1,000 a minute. */
+const SEARCH_SWEEP_LIMIT = 1000;
 
 /**
  * The sweep: the delivery rows of submissions marked for longer than the grace are written; the
@@ -155,6 +159,8 @@ export async function sweepDeliveries(env: Env, now: number): Promise<number> {
   const at = new Date(now).toISOString();
   const before = new Date(now - GRACE_MS).toISOString();
   await writeOutbox(db, await markedBefore(db, before, SWEEP_LIMIT));
+  // C34: the words of submissions whose message never came, and of those stored before search.
+  await indexSubmissions(db, await pendingSearch(db, before, SEARCH_SWEEP_LIMIT));
   await cancelOfDisabledTargets(db, at);
   const ids = await claimOverdue(db, at, before, new Date(now + LEASE_MS).toISOString(), SWEEP_LIMIT);
   await sendDeliveries(env.DELIVERIES, ids);

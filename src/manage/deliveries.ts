@@ -3,7 +3,7 @@ import { type AttemptOutcome, attemptDelivery } from '../delivery/webhooks.ts';
 import { NotFound } from '../lib/faults.ts';
 import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../store/deliveries.ts';
 import { listDeliveries as listAll, listAttempts } from '../store/delivery-log.ts';
-import { findSubmission } from '../store/submissions.ts';
+import { findSubmission } from '../store/inbox.ts';
 import { type Manager, requireProject } from './context.ts';
 
 /** The latest deliveries (100), oldest first, each with its attempts; `failed`: those ended undelivered. */

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { FileMetadataSchema, okEnvelope } from '../http/openapi.ts';
 import * as replies from '../http/replies.ts';
 import { parseTime } from '../lib/time.ts';
-import type { SpamFilter } from '../store/submissions.ts';
+import type { SpamFilter } from '../store/inbox.ts';
 
 export const MAX_LIMIT = 1000;
 export const DEFAULT_LIMIT = 100;

@@ -24,14 +24,8 @@ import {
 import { requestIdOf } from '../http/request-id.ts';
 import { send, sendJson } from '../http/send.ts';
 import { sessionDatabase } from '../store/db.ts';
-import {
-  deleteSubmission,
-  eraseSubmissions,
-  findSubmission,
-  listSubmissionPage,
-  type Order,
-  type StoredSubmission,
-} from '../store/submissions.ts';
+import { findSubmission, listSubmissionPage, type Order, type StoredSubmission } from '../store/inbox.ts';
+import { deleteSubmission, eraseSubmissions } from '../store/submissions.ts';
 import {
   BOOKMARK_HEADER,
   DEFAULT_LIMIT,

@@ -1,6 +1,6 @@
 // The submissions table: the hot path's insert, Idempotency-Keys (C20), and paged reads.
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
-import { and, desc, eq, gt, gte, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 
@@ -71,9 +71,13 @@ function insertSql(db: Db, n: number, keyed: boolean, withFiles: boolean, withOu
     if (keyed) columns.push('idempotencyKey', 'bodyHash');
     if (withFiles) columns.push('files');
     if (withOutbox) columns.push('outbox');
-    const rows = Array.from({ length: n }, (_, i) =>
-      Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${i} ${column}`)])),
-    ) as unknown as (typeof submissions.$inferInsert)[];
+    // C34: a new row is unread, not starred, and waiting to be indexed: constants in the SQL, no
+    // parameters (D1 allows 100 a statement).
+    const rows = Array.from({ length: n }, (_, i) => ({
+      ...Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${i} ${column}`)])),
+      starred: sql`0`,
+      searchPending: sql`1`,
+    })) as unknown as (typeof submissions.$inferInsert)[];
     const insert = db.insert(submissions).values(rows);
     const query = keyed
       ? insert
@@ -167,143 +171,7 @@ export async function purgeIdempotencyKeys(db: Db, before: string): Promise<numb
   return result.meta.changes;
 }
 
-/** What an export or the read API shows of a stored submission. */
-const STORED_COLUMNS = {
-  id: submissions.id,
-  receivedAt: submissions.receivedAt,
-  data: submissions.data,
-  spam: submissions.spam,
-};
-
-/**
- * Submissions oldest first, one page at a time (keyset pagination on the time-ordered id), so an
- * export of any size holds one page in memory.
- */
-export async function* submissionPages(
-  db: Db,
-  projectId: string,
-  options: { since?: string; pageSize?: number; includeSpam?: boolean } = {},
-) {
-  const pageSize = options.pageSize ?? 1000;
-  let after = '';
-  for (;;) {
-    const page = await storage(() =>
-      db
-        .select(STORED_COLUMNS)
-        .from(submissions)
-        .where(
-          and(
-            eq(submissions.projectId, projectId),
-            gt(submissions.id, after),
-            options.since === undefined ? undefined : gte(submissions.receivedAt, options.since),
-            // C22: spam stays out unless asked for.
-            options.includeSpam ? undefined : eq(submissions.spam, false),
-          ),
-        )
-        .orderBy(submissions.id)
-        .limit(pageSize),
-    );
-    if (page.length > 0) yield page;
-    if (page.length < pageSize) return;
-    after = page.at(-1)?.id ?? after;
-  }
-}
-
-// ---- Reading and erasing (C24, C25) ----
-
-export type Order = 'asc' | 'desc';
-export type SpamFilter = 'include' | 'exclude' | 'only';
-
-export type PageQuery = {
-  projectId: string;
-  /** At most this many rows. */
-  limit: number;
-  /** At most about this many bytes of stored JSON (always at least one row). */
-  maxBytes: number;
-  order: Order;
-  /** Rows after this id, in the order asked for (the cursor). */
-  after?: string | undefined;
-  /** Received at or after this ISO time. */
-  since?: string | undefined;
-  /** Received before this ISO time. */
-  until?: string | undefined;
-  spam: SpamFilter;
-};
-
-export type StoredSubmission = { id: string; receivedAt: string; data: string; spam: boolean };
-
-/** The lowest UUIDv7 of a millisecond: ids of that time and later sort at or after it. */
-function idFloor(ms: number): string {
-  const hex = Math.max(0, Math.min(ms, 2 ** 48 - 1))
-    .toString(16)
-    .padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
-}
-
-// An id is made a moment before its row's received_at, from the same clock, and never earlier
-// than that clock (C17: ids only move forward), so a row received at or after `since` has an id at
-// or after the first id of a minute before it: the bound narrows the index scan and drops no row.
-// (No such bound for `until`: an id may run ahead of the clock, never behind it.)
-const ID_MARGIN_MS = 60_000;
-
-/**
- * One page of a project's submissions in id order (time order), in one query: the rows after the
- * cursor, at most `limit`, cut once their stored JSON passes `maxBytes`, so that a page of large
- * rows is never read whole into the worker. `more`: whether rows remain after this page.
- */
-export async function listSubmissionPage(
-  db: Db,
-  q: PageQuery,
-): Promise<{ rows: StoredSubmission[]; more: boolean }> {
-  const asc = q.order === 'asc';
-  const direction = sql.raw(asc ? 'asc' : 'desc');
-  const conditions = [eq(submissions.projectId, q.projectId)];
-  if (q.after !== undefined) conditions.push(asc ? gt(submissions.id, q.after) : lt(submissions.id, q.after));
-  if (q.since !== undefined) {
-    conditions.push(gte(submissions.receivedAt, q.since));
-    conditions.push(gte(submissions.id, idFloor(Date.parse(q.since) - ID_MARGIN_MS)));
-  }
-  if (q.until !== undefined) conditions.push(lt(submissions.receivedAt, q.until));
-  if (q.spam !== 'include') conditions.push(eq(submissions.spam, q.spam === 'only'));
-  const candidates = db
-    .select(STORED_COLUMNS)
-    .from(submissions)
-    .where(and(...conditions))
-    .orderBy(asc ? submissions.id : desc(submissions.id))
-    .limit(q.limit + 1);
-  const rows = await storage(() =>
-    db.all<{ id: string; received_at: string; data: string; spam: number; candidates: number }>(sql`
-      select id, received_at, data, spam, candidates from (
-        select *,
-          row_number() over w as n,
-          sum(length(cast(data as blob))) over w as running,
-          count(*) over () as candidates
-        from (${candidates}) as page
-        window w as (order by id ${direction} rows unbounded preceding)
-      )
-      where n = 1 or running <= ${q.maxBytes}
-      order by n`),
-  );
-  const page = rows.slice(0, q.limit);
-  return {
-    rows: page.map((r) => ({ id: r.id, receivedAt: r.received_at, data: r.data, spam: r.spam === 1 })),
-    more: (rows[0]?.candidates ?? 0) > page.length,
-  };
-}
-
-export async function findSubmission(
-  db: Db,
-  projectId: string,
-  id: string,
-): Promise<StoredSubmission | undefined> {
-  const [row] = await storage(() =>
-    db
-      .select(STORED_COLUMNS)
-      .from(submissions)
-      .where(and(eq(submissions.projectId, projectId), eq(submissions.id, id))),
-  );
-  return row;
-}
+// ---- Deleting and erasing (C24, C25) ----
 
 /** Deletes one submission of the project; whether there was one. */
 export async function deleteSubmission(db: Db, projectId: string, id: string): Promise<boolean> {

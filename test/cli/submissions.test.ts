@@ -8,6 +8,8 @@ import { toolOnTemp } from './helpers.ts';
 const tool = toolOnTemp('submissions');
 const { forms, json, expectRefused, newProject } = tool;
 
+const IDS = ['019b76da-a800-7000-8000-000000000000', '019c167f-cc00-7000-8000-000000000001', '019ca6b1-dc00-7000-8000-000000000002'];
+
 describe('submissions export', () => {
   let p: { projectId: string; apiKey: string };
   beforeAll(async () => {
@@ -19,7 +21,8 @@ describe('submissions export', () => {
     ];
     for (const [i, row] of rows.entries()) {
       await insertSubmission(tool.database.db, {
-        id: `01900000-0000-7000-8000-00000000000${i}`,
+        // C17: an id is made from the clock that stamps received_at.
+        id: IDS[i] as string,
         projectId: p.projectId,
         data: JSON.stringify(row.data),
         receivedAt: row.at,
@@ -37,17 +40,17 @@ describe('submissions export', () => {
         .map((l) => JSON.parse(l)),
     ).toEqual([
       {
-        id: '01900000-0000-7000-8000-000000000000',
+        id: '019b76da-a800-7000-8000-000000000000',
         receivedAt: '2026-01-01T00:00:00.000Z',
         fields: { name: 'Ada', n: 1.5, ok: true },
       },
       {
-        id: '01900000-0000-7000-8000-000000000001',
+        id: '019c167f-cc00-7000-8000-000000000001',
         receivedAt: '2026-02-01T00:00:00.000Z',
         fields: { name: 'Quote "me", please', note: 'line 1\nline 2' },
       },
       {
-        id: '01900000-0000-7000-8000-000000000002',
+        id: '019ca6b1-dc00-7000-8000-000000000002',
         receivedAt: '2026-03-01T00:00:00.000Z',
         fields: { name: '=HYPERLINK("http://evil")', ok: false, gone: 'x' },
       },
@@ -60,9 +63,9 @@ describe('submissions export', () => {
     expect(result.stdout).toBe(
       [
         'id,received_at,name,note,n,ok',
-        '01900000-0000-7000-8000-000000000000,2026-01-01T00:00:00.000Z,Ada,,1.5,true',
-        '01900000-0000-7000-8000-000000000001,2026-02-01T00:00:00.000Z,"Quote ""me"", please","line 1\nline 2",,',
-        `01900000-0000-7000-8000-000000000002,2026-03-01T00:00:00.000Z,"'=HYPERLINK(""http://evil"")",,,false`,
+        '019b76da-a800-7000-8000-000000000000,2026-01-01T00:00:00.000Z,Ada,,1.5,true',
+        '019c167f-cc00-7000-8000-000000000001,2026-02-01T00:00:00.000Z,"Quote ""me"", please","line 1\nline 2",,',
+        `019ca6b1-dc00-7000-8000-000000000002,2026-03-01T00:00:00.000Z,"'=HYPERLINK(""http://evil"")",,,false`,
         '',
       ].join('\n'),
     );

@@ -1,0 +1,171 @@
+// Reading a project's submissions (C24, C34): pages in arrival order with their filters (an
+// inbox's state, a search), one submission, every submission a page at a time; and changing an
+// inbox's state: read, starred, spam.
+import { and, desc, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { submissions } from '../../schema/tables.ts';
+import { type Db, storage } from './db.ts';
+
+/** What an export, the read API and an inbox show of a stored submission. */
+const STORED_COLUMNS = {
+  id: submissions.id,
+  receivedAt: submissions.receivedAt,
+  data: submissions.data,
+  spam: submissions.spam,
+  readAt: submissions.readAt,
+  starred: submissions.starred,
+  files: submissions.files,
+};
+
+export type Order = 'asc' | 'desc';
+export type SpamFilter = 'include' | 'exclude' | 'only';
+
+export type PageQuery = {
+  projectId: string;
+  /** At most this many rows. */
+  limit: number;
+  /** At most about this many bytes of stored JSON (always at least one row). */
+  maxBytes: number;
+  order: Order;
+  /** Rows after this id, in the order asked for (the cursor). */
+  after?: string | undefined;
+  /** Received at or after this ISO time. */
+  since?: string | undefined;
+  /** Received before this ISO time. */
+  until?: string | undefined;
+  spam: SpamFilter;
+  /** C34: further conditions on the submissions (`read`, `starred`, with files, a search). */
+  filters?: (SQL | undefined)[];
+};
+
+export type StoredSubmission = {
+  id: string;
+  receivedAt: string;
+  data: string;
+  spam: boolean;
+  /** C34: when it was first read (null: unread), whether it is starred. */
+  readAt: string | null;
+  starred: boolean;
+  /** C30: the names of its file fields (JSON), or null. */
+  files: string | null;
+};
+
+/** The lowest UUIDv7 of a millisecond: ids of that time and later sort at or after it. */
+function idFloor(ms: number): string {
+  const hex = Math.max(0, Math.min(ms, 2 ** 48 - 1))
+    .toString(16)
+    .padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+
+// An id is made a moment before its row's received_at, from the same clock, and never earlier
+// than that clock (C17: ids only move forward), so a row received at or after `since` has an id at
+// or after the first id of a minute before it: the bound narrows the index scan and drops no row.
+// (No such bound for `until`: an id may run ahead of the clock, never behind it.)
+const ID_MARGIN_MS = 60_000;
+
+/**
+ * One page of a project's submissions in id order (time order), in one query: the rows after the
+ * cursor, at most `limit`, cut once their stored JSON passes `maxBytes`, so that a page of large
+ * rows is never read whole into the worker. `more`: whether rows remain after this page.
+ */
+export async function listSubmissionPage(
+  db: Db,
+  q: PageQuery,
+): Promise<{ rows: StoredSubmission[]; more: boolean }> {
+  const asc = q.order === 'asc';
+  const direction = sql.raw(asc ? 'asc' : 'desc');
+  const conditions = [eq(submissions.projectId, q.projectId)];
+  if (q.after !== undefined) conditions.push(asc ? gt(submissions.id, q.after) : lt(submissions.id, q.after));
+  if (q.since !== undefined) {
+    conditions.push(gte(submissions.receivedAt, q.since));
+    conditions.push(gte(submissions.id, idFloor(Date.parse(q.since) - ID_MARGIN_MS)));
+  }
+  if (q.until !== undefined) conditions.push(lt(submissions.receivedAt, q.until));
+  if (q.spam !== 'include') conditions.push(eq(submissions.spam, q.spam === 'only'));
+  for (const filter of q.filters ?? []) if (filter !== undefined) conditions.push(filter);
+  const candidates = db
+    .select(STORED_COLUMNS)
+    .from(submissions)
+    .where(and(...conditions))
+    .orderBy(asc ? submissions.id : desc(submissions.id))
+    .limit(q.limit + 1);
+  const rows = await storage(() =>
+    db.all<{
+      id: string;
+      received_at: string;
+      data: string;
+      spam: number;
+      read_at: string | null;
+      starred: number;
+      files: string | null;
+      candidates: number;
+    }>(sql`
+      select id, received_at, data, spam, read_at, starred, files, candidates from (
+        select *,
+          row_number() over w as n,
+          sum(length(cast(data as blob))) over w as running,
+          count(*) over () as candidates
+        from (${candidates}) as page
+        window w as (order by id ${direction} rows unbounded preceding)
+      )
+      where n = 1 or running <= ${q.maxBytes}
+      order by n`),
+  );
+  const page = rows.slice(0, q.limit);
+  return {
+    rows: page.map((r) => ({
+      id: r.id,
+      receivedAt: r.received_at,
+      data: r.data,
+      spam: r.spam === 1,
+      readAt: r.read_at,
+      starred: r.starred === 1,
+      files: r.files,
+    })),
+    more: (rows[0]?.candidates ?? 0) > page.length,
+  };
+}
+
+export async function findSubmission(
+  db: Db,
+  projectId: string,
+  id: string,
+): Promise<StoredSubmission | undefined> {
+  const [row] = await storage(() =>
+    db
+      .select(STORED_COLUMNS)
+      .from(submissions)
+      .where(and(eq(submissions.projectId, projectId), eq(submissions.id, id))),
+  );
+  return row;
+}
+
+/**
+ * Every page of a listing, one after another (keyset pagination on the time-ordered id), so that an
+ * export of any size holds one page in memory.
+ */
+export async function* pagesOf(db: Db, q: Omit<PageQuery, 'after'>): AsyncGenerator<StoredSubmission[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await listSubmissionPage(db, { ...q, after });
+    if (page.rows.length > 0) yield page.rows;
+    if (!page.more) return;
+    after = page.rows.at(-1)?.id;
+  }
+}
+
+/** Submissions oldest first, a page at a time: spam (C22) only when asked for. */
+export function submissionPages(
+  db: Db,
+  projectId: string,
+  options: { since?: string; pageSize?: number; includeSpam?: boolean } = {},
+) {
+  return pagesOf(db, {
+    projectId,
+    limit: options.pageSize ?? 1000,
+    maxBytes: 4 * 1024 * 1024,
+    order: 'asc',
+    since: options.since,
+    spam: options.includeSpam ? 'include' : 'exclude',
+  });
+}
