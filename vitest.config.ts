@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
@@ -28,7 +29,14 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations },
+                // C32: an operator token made for this run, and a Cloudflare Access team whose keys
+                // the tests serve themselves (test/manage-auth.test.ts).
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  ADMIN_TOKEN: randomBytes(32).toString('base64url'),
+                  ACCESS_TEAM_DOMAIN: 'forms-test.cloudflareaccess.com',
+                  ACCESS_AUD: 'aud-forms-test',
+                },
                 // C26: the tests run the queue consumer themselves (createMessageBatch), so the
                 // producers point at queues nobody consumes: no delivery runs behind a test's back.
                 queueProducers: {

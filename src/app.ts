@@ -3,6 +3,7 @@
 // document is generated from this app (`npm run build:assets`).
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
+import { manageRoutes } from './admin/routes.ts';
 import type { AppEnv } from './auth/authenticate.ts';
 import { formRoutes } from './form/routes.ts';
 import { ApiError } from './http/envelope.ts';
@@ -21,6 +22,9 @@ submitRoutes(app);
 
 // C24: the read API (secret keys only, no CORS).
 readRoutes(app);
+
+// C32: the management API (the operator, Access, a project's secret key, or a session; no CORS).
+manageRoutes(app);
 
 // C29: plain HTML forms, at each project's form address.
 formRoutes(app);

@@ -2,9 +2,9 @@
 // asking (the tool, for the audit log), and the one way output is printed (C19).
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
+import { safeJson, safeText, shown } from '../../src/lib/printable.ts';
 import type { Manager } from '../../src/manage/context.ts';
 import { type Database, openDatabase, type Target } from '../database.ts';
-import { safeJson, safeText, shown } from './printable.ts';
 import { readSecret, type SecretSource } from './secret.ts';
 
 export type Io = { stdout: Writable; stderr: Writable } & Partial<{

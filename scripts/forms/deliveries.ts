@@ -1,10 +1,10 @@
 // `forms deliveries …`: webhook and email deliveries with every attempt, and redelivery (C26, C27).
 import type { Command } from 'commander';
 import type { AttemptOutcome } from '../../src/delivery/webhooks.ts';
+import { shown } from '../../src/lib/printable.ts';
 import { listDeliveries, redeliver } from '../../src/manage/deliveries.ts';
 import { addressOf } from '../../src/store/targets.ts';
 import { type Context, table, UsageError } from './context.ts';
-import { shown } from './printable.ts';
 
 /** What a redelivery came to, in a few words. */
 function outcomeText(projectId: string, r: AttemptOutcome): string {

@@ -5,6 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { Conflict, InvalidInput, NotFound, StorageError } from '../../src/lib/faults.ts';
+import { safeText, shown } from '../../src/lib/printable.ts';
 import { openDatabase } from '../database.ts';
 import { context, type Io, line, type Open, UsageError } from './context.ts';
 import { deliveriesCommands } from './deliveries.ts';
@@ -12,7 +13,6 @@ import { fieldCommands } from './field.ts';
 import { keyCommands } from './key.ts';
 import { notifyCommands } from './notify.ts';
 import { originCommands } from './origin.ts';
-import { safeText, shown } from './printable.ts';
 import { projectCommands } from './project.ts';
 import { submissionsCommands } from './submissions.ts';
 import { webhookCommands } from './webhook.ts';

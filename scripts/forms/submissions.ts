@@ -1,15 +1,11 @@
 // `forms submissions …`: export a project's submissions (JSON lines or CSV), or erase them by value (C25).
 import { once } from 'node:events';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { type Command, Option } from 'commander';
-import { stringify } from 'csv-stringify';
+import { safeJson } from '../../src/lib/printable.ts';
+import { exportSubmissions } from '../../src/manage/export.ts';
 import { parseSince } from '../../src/manage/input.ts';
-import { showProject } from '../../src/manage/projects.ts';
 import { erase } from '../../src/manage/submissions.ts';
-import { submissionPages } from '../../src/store/inbox.ts';
 import { type Context, UsageError } from './context.ts';
-import { safeCell, safeJson } from './printable.ts';
 
 export function submissionsCommands(cli: Command, { withManager, print, io }: Context): void {
   const submissions = cli.command('submissions').description('export or erase submissions');
@@ -50,46 +46,19 @@ export function submissionsCommands(cli: Command, { withManager, print, io }: Co
             throw new UsageError('--json gives one JSON document: drop --format csv');
           }
           const since = opts.since === undefined ? undefined : parseSince(opts.since);
-          const p = await showProject(m, projectId);
-          const includeSpam = opts.includeSpam === true;
-          const pages = submissionPages(m.db, p.id, {
-            includeSpam,
-            ...(since === undefined ? {} : { since }),
+          const chunks = await exportSubmissions(m, projectId, {
+            format: opts.format,
+            filters: { spam: opts.includeSpam ? 'include' : 'exclude', since },
           });
-          if (opts.format === 'csv') {
-            const names = p.fields.map((f) => f.name);
-            const rows = async function* () {
-              for await (const page of pages) {
-                for (const s of page) {
-                  const data = JSON.parse(s.data) as Record<string, unknown>;
-                  const cells = names.map((n) => (Object.hasOwn(data, n) ? data[n] : ''));
-                  yield includeSpam ? [s.id, s.receivedAt, s.spam, ...cells] : [s.id, s.receivedAt, ...cells];
-                }
-              }
-            };
-            // A cell that starts with = + - @ is prefixed with ' so a spreadsheet shows it, never runs it.
-            const csv = stringify({
-              header: true,
-              columns: ['id', 'received_at', ...(includeSpam ? ['spam'] : []), ...names],
-              escape_formulas: true,
-              // C19: a cell keeps its line breaks and tabs (CSV quotes them), no other control character.
-              cast: { boolean: (b) => String(b), string: (s) => safeCell(s) },
-            });
-            await pipeline(Readable.from(rows()), csv, io.stdout, { end: false });
-            return;
-          }
-          // JSON lines; with --json, one document whose array is streamed a page at a time.
+          // With --json, one document whose array is streamed a page at a time.
           const wrap = global.json === true;
           let first = true;
-          if (wrap) io.stdout.write(`{"projectId":${JSON.stringify(p.id)},"submissions":[`);
-          for await (const page of pages) {
-            const items = page.map(
-              (s) =>
-                `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},${includeSpam ? `"spam":${s.spam},` : ''}"fields":${s.data}}`,
-            );
-            const text = safeJson(wrap ? `${first ? '' : ','}${items.join(',')}` : `${items.join('\n')}\n`);
+          if (wrap) io.stdout.write(`{"projectId":${JSON.stringify(projectId)},"submissions":[`);
+          for await (const chunk of chunks) {
+            const text = wrap ? `${first ? '' : ','}${chunk.trimEnd().split('\n').join(',')}` : chunk;
             first = false;
-            if (!io.stdout.write(text)) await once(io.stdout, 'drain');
+            if (!io.stdout.write(opts.format === 'csv' ? text : safeJson(text)))
+              await once(io.stdout, 'drain');
           }
           if (wrap) io.stdout.write(']}\n');
         },

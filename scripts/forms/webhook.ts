@@ -1,6 +1,7 @@
 // `forms webhook …`: signed webhooks (Standard Webhooks, C26): added with a secret shown once,
 // listed without it, tested, rotated, turned off and on, removed.
 import type { Command } from 'commander';
+import { shown } from '../../src/lib/printable.ts';
 import {
   addWebhook,
   listWebhooks,
@@ -10,7 +11,6 @@ import {
   testWebhook,
 } from '../../src/manage/targets.ts';
 import { type Context, table } from './context.ts';
-import { shown } from './printable.ts';
 
 export function webhookCommands(cli: Command, { withManager, print }: Context): void {
   const webhook = cli.command('webhook').description('signed webhooks (Standard Webhooks) per project');

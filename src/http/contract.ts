@@ -6,14 +6,22 @@
 // Only the description and validation halves of hono-openapi run in the worker: the generator's
 // schema converters are swapped out of the worker's bundle (wrangler.toml `[alias]`), since the
 // document is generated at build time (src/document.ts), never at run time.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { HonoBase } from 'hono/hono-base';
 import { describeRoute, validator } from 'hono-openapi';
 import * as v from 'valibot';
 import { readWithin } from './body.ts';
 import type { ApiError } from './envelope.ts';
 import { isJsonMediaType } from './media-type.ts';
 import { errorResponses } from './openapi.ts';
-import { invalidParameter, methodNotAllowed, notJson, unsupportedMediaType } from './replies.ts';
+import {
+  invalidParameter,
+  methodNotAllowed,
+  notJson,
+  readMethodNotAllowed,
+  unsupportedMediaType,
+} from './replies.ts';
+import { send } from './send.ts';
 
 export { describeRoute, resolver } from 'hono-openapi';
 
@@ -76,3 +84,32 @@ export const notAllowedOperation = describeRoute({
   description: 'Not a method of this path: 405, with `Allow`.',
   responses: errorResponses([{ name: 'method not allowed', reply: methodNotAllowed('GET') }]),
 });
+
+const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * C16, C24, C32: the methods a path of the read or management API does not take: 405 with its
+ * `Allow`. The common ones are documented; any other method gets the same answer.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any app's environment
+export function notAllowed(app: HonoBase<any>, path: string, allow: string, tag: string): void {
+  const allowed = allow.split(', ');
+  const methods = METHODS.filter((m) => !allowed.includes(m));
+  const answer = (c: Context) => {
+    const reply = readMethodNotAllowed(c.req.method, allow);
+    return send(c, reply.toEnvelope(), reply.headers);
+  };
+  app.on(
+    methods,
+    path,
+    describeRoute({
+      tags: [tag],
+      description: 'Not a method of this path: 405, with `Allow`.',
+      responses: errorResponses([
+        { name: 'method not allowed', reply: readMethodNotAllowed(methods[0] ?? 'PUT', allow) },
+      ]),
+    }),
+    answer,
+  );
+  app.all(path, answer);
+}

@@ -152,6 +152,26 @@ export function sharedComponents(): Json {
         scheme: 'bearer',
         description: `The project's API key: \`${KIND_PREFIXES.publishable}\` (publishable, for pages) or \`${KIND_PREFIXES.secret}\` (secret, for servers) and 32 letters and digits; keys made before the two kinds, \`${KEY_PREFIX}\` and 32, are publishable.`,
       },
+      operatorToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'C32: the operator token, the worker secret `ADMIN_TOKEN` (at least 43 characters): every project.',
+      },
+      accessJwt: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Cf-Access-Jwt-Assertion',
+        description:
+          'C32: a Cloudflare Access identity (with ACCESS_TEAM_DOMAIN and ACCESS_AUD set): every project, recorded under its email.',
+      },
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'edgeform_session',
+        description:
+          'C32: a session made by POST /api/v1/session: what its credential may. Changes need the X-CSRF-Token header and this worker’s Origin.',
+      },
       secretKey: {
         type: 'http',
         scheme: 'bearer',

@@ -165,3 +165,51 @@ export const readMethodNotAllowed = (method: string, allow: string) =>
   });
 export const notFound = () =>
   new ApiError(404, 'Not found', `No endpoint here: submit with POST ${SUBMIT_PATH}`);
+
+// ---- The management API (C32) ----
+
+/** C32: the paths of the management API and of its sessions. */
+export const MANAGE_PATH = '/api/v1/projects';
+export const SESSION_PATH = '/api/v1/session';
+
+/** C32: no credential, or one that is not valid. */
+export const invalidCredentials = () => unauthorized('Invalid credentials');
+
+/** C32: a publishable key can only submit. */
+export const publishableKeyCannotManage = () =>
+  new ApiError(
+    403,
+    'Request refused',
+    'A publishable key cannot manage projects: use a secret key (edgeform_sk_…) or the operator token',
+  );
+
+/** C32: creating or deleting projects is the operator's. */
+export const operatorOnly = () =>
+  new ApiError(
+    403,
+    'Request refused',
+    "A secret key manages its own project only: creating or deleting projects needs the operator's credentials",
+  );
+
+/** C32: a change made with a session cookie, without the worker's own Origin or the CSRF token. */
+export const crossSiteWrite = () =>
+  new ApiError(
+    403,
+    'Request refused',
+    'A change made with a session cookie needs this worker’s own Origin and the X-CSRF-Token header',
+  );
+
+/** C19, C32: input an operation cannot use, in the sentence the tool prints too. */
+export const invalidRequest = (problem: string) => new ApiError(400, 'Invalid request', problem);
+/** C19, C32: what the request names does not exist (or is another project's). */
+export const notFoundHere = (problem: string) => new ApiError(404, 'Not found', problem);
+/** C19, C32: the change clashes with what exists (a name taken, a cap reached). */
+export const conflict = (problem: string) => new ApiError(409, 'Conflict', problem);
+/** C32: a body that is not what the route takes; the problem names the member. */
+export const invalidBody = (problem: string) => new ApiError(400, 'Invalid request body', problem);
+
+/** C18, C32: D1 (or Access's keys) failed or could not be reached: nothing was changed. */
+export const manageUnavailable = () =>
+  new ApiError(503, 'Service unavailable', 'Service temporarily unavailable', {
+    'Retry-After': '5',
+  });

@@ -4,8 +4,10 @@
 import type { Context } from 'hono';
 import { corsHeaders } from './cors.ts';
 import { type Envelope, type EnvelopeStatus, JSON_CONTENT_TYPE } from './envelope.ts';
-import { methodNotAllowed, READ_PATH } from './replies.ts';
+import { MANAGE_PATH, methodNotAllowed, READ_PATH, SESSION_PATH } from './replies.ts';
 import { requestIdOf } from './request-id.ts';
+
+const NO_CORS = [READ_PATH, MANAGE_PATH, SESSION_PATH];
 
 export function send(c: Context, body: Envelope, headers: Record<string, string> = {}): Response {
   return sendJson(c, body.status.code, JSON.stringify(body), headers);
@@ -23,8 +25,9 @@ export function sendJson(
     headers: {
       'Content-Type': JSON_CONTENT_TYPE,
       'X-Request-Id': requestIdOf(c),
-      // C24: the read API is for servers: no CORS headers, so that no page can read it.
-      ...(c.req.path.startsWith(READ_PATH) ? {} : corsHeaders(c.req.header('Origin'))),
+      // C24, C32: the read and management APIs are for servers and the worker's own pages: no
+      // CORS headers, so that no other page can read them.
+      ...(NO_CORS.some((path) => c.req.path.startsWith(path)) ? {} : corsHeaders(c.req.header('Origin'))),
       ...headers,
     },
   });

@@ -3,8 +3,8 @@
 
 /** A service we depend on failed or could not be reached. */
 export class UnavailableError extends Error {
-  readonly service: 'd1' | 'turnstile' | 'r2';
-  constructor(service: 'd1' | 'turnstile' | 'r2', cause: unknown) {
+  readonly service: 'd1' | 'turnstile' | 'r2' | 'access';
+  constructor(service: 'd1' | 'turnstile' | 'r2' | 'access', cause: unknown) {
     super(`${service} unavailable`, { cause });
     this.name = 'UnavailableError';
     this.service = service;

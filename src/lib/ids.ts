@@ -34,6 +34,14 @@ export function formatUuid(bytes: Uint8Array): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The lowest UUIDv7 of a millisecond: ids of that time and later sort at or after it. */
+export function idFloor(ms: number): string {
+  const hex = Math.max(0, Math.min(ms, 2 ** 48 - 1))
+    .toString(16)
+    .padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** A short, readable random id: the prefix and 12 random base32 characters (60 bits). */

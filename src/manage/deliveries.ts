@@ -1,15 +1,49 @@
 // C26, C27, C19: a project's deliveries with their attempts, and redelivery.
+import type { DeliveryState } from '../../schema/tables.ts';
 import { type AttemptOutcome, attemptDelivery } from '../delivery/webhooks.ts';
 import { NotFound } from '../lib/faults.ts';
 import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../store/deliveries.ts';
-import { listDeliveries as listAll, listAttempts } from '../store/delivery-log.ts';
+import {
+  findListedDelivery,
+  type ListedDelivery,
+  listDeliveries as listAll,
+  listAttempts,
+} from '../store/delivery-log.ts';
 import { findSubmission } from '../store/inbox.ts';
-import { type Manager, requireProject } from './context.ts';
+import { type Manager, recordChange, requireProject } from './context.ts';
 
-/** The latest deliveries (100), oldest first, each with its attempts; `failed`: those ended undelivered. */
-export async function listDeliveries(m: Manager, projectId: string, options: { failed?: boolean } = {}) {
+export type DeliveryFilters = {
+  /** Those that ended undelivered: failed, or cancelled with their target. */
+  failed?: boolean | undefined;
+  state?: DeliveryState | undefined;
+  /** A webhook's or a notification's id. */
+  target?: string | undefined;
+};
+
+/** The latest deliveries (100), oldest first, each with its attempts. */
+export async function listDeliveries(m: Manager, projectId: string, options: DeliveryFilters = {}) {
   const p = await requireProject(m, projectId);
-  const rows = await listAll(m.db, p.id, { failed: options.failed === true });
+  const rows = await listAll(m.db, p.id, {
+    failed: options.failed === true,
+    ...(options.state === undefined ? {} : { state: options.state }),
+    ...(options.target === undefined ? {} : { target: options.target }),
+  });
+  return withAttempts(m, rows);
+}
+
+/** One delivery of the project, with its attempts. */
+export async function getDelivery(m: Manager, projectId: string, deliveryId: string) {
+  const p = await requireProject(m, projectId);
+  const row = await findListedDelivery(m.db, p.id, deliveryId);
+  if (row === undefined) throw noDelivery(p.id, deliveryId);
+  const [one] = await withAttempts(m, [row]);
+  return one as NonNullable<typeof one>;
+}
+
+const noDelivery = (projectId: string, id: string) =>
+  new NotFound(`Project '${projectId}' has no delivery '${id}'`, 'see: forms deliveries list');
+
+async function withAttempts(m: Manager, rows: ListedDelivery[]) {
   const attempts = await listAttempts(
     m.db,
     rows.map((r) => r.id),
@@ -55,7 +89,7 @@ export async function redeliver(
       delivery = await findDeliveryToSend(m.db, deliveryId);
     }
     if (delivery === undefined || delivery.projectId !== p.id) {
-      throw new NotFound(`Project '${p.id}' has no delivery '${deliveryId}'`, 'see: forms deliveries list');
+      throw noDelivery(p.id, deliveryId);
     }
     if (delivery.kind === 'email') {
       // C27: only the worker has the send_email binding; the next sweep sends it.
@@ -65,6 +99,9 @@ export async function redeliver(
     }
     const outcome = await attemptDelivery(m.db, deliveryId, { ...options, again: true });
     results.push({ deliveryId, ...outcome });
+  }
+  if (results.length > 0) {
+    await recordChange(m, p.id, 'delivery.redeliver', { deliveries: results.map((r) => r.deliveryId) });
   }
   return results;
 }

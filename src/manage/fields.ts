@@ -8,7 +8,7 @@ import {
   addOrigin as insertOrigin,
   setField as replaceField,
 } from '../store/projects.ts';
-import { type Manager, requireProject } from './context.ts';
+import { type Manager, recordChange, requireProject } from './context.ts';
 import { parseOrigin } from './input.ts';
 
 /**
@@ -33,6 +33,7 @@ export async function defineField(
   }
   if (exists) await replaceField(m.db, p.id, def);
   else await appendField(m.db, p.id, def);
+  await recordChange(m, p.id, 'field.define', { ...def, added: !exists });
   return { added: !exists };
 }
 
@@ -40,6 +41,7 @@ export async function defineField(
 export async function removeField(m: Manager, projectId: string, name: string): Promise<void> {
   const p = await requireProject(m, projectId);
   if (!(await deleteField(m.db, p.id, name))) throw new NotFound(`Project '${p.id}' has no field '${name}'`);
+  await recordChange(m, p.id, 'field.remove', { name });
 }
 
 /** C15: allows an origin; once any is listed, requests from others get 403. Returns it normalised. */
@@ -50,6 +52,7 @@ export async function addOrigin(m: Manager, projectId: string, text: string): Pr
     throw new Conflict(`Origin '${origin}' is already allowed for project '${p.id}'`);
   }
   await insertOrigin(m.db, p.id, origin);
+  await recordChange(m, p.id, 'origin.add', { origin });
   return origin;
 }
 
@@ -59,5 +62,6 @@ export async function removeOrigin(m: Manager, projectId: string, text: string):
   if (!(await deleteOrigin(m.db, p.id, origin))) {
     throw new NotFound(`Origin '${origin}' is not in the list of project '${p.id}'`);
   }
+  await recordChange(m, p.id, 'origin.remove', { origin });
   return origin;
 }

@@ -4,14 +4,16 @@ import { Conflict, InvalidInput, NotFound } from '../lib/faults.ts';
 import { createKey as insertNewKey } from '../projects/admin.ts';
 import { displayPrefix, looksLikeKey } from '../projects/keys.ts';
 import { listKeys as listAll, revokeKey as markRevoked } from '../store/projects.ts';
-import { type Manager, requireProject } from './context.ts';
+import { type Manager, recordChange, requireProject } from './context.ts';
 
 export type KeyView = { prefix: string; kind: KeyKind; createdAt: string; revokedAt: string | null };
 
 /** A further key: the key itself, shown this once (only its hash is stored, C7). */
 export async function createKey(m: Manager, projectId: string, kind: KeyKind): Promise<string> {
   const p = await requireProject(m, projectId);
-  return insertNewKey(m.db, p.id, kind);
+  const key = await insertNewKey(m.db, p.id, kind);
+  await recordChange(m, p.id, 'key.create', { prefix: displayPrefix(key), kind });
+  return key;
 }
 
 /** The project's keys as `key list` shows them: never a key, nor its hash. */
@@ -42,5 +44,6 @@ export async function revokeKey(m: Manager, projectId: string, given: string): P
   if (match.revokedAt !== null || !(await markRevoked(m.db, p.id, match.keyHash))) {
     throw new Conflict(`Key ${match.displayPrefix}… is already revoked`);
   }
+  await recordChange(m, p.id, 'key.revoke', { prefix: match.displayPrefix, kind: match.kind });
   return match.displayPrefix;
 }

@@ -13,7 +13,7 @@ import {
   parseRules,
   updateProjectSettings,
 } from '../store/projects.ts';
-import { type Manager, type ProjectDetails, requireProject } from './context.ts';
+import { type Manager, type ProjectDetails, recordChange, requireProject } from './context.ts';
 import {
   parseHoneypot,
   parseOrigin,
@@ -89,6 +89,8 @@ export type NewProject = {
   unknownFields?: string | undefined;
   honeypot?: string | undefined;
   turnstileSecret?: string | undefined;
+  thankYouUrl?: string | undefined;
+  retentionDays?: number | string | undefined;
   /** Fixed ids, for the example project of `npm run dev` only. */
   id?: string | undefined;
   formId?: string | undefined;
@@ -115,13 +117,30 @@ export async function createProject(m: Manager, input: NewProject) {
   };
   const turnstileSecret =
     input.turnstileSecret === undefined ? null : parseTurnstileSecret(input.turnstileSecret);
+  const settings: ProjectSettings = {};
+  if (input.thankYouUrl !== undefined)
+    settings.thankYouUrl = parseThankYouUrl(input.thankYouUrl, spec.origins);
+  if (input.retentionDays !== undefined)
+    settings.retentionDays = parseRetentionDays(String(input.retentionDays));
   const created = await insertNewProject(m.db, {
     ...spec,
     turnstileSecret,
     ...(input.id === undefined ? {} : { id: input.id }),
     ...(input.formId === undefined ? {} : { formId: input.formId }),
   });
-  return { ...created, ...spec, turnstile: turnstileSecret !== null };
+  if (Object.keys(settings).length > 0) await updateProjectSettings(m.db, created.projectId, settings);
+  await recordChange(m, created.projectId, 'project.create', {
+    name: spec.name,
+    fields: spec.fields.map((f) => f.name),
+    origins: spec.origins,
+  });
+  return {
+    ...created,
+    ...spec,
+    turnstile: turnstileSecret !== null,
+    thankYouUrl: settings.thankYouUrl ?? null,
+    retentionDays: settings.retentionDays ?? null,
+  };
 }
 
 /**
@@ -189,7 +208,15 @@ export async function updateProject(
             p.origins.map((o) => o.origin),
           );
   }
-  if (Object.keys(settings).length > 0) await updateProjectSettings(m.db, p.id, settings);
+  if (Object.keys(settings).length > 0) {
+    await updateProjectSettings(m.db, p.id, settings);
+    // The Turnstile secret is never recorded: only that it was set or cleared.
+    const { turnstileSecret, ...shown } = settings;
+    await recordChange(m, p.id, 'project.update', {
+      ...shown,
+      ...(turnstileSecret === undefined ? {} : { turnstile: turnstileSecret !== null }),
+    });
+  }
   return projectView({ ...p, ...settings });
 }
 
@@ -197,5 +224,6 @@ export async function updateProject(
 export async function deleteProject(m: Manager, projectId: string): Promise<ProjectView> {
   const p = await requireProject(m, projectId);
   await deleteAll(m.db, p.id);
+  await recordChange(m, p.id, 'project.delete', { name: p.name });
   return projectView(p);
 }

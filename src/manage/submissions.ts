@@ -1,20 +1,26 @@
 // C25, C19: erasure of a project's submissions, by the value a field holds.
-import { eraseSubmissions } from '../store/submissions.ts';
-import { type Manager, requireProject } from './context.ts';
+import { eraseSubmissions, type FieldValue } from '../store/submissions.ts';
+import { type Manager, recordChange, requireProject } from './context.ts';
 import { parseErasureValue } from './input.ts';
 
 /**
- * C25: deletes every submission of the project whose field holds exactly the value (a string from
- * `--value`, or any JSON scalar from `--json-value`). Returns how many.
+ * C25: deletes every submission of the project whose field holds exactly the value (a JSON
+ * scalar). Returns how many.
  */
-export async function erase(
+export async function eraseValue(m: Manager, projectId: string, field: string, value: FieldValue) {
+  const p = await requireProject(m, projectId);
+  const erased = await eraseSubmissions(m.db, p.id, field, value);
+  // The value is what someone submitted (an address, a name): the log keeps only the field.
+  await recordChange(m, p.id, 'submissions.erase', { field, erased });
+  return { projectId: p.id, field, value, erased };
+}
+
+/** C25, as the tool takes the value: a string from `--value`, or any JSON scalar from `--json-value`. */
+export function erase(
   m: Manager,
   projectId: string,
   field: string,
   given: { value?: string | undefined; jsonValue?: string | undefined },
 ) {
-  const value = parseErasureValue(given.value, given.jsonValue);
-  const p = await requireProject(m, projectId);
-  const erased = await eraseSubmissions(m.db, p.id, field, value);
-  return { projectId: p.id, field, value, erased };
+  return eraseValue(m, projectId, field, parseErasureValue(given.value, given.jsonValue));
 }

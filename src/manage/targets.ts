@@ -18,7 +18,7 @@ import {
   setWebhookEnabled as switchTarget,
   type Webhook,
 } from '../store/targets.ts';
-import { type Manager, requireProject } from './context.ts';
+import { type Manager, recordChange, requireProject } from './context.ts';
 import { parseEmailAddress, parseReplyToField } from './input.ts';
 
 /** At most this many webhooks per project, and this many notification addresses. */
@@ -79,6 +79,8 @@ export async function addWebhook(m: Manager, projectId: string, url: string) {
   }
   const row = { id: newWebhookId(), projectId: p.id, url: value, secret: newWebhookSecret() };
   await insertWebhook(m.db, row);
+  // A URL may carry a token in its path or query: the log keeps its origin only.
+  await recordChange(m, p.id, 'webhook.add', { webhookId: row.id, origin: new URL(row.url).origin });
   return { webhookId: row.id, secret: row.secret, url: row.url };
 }
 
@@ -91,6 +93,7 @@ export async function listWebhooks(m: Manager, projectId: string): Promise<Webho
 export async function removeWebhook(m: Manager, projectId: string, id: string): Promise<void> {
   const p = await requireProject(m, projectId);
   if (!(await deleteTarget(m.db, p.id, id))) throw noWebhook(p.id, id);
+  await recordChange(m, p.id, 'webhook.remove', { webhookId: id });
 }
 
 /** A new signing secret, returned this once; the previous one signs beside it for 24 hours. */
@@ -100,6 +103,7 @@ export async function rotateSecret(m: Manager, projectId: string, id: string) {
   const secret = newWebhookSecret();
   const until = new Date(Date.now() + ROTATION_MS).toISOString();
   await rotateWebhookSecret(m.db, p.id, id, secret, until);
+  await recordChange(m, p.id, 'webhook.rotate-secret', { webhookId: id, previousUntil: until });
   return { webhookId: id, secret, previousUntil: until };
 }
 
@@ -107,15 +111,25 @@ export async function rotateSecret(m: Manager, projectId: string, id: string) {
 export async function setWebhookEnabled(m: Manager, projectId: string, id: string, enabled: boolean) {
   const p = await requireProject(m, projectId);
   if (!(await switchTarget(m.db, p.id, id, enabled))) throw noWebhook(p.id, id);
+  await recordChange(m, p.id, enabled ? 'webhook.enable' : 'webhook.disable', { webhookId: id });
   return { projectId: p.id, webhookId: id, state: enabled ? ('active' as const) : ('disabled' as const) };
 }
 
-/** Sends a signed `webhook.test` event now, from wherever this runs, and gives the answer. */
-export async function testWebhook(m: Manager, projectId: string, id: string, fetchImpl?: typeof fetch) {
+/**
+ * Sends a signed `webhook.test` event now, from wherever this runs, and gives the answer. The tool
+ * may send to plain http on this machine; the worker only when ALLOW_LOCAL_WEBHOOKS says so.
+ */
+export async function testWebhook(
+  m: Manager,
+  projectId: string,
+  id: string,
+  options: { allowLocalHttp?: boolean; fetch?: typeof fetch } = {},
+) {
+  const fetchImpl = options.fetch;
   const p = await requireProject(m, projectId);
   const hook = await requireWebhook(m, p.id, id);
   // C26: a destination is checked before every request.
-  const problem = destinationProblem(hook.url, true);
+  const problem = destinationProblem(hook.url, options.allowLocalHttp ?? true);
   if (problem !== undefined) throw new InvalidInput(`Webhook ${hook.id} cannot be sent to: ${problem}`);
   const now = new Date();
   const messageId = `test_${crypto.randomUUID()}`;
@@ -154,6 +168,11 @@ export async function addNotification(m: Manager, projectId: string, address: st
   };
   await insertWebhook(m.db, row);
   if (replyTo !== p.replyToField) await updateProjectSettings(m.db, p.id, { replyToField: replyTo });
+  await recordChange(m, p.id, 'notification.add', {
+    notificationId: row.id,
+    address: to,
+    replyToField: replyTo,
+  });
   return { notificationId: row.id, address: to, replyToField: replyTo };
 }
 
@@ -176,5 +195,9 @@ export async function removeNotification(m: Manager, projectId: string, which: s
   if (target === undefined || !(await deleteTarget(m.db, p.id, target.id, 'email'))) {
     throw new NotFound(`Project '${p.id}' has no email notification '${which}'`, 'see: forms notify list');
   }
+  await recordChange(m, p.id, 'notification.remove', {
+    notificationId: target.id,
+    address: addressOf(target.url),
+  });
   return { removed: target.id, address: addressOf(target.url) };
 }

@@ -10,7 +10,7 @@ import type * as v from 'valibot';
 import { type AppEnv, authenticate, rateLimit, requireSecretKey } from '../auth/authenticate.ts';
 import { scriptCapable } from '../fields/file.ts';
 import { fileKey } from '../files/r2.ts';
-import { describeRoute, jsonBody, params, query, resolver } from '../http/contract.ts';
+import { describeRoute, jsonBody, notAllowed, params, query, resolver } from '../http/contract.ts';
 import { REASON_PHRASES } from '../http/envelope.ts';
 import { type Documented, errorResponses, HEADER_DOCS, okResponse } from '../http/openapi.ts';
 import {
@@ -18,11 +18,10 @@ import {
   invalidErasure,
   invalidParameter,
   READ_PATH,
-  readMethodNotAllowed,
   submissionNotFound,
 } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
-import { send, sendJson } from '../http/send.ts';
+import { sendJson } from '../http/send.ts';
 import { sessionDatabase } from '../store/db.ts';
 import { findSubmission, listSubmissionPage, type Order, type StoredSubmission } from '../store/inbox.ts';
 import { deleteSubmission, eraseSubmissions } from '../store/submissions.ts';
@@ -73,11 +72,11 @@ function item(s: StoredSubmission): string {
 }
 
 // Cursors are opaque to clients: the order and the last id of the page, in base64url.
-function encodeCursor(order: Order, id: string): string {
+export function encodeCursor(order: Order, id: string): string {
   return btoa(`${order}:${id}`).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
 }
 
-function decodeCursor(cursor: string, order: Order): string {
+export function decodeCursor(cursor: string, order: Order): string {
   let text = '';
   try {
     text = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'));
@@ -222,30 +221,6 @@ function operation(
   });
 }
 
-/**
- * C16, C24: the methods a path of the read API does not take: 405 with its `Allow`. The common ones
- * are documented; any other method gets the same answer.
- */
-function notAllowed(app: HonoBase<AppEnv>, path: string, allow: string, methods: string[]) {
-  const answer = (c: ReadContext) => {
-    const reply = readMethodNotAllowed(c.req.method, allow);
-    return send(c, reply.toEnvelope(), reply.headers);
-  };
-  app.on(
-    methods,
-    path,
-    describeRoute({
-      tags: [READ_TAG],
-      description: 'Not a method of this path: 405, with `Allow`.',
-      responses: errorResponses([
-        { name: 'method not allowed', reply: readMethodNotAllowed(methods[0] ?? 'PUT', allow) },
-      ]),
-    }),
-    answer,
-  );
-  app.all(path, answer);
-}
-
 /** The routes of the read API, each behind the key, its rate limit and the secret-key check. */
 export function readRoutes(app: HonoBase<AppEnv>): void {
   const guard = [authenticate, rateLimit, requireSecretKey] as const;
@@ -277,7 +252,7 @@ export function readRoutes(app: HonoBase<AppEnv>): void {
     query(ListQuery),
     list,
   );
-  notAllowed(app, READ_PATH, 'GET', ['PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS']);
+  notAllowed(app, READ_PATH, 'GET', READ_TAG);
 
   app.post(
     `${READ_PATH}/erase`,
@@ -314,7 +289,7 @@ export function readRoutes(app: HonoBase<AppEnv>): void {
     jsonBody(EraseBody, { maxBytes: MAX_ERASE_BODY, invalid: invalidErasure }),
     erase,
   );
-  notAllowed(app, `${READ_PATH}/erase`, 'POST', ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+  notAllowed(app, `${READ_PATH}/erase`, 'POST', READ_TAG);
 
   app.get(
     `${READ_PATH}/:id`,
@@ -361,7 +336,7 @@ export function readRoutes(app: HonoBase<AppEnv>): void {
     oneSubmission,
     deleteOne,
   );
-  notAllowed(app, `${READ_PATH}/:id`, 'GET, DELETE', ['PUT', 'POST', 'PATCH', 'OPTIONS']);
+  notAllowed(app, `${READ_PATH}/:id`, 'GET, DELETE', READ_TAG);
 
   app.get(
     `${READ_PATH}/:id/files/:field`,
@@ -384,7 +359,7 @@ export function readRoutes(app: HonoBase<AppEnv>): void {
     params(FileParams, submissionNotFound),
     download,
   );
-  notAllowed(app, `${READ_PATH}/:id/files/:field`, 'GET', ['PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS']);
+  notAllowed(app, `${READ_PATH}/:id/files/:field`, 'GET', READ_TAG);
 }
 
 export { BOOKMARK_HEADER, ID, MAX_PAGE_BYTES };

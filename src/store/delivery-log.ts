@@ -29,6 +29,36 @@ export type ListedDelivery = {
   createdAt: string;
 };
 
+const LISTED_COLUMNS = {
+  id: deliveries.id,
+  submissionId: deliveries.submissionId,
+  webhookId: deliveries.webhookId,
+  kind: webhooks.kind,
+  url: webhooks.url,
+  status: deliveries.status,
+  attempts: deliveries.attempts,
+  lastStatus: deliveries.lastStatus,
+  lastError: deliveries.lastError,
+  nextAttemptAt: deliveries.nextAttemptAt,
+  createdAt: deliveries.createdAt,
+};
+
+/** One written delivery of the project, by its id. */
+export async function findListedDelivery(
+  db: Db,
+  projectId: string,
+  id: string,
+): Promise<ListedDelivery | undefined> {
+  const [row] = await storage(() =>
+    db
+      .select(LISTED_COLUMNS)
+      .from(deliveries)
+      .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+      .where(and(eq(deliveries.projectId, projectId), eq(deliveries.id, id))),
+  );
+  return row;
+}
+
 /**
  * A project's latest deliveries (`limit`, 100 unless told), shown oldest first: those written as
  * rows, and (C26) those of submissions still marked in the outbox, whose rows the queue consumer
@@ -37,24 +67,12 @@ export type ListedDelivery = {
 export async function listDeliveries(
   db: Db,
   projectId: string,
-  options: { failed?: boolean; limit?: number } = {},
+  options: { failed?: boolean; state?: DeliveryState; target?: string; limit?: number } = {},
 ): Promise<ListedDelivery[]> {
   const limit = options.limit ?? 100;
   const written = await storage(() =>
     db
-      .select({
-        id: deliveries.id,
-        submissionId: deliveries.submissionId,
-        webhookId: deliveries.webhookId,
-        kind: webhooks.kind,
-        url: webhooks.url,
-        status: deliveries.status,
-        attempts: deliveries.attempts,
-        lastStatus: deliveries.lastStatus,
-        lastError: deliveries.lastError,
-        nextAttemptAt: deliveries.nextAttemptAt,
-        createdAt: deliveries.createdAt,
-      })
+      .select(LISTED_COLUMNS)
       .from(deliveries)
       .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
       .where(
@@ -62,13 +80,16 @@ export async function listDeliveries(
           eq(deliveries.projectId, projectId),
           // Ended without being delivered: failed, or cancelled with its target (C26).
           options.failed ? inArray(deliveries.status, ['failed', 'cancelled']) : undefined,
+          options.state === undefined ? undefined : eq(deliveries.status, options.state),
+          options.target === undefined ? undefined : eq(deliveries.webhookId, options.target),
         ),
       )
       .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
       .limit(limit),
   );
   // The same targets as the outbox's insert: those active now.
-  const marked = options.failed
+  const unwrittenShown = !options.failed && (options.state === undefined || options.state === 'pending');
+  const marked = !unwrittenShown
     ? []
     : await storage(() =>
         db
@@ -82,7 +103,11 @@ export async function listDeliveries(
           .from(submissions)
           .innerJoin(
             webhooks,
-            and(eq(webhooks.projectId, submissions.projectId), isNull(webhooks.disabledAt)),
+            and(
+              eq(webhooks.projectId, submissions.projectId),
+              isNull(webhooks.disabledAt),
+              options.target === undefined ? undefined : eq(webhooks.id, options.target),
+            ),
           )
           // `+project_id`: by the outbox's partial index (the few marked rows of every project),
           // never by the project's index (all of its submissions).

@@ -3,6 +3,7 @@
 // inbox's state: read, starred, spam.
 import { and, desc, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
+import { idFloor } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
 
 /** What an export, the read API and an inbox show of a stored submission. */
@@ -48,14 +49,6 @@ export type StoredSubmission = {
   /** C30: the names of its file fields (JSON), or null. */
   files: string | null;
 };
-
-/** The lowest UUIDv7 of a millisecond: ids of that time and later sort at or after it. */
-function idFloor(ms: number): string {
-  const hex = Math.max(0, Math.min(ms, 2 ** 48 - 1))
-    .toString(16)
-    .padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
-}
 
 // An id is made a moment before its row's received_at, from the same clock, and never earlier
 // than that clock (C17: ids only move forward), so a row received at or after `since` has an id at
@@ -168,4 +161,71 @@ export function submissionPages(
     since: options.since,
     spam: options.includeSpam ? 'include' : 'exclude',
   });
+}
+
+/** C34: a change to the state of some of a project's submissions. */
+export type StateChange = {
+  read?: boolean | undefined;
+  starred?: boolean | undefined;
+  spam?: boolean | undefined;
+};
+
+/**
+ * C34: changes the state of the project's submissions among `ids` in one statement; returns the
+ * ids it changed. Taking one out of spam marks it for delivery (the outbox, C26) in the same
+ * write, when its project has an active target; the queue or the sweep writes its deliveries, each
+ * at most once per submission and target.
+ */
+export async function changeState(
+  db: Db,
+  projectId: string,
+  ids: readonly string[],
+  change: StateChange,
+  now: string,
+): Promise<string[]> {
+  const sets: SQL[] = [];
+  const differs: SQL[] = [];
+  if (change.read !== undefined) {
+    sets.push(change.read ? sql`read_at = coalesce(read_at, ${now})` : sql`read_at = null`);
+    differs.push(change.read ? sql`read_at is null` : sql`read_at is not null`);
+  }
+  if (change.starred !== undefined) {
+    sets.push(sql`starred = ${change.starred ? 1 : 0}`);
+    differs.push(sql`starred = ${change.starred ? 0 : 1}`);
+  }
+  if (change.spam !== undefined) {
+    sets.push(sql`spam = ${change.spam ? 1 : 0}`);
+    differs.push(sql`spam = ${change.spam ? 0 : 1}`);
+    if (!change.spam) {
+      // Every expression of SET sees the row as it was: `spam = 1` is before this change.
+      sets.push(sql`outbox = case when spam = 1 and exists (select 1 from webhooks w
+        where w.project_id = submissions.project_id and w.disabled_at is null) then 1 else outbox end`);
+    }
+  }
+  if (sets.length === 0 || ids.length === 0) return [];
+  const rows = await storage(() =>
+    db.all<{ id: string }>(sql`
+      update submissions set ${sql.join(sets, sql`, `)}
+      where project_id = ${projectId}
+        and id in (select value from json_each(${JSON.stringify(ids)}))
+        and (${sql.join(differs, sql` or `)})
+      returning id`),
+  );
+  return rows.map((r) => r.id);
+}
+
+/** C34: deletes the project's submissions among `ids`; returns the ids deleted. */
+export async function deleteSubmissions(
+  db: Db,
+  projectId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await storage(() =>
+    db.all<{ id: string }>(sql`
+      delete from submissions
+      where project_id = ${projectId} and id in (select value from json_each(${JSON.stringify(ids)}))
+      returning id`),
+  );
+  return rows.map((r) => r.id);
 }

@@ -9,6 +9,7 @@ import {
   deliveryAttempts,
   fields,
   projects,
+  searchTerms,
   submissions,
   webhooks,
 } from '../../schema/tables.ts';
@@ -219,9 +220,11 @@ export function projectsWithRetention(db: Db): Promise<{ id: string; retentionDa
 }
 
 export function listProjects(db: Db) {
-  const count = (table: typeof fields | typeof apiKeys | typeof submissions) =>
+  const count = (table: typeof fields | typeof apiKeys | typeof submissions, where = sql`1`) =>
     // Qualified by hand: unqualified, `id` would name the inner table's column in `submissions`.
-    sql<number>`(select count(*) from ${table} where ${table.projectId} = "projects"."id")`.mapWith(Number);
+    sql<number>`(select count(*) from ${table} where ${table.projectId} = "projects"."id" and ${where})`.mapWith(
+      Number,
+    );
   return storage(() =>
     db
       .select({
@@ -231,6 +234,11 @@ export function listProjects(db: Db) {
         fields: count(fields),
         keys: count(apiKeys),
         submissions: count(submissions),
+        // C34: what an inbox shows first: unread submissions (spam aside), and the latest arrival.
+        unread: count(submissions, sql`read_at is null and spam = 0`),
+        lastReceivedAt: sql<
+          string | null
+        >`(select max(received_at) from ${submissions} where ${submissions.projectId} = "projects"."id")`,
       })
       .from(projects)
       .orderBy(projects.createdAt, projects.id),
@@ -251,6 +259,7 @@ export function deleteProject(db: Db, projectId: string) {
         ),
       db.delete(deliveries).where(eq(deliveries.projectId, projectId)),
       db.delete(webhooks).where(eq(webhooks.projectId, projectId)),
+      db.delete(searchTerms).where(eq(searchTerms.projectId, projectId)),
       db.delete(submissions).where(eq(submissions.projectId, projectId)),
       db.delete(apiKeys).where(eq(apiKeys.projectId, projectId)),
       db.delete(allowedOrigins).where(eq(allowedOrigins.projectId, projectId)),

@@ -2,7 +2,7 @@
 // database (search_terms): kept in step with deletion, erasure and retention by a foreign key (a
 // submission's terms go in the same write that deletes it), exportable with the rest.
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
-import { and, asc, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { searchTerms, submissions } from '../../schema/tables.ts';
 import { wordsOf } from '../lib/words.ts';
 import { type Db, storage } from './db.ts';
@@ -79,16 +79,31 @@ export async function pendingSearch(db: Db, before: string, limit: number): Prom
   return rows.map((r) => r.id);
 }
 
-/** Marks every submission of the project (or of every project) to be indexed again. */
-export async function markForIndexing(db: Db, projectId?: string): Promise<number> {
-  const result = await storage(() =>
-    db
-      .update(submissions)
-      .set({ searchPending: 1 })
-      .where(projectId === undefined ? undefined : sql`${submissions.projectId} = ${projectId}`)
-      .run(),
+/**
+ * Forgets the project's terms and marks each of its submissions to be indexed again, in one D1
+ * transaction: search finds them again as they are indexed. Returns how many were marked.
+ */
+export async function markForIndexing(db: Db, projectId: string): Promise<number> {
+  const [, marked] = await storage(() =>
+    db.batch([
+      db.delete(searchTerms).where(eq(searchTerms.projectId, projectId)),
+      db.update(submissions).set({ searchPending: 1 }).where(eq(submissions.projectId, projectId)),
+    ]),
   );
-  return result.meta.changes;
+  return marked.meta.changes;
+}
+
+/** The project's submissions still to be indexed, oldest first. */
+export async function pendingOf(db: Db, projectId: string, limit: number): Promise<string[]> {
+  const rows = await storage(() =>
+    db
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(and(eq(submissions.projectId, projectId), isNotNull(submissions.searchPending)))
+      .orderBy(asc(submissions.id))
+      .limit(limit),
+  );
+  return rows.map((r) => r.id);
 }
 
 /**

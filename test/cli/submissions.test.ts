@@ -8,7 +8,11 @@ import { toolOnTemp } from './helpers.ts';
 const tool = toolOnTemp('submissions');
 const { forms, json, expectRefused, newProject } = tool;
 
-const IDS = ['019b76da-a800-7000-8000-000000000000', '019c167f-cc00-7000-8000-000000000001', '019ca6b1-dc00-7000-8000-000000000002'];
+const IDS = [
+  '019b76da-a800-7000-8000-000000000000',
+  '019c167f-cc00-7000-8000-000000000001',
+  '019ca6b1-dc00-7000-8000-000000000002',
+];
 
 describe('submissions export', () => {
   let p: { projectId: string; apiKey: string };

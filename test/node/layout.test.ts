@@ -22,6 +22,7 @@ const LAYERS = [
   'read',
   'form',
   'manage',
+  'admin',
 ];
 const layerOf = (part: string) => (part === '.' ? LAYERS.length : LAYERS.indexOf(part));
 /** The layer of a file: its folder under src/, or for a file at the root its own name (`index`: `.`). */

@@ -1,7 +1,7 @@
 // C19: the tool's output never carries a control character from outside.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeCell, safeJson, safeText, shown } from '../../scripts/forms/printable.ts';
+import { safeCell, safeJson, safeText, shown } from '../../src/lib/printable.ts';
 
 const CONTROL = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const hostile = fc.string({

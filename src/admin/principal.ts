@@ -1,0 +1,181 @@
+// C32: who calls the management API, and what they may manage: the operator (by token or by
+// Cloudflare Access), a project's secret key (that project only), or a session made from one of
+// them (a cookie, for the dashboard, whose writes must come from the worker's own origin with the
+// session's CSRF token).
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { AppEnv } from '../auth/authenticate.ts';
+import { clientAddress, countFailedAuthentication, limitEarly, mayLookUpKeys } from '../auth/rate-limit.ts';
+import { config } from '../config.ts';
+import {
+  crossSiteWrite,
+  invalidCredentials,
+  publishableKeyCannotManage,
+  secretKeyInPage,
+  tooManyRequests,
+} from '../http/replies.ts';
+import { toHex } from '../lib/hex.ts';
+import type { Actor } from '../manage/context.ts';
+import { keyHashOf, resolveProject } from '../projects/cache.ts';
+import { displayPrefix, looksLikeKey, parseBearer } from '../projects/keys.ts';
+import { database } from '../store/db.ts';
+import { findSession } from '../store/sessions.ts';
+import { accessConfigured, accessIdentity } from './access.ts';
+
+export const SESSION_COOKIE = 'edgeform_session';
+export const CSRF_HEADER = 'X-CSRF-Token';
+export const ACCESS_HEADER = 'Cf-Access-Jwt-Assertion';
+/** 32 random bytes in base64url. */
+export const MIN_TOKEN_LENGTH = 43;
+
+export type Principal = {
+  actor: Actor;
+  /** The one project a secret key (or its session) may manage; undefined: every project. */
+  projectId: string | undefined;
+  /** What a session made from this credential checks it by: the SHA-256 of the token or key. */
+  credentialHash: string | null;
+  /** For a cookie: the session's stored hash, its CSRF token and its end. */
+  session?: { idHash: string; csrfToken: string; expiresAt: string };
+};
+
+export type ManageEnv = AppEnv & { Variables: AppEnv['Variables'] & { principal: Principal } };
+
+const encoder = new TextEncoder();
+
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
+}
+
+/** Equal texts, compared as SHA-256 digests in constant time (neither length nor content leaks). */
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all(
+    [given, expected].map((t) => crypto.subtle.digest('SHA-256', encoder.encode(t))),
+  );
+  return crypto.subtle.timingSafeEqual(a as ArrayBuffer, b as ArrayBuffer);
+}
+
+let warnedShortToken = false;
+
+/** The operator token, if one is set and long enough; a short one is refused, with one log line. */
+export function operatorToken(env: Env): string | undefined {
+  const token = env.ADMIN_TOKEN;
+  if (token === undefined || token === '') return undefined;
+  if (token.length < MIN_TOKEN_LENGTH) {
+    if (!warnedShortToken) {
+      warnedShortToken = true;
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          event: 'admin-token-refused',
+          reason: `ADMIN_TOKEN is shorter than ${MIN_TOKEN_LENGTH} characters (32 random bytes): operator sign-in is off until it is replaced`,
+        }),
+      );
+    }
+    return undefined;
+  }
+  return token;
+}
+
+/** The CSRF token of a session: derived from its id (which only the cookie holds), never stored. */
+export const csrfTokenOf = (sessionId: string) => sha256Hex(`csrf:${sessionId}`);
+
+/** The worker's own origin, as a browser names it in `Origin`. */
+export const ownOrigin = (c: Context) => new URL(c.req.url).origin;
+
+/** A refusal that counts against the client's address (C21). */
+export async function refuse(c: Context<ManageEnv>): Promise<never> {
+  await countFailedAuthentication(c, c.env);
+  throw invalidCredentials();
+}
+
+/** A credential sent with the request (bearer token or key, or an Access JWT), or undefined. */
+export async function credentialOf(c: Context<ManageEnv>): Promise<Principal | undefined> {
+  const env = c.env;
+  const header = c.req.header('Authorization');
+  if (header !== undefined) {
+    const bearer = parseBearer(header);
+    if (!bearer.ok) return refuse(c);
+    const token = bearer.token;
+    if (looksLikeKey(token)) {
+      const keyHash = await keyHashOf(token);
+      const project = await resolveProject(
+        database(env.DB),
+        keyHash,
+        config(env).CONFIG_CACHE_SECONDS,
+        () => {
+          if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
+        },
+      );
+      if (project === undefined) return refuse(c);
+      if (project.keyKind !== 'secret') throw publishableKeyCannotManage();
+      // C23: a secret key in a web page other than the worker's own (its dashboard) is refused.
+      const origin = c.req.header('Origin');
+      if (origin !== undefined && origin !== ownOrigin(c)) throw secretKeyInPage();
+      await limitEarly(c, env, { bucket: keyHash, shared: false, projectId: project.id });
+      return {
+        actor: { kind: 'key', prefix: displayPrefix(token) },
+        projectId: project.id,
+        credentialHash: keyHash,
+      };
+    }
+    const expected = operatorToken(env);
+    if (expected === undefined || !(await sameSecret(token, expected))) return refuse(c);
+    return { actor: { kind: 'operator' }, projectId: undefined, credentialHash: await sha256Hex(expected) };
+  }
+  const assertion = c.req.header(ACCESS_HEADER);
+  if (assertion !== undefined && accessConfigured(env)) {
+    const email = await accessIdentity(assertion, env);
+    if (email === undefined) return refuse(c);
+    return { actor: { kind: 'access', email }, projectId: undefined, credentialHash: null };
+  }
+  return undefined;
+}
+
+/** The session of the cookie, if it is live and its credential still holds. */
+async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal | undefined> {
+  const idHash = await sha256Hex(id);
+  const row = await findSession(database(c.env.DB), idHash, new Date().toISOString());
+  if (row === undefined) return undefined;
+  let actor: Actor;
+  if (row.actor === 'operator') {
+    // Ends when the operator token changes.
+    const token = operatorToken(c.env);
+    if (token === undefined || row.keyHash !== (await sha256Hex(token))) return undefined;
+    actor = { kind: 'operator' };
+  } else if (row.actor.startsWith('access:')) {
+    actor = { kind: 'access', email: row.actor.slice('access:'.length) };
+  } else {
+    // Ends with its key: revoked (C17: seen within the cache's seconds), the session is no more.
+    if (row.keyHash === null) return undefined;
+    const project = await resolveProject(database(c.env.DB), row.keyHash, config(c.env).CONFIG_CACHE_SECONDS);
+    if (project === undefined || project.id !== row.projectId || project.keyKind !== 'secret')
+      return undefined;
+    actor = { kind: 'key', prefix: row.actor.slice('key:'.length) };
+  }
+  return {
+    actor,
+    projectId: row.projectId ?? undefined,
+    credentialHash: row.keyHash,
+    session: { idHash, csrfToken: await csrfTokenOf(id), expiresAt: row.expiresAt },
+  };
+}
+
+/**
+ * C32: the caller, from a credential, else from the session cookie; none is 401. With the cookie,
+ * every method but GET and HEAD must come from the worker's own origin with the CSRF token.
+ */
+export async function principalOf(c: Context<ManageEnv>): Promise<Principal> {
+  const credential = await credentialOf(c);
+  if (credential !== undefined) return credential;
+  const cookie = getCookie(c, SESSION_COOKIE);
+  const session = cookie === undefined ? undefined : await sessionOf(c, cookie);
+  if (session === undefined) return refuse(c);
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    const origin = c.req.header('Origin');
+    const csrf = c.req.header(CSRF_HEADER) ?? '';
+    if (origin !== ownOrigin(c) || !(await sameSecret(csrf, session.session?.csrfToken ?? ''))) {
+      throw crossSiteWrite();
+    }
+  }
+  return session;
+}
