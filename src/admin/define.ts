@@ -23,6 +23,7 @@ import {
   internalError,
   invalidBody,
   invalidCredentials,
+  invalidParameter,
   invalidRequest,
   manageUnavailable,
   notFoundHere,
@@ -207,6 +208,28 @@ export class ManageRoutes {
       ...COMMON_REFUSALS,
       ...(spec.access === 'operator' ? [{ name: 'secret key', reply: operatorOnly() }] : []),
       ...(spec.body === undefined ? [] : BODY_REFUSALS),
+      ...(spec.params === undefined
+        ? []
+        : [{ name: 'not found', reply: notFoundHere("Unknown project 'p_k3jd8s2mq0zx'") }]),
+      ...(spec.query === undefined
+        ? []
+        : [
+            {
+              name: 'invalid parameter',
+              reply: invalidParameter('limit', 'must be a whole number from 1 to 500'),
+            },
+          ]),
+      ...(spec.method === 'get'
+        ? []
+        : [
+            {
+              name: 'invalid input',
+              reply: invalidRequest(
+                "Invalid origin 'example.com': expected scheme://host[:port], e.g. https://example.com",
+              ),
+            },
+            { name: 'conflict', reply: conflict("Field 'email' already exists in project 'p_k3jd8s2mq0zx'") },
+          ]),
       ...(spec.refusals ?? []),
     ];
     const middleware: MiddlewareHandler<ManageEnv>[] = [guard(spec.access)];

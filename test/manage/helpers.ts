@@ -20,7 +20,8 @@ export function request(method: string, path: string, call: Call = {}): Request 
   const headers = new Headers(call.headers);
   const token = call.token === undefined ? operatorToken() : call.token;
   if (token !== null) headers.set('Authorization', `Bearer ${token}`);
-  if (call.body !== undefined && !headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+  if (call.body !== undefined && !headers.has('Content-Type'))
+    headers.set('Content-Type', 'application/json');
   return new Request(`${BASE}/api/v1${path}`, {
     method,
     headers,
@@ -32,7 +33,10 @@ export function api(method: string, path: string, call: Call = {}): Promise<Resp
   return fetchWorker(request(method, path, call));
 }
 
-type Body = { data: Record<string, unknown> & { message: string; error?: { message: string } }; status: { code: number } };
+type Body = {
+  data: Record<string, unknown> & { message: string; error?: { message: string } };
+  status: { code: number };
+};
 
 /** The envelope of a reply of this status; its `data`. */
 export async function expectReply(res: Response, code: StatusCode): Promise<Body['data']> {
@@ -65,6 +69,9 @@ export async function newProject(
 
 /** A secret key of the project, made over the API. */
 export async function secretKeyOf(projectId: string): Promise<string> {
-  const data = await ok<{ key: string }>(await api('POST', `/projects/${projectId}/keys`, { body: { kind: 'secret' } }), 201);
+  const data = await ok<{ key: string }>(
+    await api('POST', `/projects/${projectId}/keys`, { body: { kind: 'secret' } }),
+    201,
+  );
   return data.key;
 }
