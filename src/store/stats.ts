@@ -13,7 +13,7 @@ export async function dailyStats(db: Db, projectId: string, from: string, days: 
   // the project's index; a minute's margin drops no row.
   const floor = idFloor(Date.parse(start) - 60_000);
   const [received, ended] = await storage(() =>
-    db.batch([
+    Promise.all([
       db.all<{ day: string; accepted: number; spam: number }>(sql`
         select substr(received_at, 1, 10) as day,
           sum(case when spam = 0 then 1 else 0 end) as accepted,
