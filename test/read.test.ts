@@ -462,7 +462,7 @@ describe('C16 + C24: methods and paths', () => {
 });
 
 describe('C17 + C24: D1 round trips of the read API', () => {
-  it('C24: with the key cached, each route costs one round trip', async () => {
+  it('C24 + C32: with the key cached, a read costs one round trip; a change one, and its audit entry another', async () => {
     const p = await withSecret();
     const [row, other] = await insertRows(p.projectId, 2);
     const spy = spyD1(env.DB);
@@ -476,16 +476,23 @@ describe('C17 + C24: D1 round trips of the read API', () => {
         body,
       });
     await okData(await call('')); // warms the key
-    for (const [path, method, body] of [
-      ['?limit=1', 'GET', null],
-      [`/${row?.id}`, 'GET', null],
-      [`/${row?.id}`, 'DELETE', null],
-      ['/erase', 'POST', JSON.stringify({ field: 'name', value: 'n1' })],
+    for (const [path, method, body, trips] of [
+      ['?limit=1', 'GET', null, 1],
+      [`/${row?.id}`, 'GET', null, 1],
+      [`/${row?.id}`, 'DELETE', null, 2],
+      ['/erase', 'POST', JSON.stringify({ field: 'name', value: 'n1' }), 2],
     ] as const) {
       const before = spy.trips.length;
       await okData(await call(path, method, body));
-      expect(spy.trips.length - before, `${method} ${path}`).toBe(1);
+      expect(spy.trips.length - before, `${method} ${path}`).toBe(trips);
     }
+    const log = await env.DB.prepare('select actor, action from audit_log where project_id = ? order by id')
+      .bind(p.projectId)
+      .all<{ actor: string; action: string }>();
+    expect(log.results).toEqual([
+      { actor: `key:${p.secret.slice(0, 20)}`, action: 'submission.delete' },
+      { actor: `key:${p.secret.slice(0, 20)}`, action: 'submissions.erase' },
+    ]);
     expect(spy.trips.filter(isWrite).length).toBeGreaterThanOrEqual(2);
     expect(await storedRows(p.projectId)).toEqual([]);
     expect(other).toBeDefined();

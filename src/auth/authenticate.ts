@@ -10,7 +10,7 @@ import {
   unauthorized,
 } from '../http/replies.ts';
 import { keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
-import { looksLikeKey, parseBearer } from '../projects/keys.ts';
+import { displayPrefix, looksLikeKey, parseBearer } from '../projects/keys.ts';
 import { database } from '../store/db.ts';
 import {
   clientAddress,
@@ -26,6 +26,8 @@ export type AppEnv = {
     requestId: string;
     project: ResolvedProject;
     keyHash: string;
+    /** What `key list` shows of the request's key (C7): who made a change, in the audit log (C32). */
+    keyPrefix: string;
     /** A route's JSON body, once its contract has checked it (src/http/contract.ts). */
     body: unknown;
   };
@@ -37,7 +39,9 @@ type Step = MiddlewareHandler<AppEnv>;
  * authentication counts against the client's address; an address over that limit gets 429, and
  * its unknown keys cost no D1 query.
  */
-export async function projectOfKey(c: Context): Promise<{ project: ResolvedProject; keyHash: string }> {
+export async function projectOfKey(
+  c: Context,
+): Promise<{ project: ResolvedProject; keyHash: string; keyPrefix: string }> {
   const bearer = parseBearer(c.req.header('Authorization'));
   if (!bearer.ok) {
     await countFailedAuthentication(c, c.env);
@@ -55,7 +59,7 @@ export async function projectOfKey(c: Context): Promise<{ project: ResolvedProje
     await countFailedAuthentication(c, c.env);
     throw invalidKey();
   }
-  return { project, keyHash };
+  return { project, keyHash, keyPrefix: displayPrefix(bearer.token) };
 }
 
 /** Who pays for a request made with this key (C21): a publishable key's budget is every visitor's. */
@@ -72,9 +76,10 @@ export function refuseSecretKeyInPage(c: Context, project: ResolvedProject): voi
 
 /** Steps 1–2 as middleware, for the routes of the read API. */
 export const authenticate: Step = async (c, next) => {
-  const { project, keyHash } = await projectOfKey(c);
+  const { project, keyHash, keyPrefix } = await projectOfKey(c);
   c.set('project', project);
   c.set('keyHash', keyHash);
+  c.set('keyPrefix', keyPrefix);
   await next();
 };
 

@@ -62,7 +62,7 @@ describe('C26 + C32: webhooks over HTTP', () => {
       201,
     );
     const calls = receiver(204);
-    const answer = await ok<{ status: number }>(
+    const answer = await ok<{ status: number; error: string }>(
       await api('POST', `/projects/${p.projectId}/webhooks/${hook.webhookId}/test`),
     );
     expect(answer.status, answer.error).toBe(204);

@@ -19,9 +19,9 @@ const LAYERS = [
   'files',
   'accept',
   'submit',
-  'read',
   'form',
   'manage',
+  'read',
   'admin',
 ];
 const layerOf = (part: string) => (part === '.' ? LAYERS.length : LAYERS.indexOf(part));
