@@ -39,6 +39,9 @@ async function open(configPath: string, target: Target) {
     // Wrangler keeps local state in `<persist-to>/v3`.
     persist: target.persistTo ? { path: join(target.persistTo, 'v3') } : true,
     remoteBindings: target.remote,
+    // The tool needs the database, never the worker's secrets: naming an env file that does not
+    // exist keeps wrangler from reading .dev.vars, and from saying so on our standard output.
+    envFiles: ['.forms-tool-reads-no-secrets'],
   });
 }
 

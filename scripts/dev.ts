@@ -19,6 +19,7 @@ import {
 } from '../src/store/projects.ts';
 import { buildAssets } from './build-assets.ts';
 import { openDatabase } from './database.ts';
+import { DEV_VARS, ensureAdminToken } from './dev-vars.ts';
 
 const EXAMPLE_ID = 'example';
 /** C29: the example project's HTML form address, fixed so that examples/plain.html can name it. */
@@ -78,6 +79,8 @@ async function exampleKey(): Promise<string> {
 }
 
 const apiKey = await exampleKey();
+// C32: the management API's operator token, made once and kept in .dev.vars; never printed.
+const madeToken = ensureAdminToken();
 mkdirSync(dirname(KEY_FILE), { recursive: true });
 writeFileSync(KEY_FILE, `${apiKey}\n`);
 chmodSync(KEY_FILE, 0o600);
@@ -97,6 +100,7 @@ Ready. The example project "${EXAMPLE_ID}" (fields: name, email, phone integer, 
   API key        ${apiKey}   (also in ${KEY_FILE})
   HTML form      http://${host}:${port}/f/${EXAMPLE_FORM_ID}   (try examples/plain.html)
   API reference  http://${host}:${port}/reference/
+  Management     http://${host}:${port}/api/v1/projects   (Bearer: ADMIN_TOKEN in ${DEV_VARS}${madeToken ? ', made just now' : ''})
 
 Try it:
 

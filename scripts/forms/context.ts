@@ -3,15 +3,36 @@
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { safeJson, safeText, shown } from '../../src/lib/printable.ts';
-import type { Manager } from '../../src/manage/context.ts';
 import { type Database, openDatabase, type Target } from '../database.ts';
+import { localOps, type Ops, remoteOps } from './ops.ts';
 import { readSecret, type SecretSource } from './secret.ts';
 
 export type Io = { stdout: Writable; stderr: Writable } & Partial<{
   stdin: SecretSource['stdin'];
   env: Record<string, string | undefined>;
+  /** How `--url` reaches the worker (the tests give their own). */
+  fetch: typeof fetch;
 }>;
-export type Global = { remote?: boolean; local?: boolean; json?: boolean; persistTo?: string };
+export type Global = { remote?: boolean; local?: boolean; json?: boolean; persistTo?: string; url?: string };
+
+/** C32: where `--url` sends the operator token: https, or plain http on this machine only. */
+function workerUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(
+      `--url '${text}' is not a URL: give the worker's address, e.g. https://forms.example.workers.dev`,
+    );
+  }
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
+    throw new UsageError(
+      `--url must be https:// (plain http only to localhost): the token would cross the network in the clear`,
+    );
+  }
+  return url.origin;
+}
 export type Open = (target: Target) => Promise<Database>;
 
 /** Bad use of the tool itself (options that exclude each other): one line, exit status 2. */
@@ -40,9 +61,12 @@ export const collect = (value: string, previous: string[] = []) => [...previous,
 
 export type Context = {
   io: Io;
-  /** Opens the database named by the global options, runs the action with it, and closes it. */
-  withManager: <A extends unknown[]>(
-    action: (m: Manager, global: Global, ...args: A) => Promise<void>,
+  /**
+   * The operations on what the global options name (the local or remote database, or a worker's
+   * management API with `--url`), for the action; a database is closed after it.
+   */
+  withOps: <A extends unknown[]>(
+    action: (ops: Ops, global: Global, ...args: A) => Promise<void>,
   ) => (...args: A) => Promise<void>;
   /** C19: `--json` prints one JSON document; otherwise the text. No control character from outside either way. */
   print: (global: Global, json: unknown, text: () => string) => void;
@@ -58,14 +82,26 @@ export function context(io: Io, openDb: Open = openDatabase): Context {
   };
   return {
     io,
-    withManager:
+    withOps:
       (action) =>
       async (...args) => {
         const command = args.at(-1) as Command;
         const global = command.optsWithGlobals() as Global;
+        if (global.url !== undefined) {
+          if (global.remote || global.local)
+            throw new UsageError('--url names a worker: drop --remote and --local');
+          const base = workerUrl(global.url);
+          // C32: the token is read from the environment, never from an argument.
+          const token = (io.env ?? process.env).FORMS_ADMIN_TOKEN;
+          if (token === undefined || token === '') {
+            throw new UsageError('--url needs the operator token (or a secret key) in FORMS_ADMIN_TOKEN');
+          }
+          await action(remoteOps(base, token, io.fetch), global, ...args);
+          return;
+        }
         const database = await openDb({ remote: global.remote === true, persistTo: global.persistTo });
         try {
-          await action({ db: database.db, actor: { kind: 'tool' } }, global, ...args);
+          await action(localOps({ db: database.db, actor: { kind: 'tool' } }), global, ...args);
         } finally {
           await database.close();
         }

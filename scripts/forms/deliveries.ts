@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import type { AttemptOutcome } from '../../src/delivery/webhooks.ts';
 import { shown } from '../../src/lib/printable.ts';
-import { listDeliveries, redeliver } from '../../src/manage/deliveries.ts';
 import { addressOf } from '../../src/store/targets.ts';
 import { type Context, table, UsageError } from './context.ts';
 
@@ -26,7 +25,7 @@ function outcomeText(projectId: string, r: AttemptOutcome): string {
   }
 }
 
-export function deliveriesCommands(cli: Command, { withManager, print }: Context): void {
+export function deliveriesCommands(cli: Command, { withOps, print }: Context): void {
   const deliveries = cli.command('deliveries').description('webhook and email deliveries and their attempts');
   deliveries
     .command('list <project>')
@@ -34,8 +33,8 @@ export function deliveriesCommands(cli: Command, { withManager, print }: Context
     .option('--failed', 'only those that ended without being delivered: failed or cancelled')
     .option('--attempts', 'with every attempt of each')
     .action(
-      withManager(async (m, global, projectId: string, opts: { failed?: boolean; attempts?: boolean }) => {
-        const rows = await listDeliveries(m, projectId, { failed: opts.failed === true });
+      withOps(async (ops, global, projectId: string, opts: { failed?: boolean; attempts?: boolean }) => {
+        const rows = await ops.listDeliveries(projectId, { failed: opts.failed === true });
         print(global, { projectId, deliveries: rows }, () => {
           if (rows.length === 0) return `No ${opts.failed ? 'failed ' : ''}deliveries for ${projectId}.`;
           const lines = [
@@ -71,26 +70,24 @@ export function deliveriesCommands(cli: Command, { withManager, print }: Context
     .description('attempt a delivery again now, from this machine (or every failed one with --failed)')
     .option('--failed', 'every delivery of the project that ended without being delivered')
     .action(
-      withManager(
-        async (m, global, projectId: string, id: string | undefined, opts: { failed?: boolean }) => {
-          if ((id === undefined) === (opts.failed !== true)) {
-            throw new UsageError('Give a delivery id or --failed, one of them');
-          }
-          const results = await redeliver(m, projectId, id === undefined ? { failed: true } : { id }, {
-            allowLocalHttp: true,
-          });
-          print(global, { projectId, redelivered: results }, () =>
-            results.length === 0
-              ? `No failed deliveries for ${projectId}.`
-              : results
-                  .map((r) =>
-                    r.kind === 'queued'
-                      ? `${r.deliveryId}: an email, queued again: the worker sends it within about three minutes`
-                      : `${shown(r.deliveryId)}: ${shown(outcomeText(projectId, r))}`,
-                  )
-                  .join('\n'),
-          );
-        },
-      ),
+      withOps(async (ops, global, projectId: string, id: string | undefined, opts: { failed?: boolean }) => {
+        if ((id === undefined) === (opts.failed !== true)) {
+          throw new UsageError('Give a delivery id or --failed, one of them');
+        }
+        const results = await ops.redeliver(projectId, id === undefined ? { failed: true } : { id }, {
+          allowLocalHttp: true,
+        });
+        print(global, { projectId, redelivered: results }, () =>
+          results.length === 0
+            ? `No failed deliveries for ${projectId}.`
+            : results
+                .map((r) =>
+                  r.kind === 'queued'
+                    ? `${r.deliveryId}: an email, queued again: the worker sends it within about three minutes`
+                    : `${shown(r.deliveryId)}: ${shown(outcomeText(projectId, r))}`,
+                )
+                .join('\n'),
+        );
+      }),
     );
 }

@@ -1,19 +1,18 @@
 // `forms field …`: add, change or remove a project's fields (C28).
 import type { Command } from 'commander';
 import { parseFieldSpec } from '../../src/fields/spec.ts';
-import { defineField, removeField } from '../../src/manage/fields.ts';
 import type { Context } from './context.ts';
 import { describeField } from './project.ts';
 
-export function fieldCommands(cli: Command, { withManager, print }: Context): void {
+export function fieldCommands(cli: Command, { withOps, print }: Context): void {
   const field = cli.command('field').description('add, change or remove fields');
   field
     .command('add <project> <spec>')
     .description('add a field, <name>:<type>[:required][:<rule>=<value>]…')
     .action(
-      withManager(async (m, global, projectId: string, spec: string) => {
+      withOps(async (ops, global, projectId: string, spec: string) => {
         const def = parseFieldSpec(spec);
-        await defineField(m, projectId, def, 'add');
+        await ops.defineField(projectId, def, 'add');
         print(global, { projectId, field: def }, () => `Added field ${describeField(def)} to ${projectId}.`);
       }),
     );
@@ -21,9 +20,9 @@ export function fieldCommands(cli: Command, { withManager, print }: Context): vo
     .command('set <project> <spec>')
     .description("replace a field's definition (type, required, rules), keeping its place (C28)")
     .action(
-      withManager(async (m, global, projectId: string, spec: string) => {
+      withOps(async (ops, global, projectId: string, spec: string) => {
         const def = parseFieldSpec(spec);
-        await defineField(m, projectId, def, 'replace');
+        await ops.defineField(projectId, def, 'replace');
         print(global, { projectId, field: def }, () => `Set field ${describeField(def)} in ${projectId}.`);
       }),
     );
@@ -31,8 +30,8 @@ export function fieldCommands(cli: Command, { withManager, print }: Context): vo
     .command('remove <project> <name>')
     .description('remove a field (stored submissions keep their values)')
     .action(
-      withManager(async (m, global, projectId: string, name: string) => {
-        await removeField(m, projectId, name);
+      withOps(async (ops, global, projectId: string, name: string) => {
+        await ops.removeField(projectId, name);
         print(global, { projectId, removed: name }, () => `Removed field ${name} from ${projectId}.`);
       }),
     );

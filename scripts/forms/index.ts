@@ -10,8 +10,10 @@ import { openDatabase } from '../database.ts';
 import { context, type Io, line, type Open, UsageError } from './context.ts';
 import { deliveriesCommands } from './deliveries.ts';
 import { fieldCommands } from './field.ts';
+import { inboxCommands } from './inbox.ts';
 import { keyCommands } from './key.ts';
 import { notifyCommands } from './notify.ts';
+import { RemoteRefusal } from './ops.ts';
 import { originCommands } from './origin.ts';
 import { projectCommands } from './project.ts';
 import { submissionsCommands } from './submissions.ts';
@@ -22,10 +24,16 @@ export type { Io } from './context.ts';
 export function program(io: Io, openDb: Open = openDatabase): Command {
   const cli = new Command('forms')
     .description(
-      'Manage the projects, fields, origins, API keys and webhooks of the form endpoint, and export or erase submissions.',
+      'Manage the projects, fields, origins, API keys and webhooks of the form endpoint; read, mark, export or erase submissions. On the local database (default), the deployed one (--remote), or a deployed worker (--url).',
     )
     .addOption(new Option('--local', 'use the local database of `npm run dev` (default)').conflicts('remote'))
     .addOption(new Option('--remote', 'use the deployed D1 database of wrangler.toml'))
+    .addOption(
+      new Option(
+        '--url <worker>',
+        "use a deployed worker's management API (the token in FORMS_ADMIN_TOKEN)",
+      ).conflicts(['remote', 'local']),
+    )
     .option('--json', 'print one JSON document on standard output and nothing else')
     .addOption(
       new Option(
@@ -43,6 +51,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     originCommands,
     keyCommands,
     submissionsCommands,
+    inboxCommands,
     webhookCommands,
     notifyCommands,
     deliveriesCommands,
@@ -69,6 +78,10 @@ export async function main(argv: string[], io: Io = process, openDb: Open = open
     if (err instanceof NotFound) {
       line(io.stderr, safeText(`forms: ${err.message}${err.hint === undefined ? '' : ` (${err.hint})`}`));
       return 2;
+    }
+    if (err instanceof RemoteRefusal) {
+      line(io.stderr, shown(`forms: ${err.message}`));
+      return 1;
     }
     const detail =
       err instanceof StorageError && err.cause instanceof Error ? err.cause.message : String(err);

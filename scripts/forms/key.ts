@@ -1,10 +1,9 @@
 // `forms key …`: a project's API keys (C7, C23): made and printed once, listed, revoked by prefix.
 import type { Command } from 'commander';
-import { createKey, listKeys, revokeKey } from '../../src/manage/keys.ts';
 import { type Context, table } from './context.ts';
 import { keyState } from './project.ts';
 
-export function keyCommands(cli: Command, { withManager, print }: Context): void {
+export function keyCommands(cli: Command, { withOps, print }: Context): void {
   const key = cli.command('key').description('create, revoke and list API keys');
   key
     .command('create <project>')
@@ -13,9 +12,9 @@ export function keyCommands(cli: Command, { withManager, print }: Context): void
     )
     .option('--secret', 'a secret key, for servers: it can also read and erase submissions')
     .action(
-      withManager(async (m, global, projectId: string, opts: { secret?: boolean }) => {
+      withOps(async (ops, global, projectId: string, opts: { secret?: boolean }) => {
         const kind = opts.secret ? 'secret' : 'publishable';
-        const apiKey = await createKey(m, projectId, kind);
+        const apiKey = await ops.createKey(projectId, kind);
         print(global, { projectId, apiKey, kind }, () =>
           [
             `New ${kind} API key for ${projectId} (shown once): ${apiKey}`,
@@ -28,8 +27,8 @@ export function keyCommands(cli: Command, { withManager, print }: Context): void
     .command('revoke <project> <prefix>')
     .description('revoke a key, by the prefix that `key list` shows (never the whole key)')
     .action(
-      withManager(async (m, global, projectId: string, given: string) => {
-        const revoked = await revokeKey(m, projectId, given);
+      withOps(async (ops, global, projectId: string, given: string) => {
+        const revoked = await ops.revokeKey(projectId, given);
         print(global, { projectId, revoked }, () => `Revoked key ${revoked}… of ${projectId}.`);
       }),
     );
@@ -37,8 +36,8 @@ export function keyCommands(cli: Command, { withManager, print }: Context): void
     .command('list <project>')
     .description('display prefixes, kinds, created and revoked times')
     .action(
-      withManager(async (m, global, projectId: string) => {
-        const keys = await listKeys(m, projectId);
+      withOps(async (ops, global, projectId: string) => {
+        const keys = await ops.listKeys(projectId);
         print(global, { projectId, keys }, () =>
           table([
             ['PREFIX', 'KIND', 'CREATED', 'STATE'],

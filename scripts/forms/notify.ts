@@ -1,9 +1,8 @@
 // `forms notify …`: the addresses that get an email per accepted submission (C27).
 import type { Command } from 'commander';
-import { addNotification, listNotifications, removeNotification } from '../../src/manage/targets.ts';
 import { type Context, table } from './context.ts';
 
-export function notifyCommands(cli: Command, { withManager, print }: Context): void {
+export function notifyCommands(cli: Command, { withOps, print }: Context): void {
   const notify = cli
     .command('notify')
     .description('an email per accepted submission, through the send_email binding (C27)');
@@ -12,8 +11,8 @@ export function notifyCommands(cli: Command, { withManager, print }: Context): v
     .description('email every accepted submission to this address')
     .option('--reply-to-field <field>', "the emails' Reply-To is the address in this string field")
     .action(
-      withManager(async (m, global, projectId: string, address: string, opts: { replyToField?: string }) => {
-        const added = await addNotification(m, projectId, address, opts.replyToField);
+      withOps(async (ops, global, projectId: string, address: string, opts: { replyToField?: string }) => {
+        const added = await ops.addNotification(projectId, address, opts.replyToField);
         print(global, added, () =>
           [
             `Added email notification ${added.notificationId} → ${added.address}`,
@@ -28,8 +27,8 @@ export function notifyCommands(cli: Command, { withManager, print }: Context): v
     .command('list <project>')
     .description('the addresses that get an email per submission')
     .action(
-      withManager(async (m, global, projectId: string) => {
-        const { replyToField, notifications } = await listNotifications(m, projectId);
+      withOps(async (ops, global, projectId: string) => {
+        const { replyToField, notifications } = await ops.listNotifications(projectId);
         print(global, { projectId, replyToField, notifications }, () =>
           notifications.length === 0
             ? `No email notifications for ${projectId}: forms notify add ${projectId} <address>`
@@ -47,8 +46,8 @@ export function notifyCommands(cli: Command, { withManager, print }: Context): v
     .command('remove <project> <id-or-address>')
     .description('stop emailing an address (by its id or the address), and drop its deliveries')
     .action(
-      withManager(async (m, global, projectId: string, which: string) => {
-        const { removed, address } = await removeNotification(m, projectId, which);
+      withOps(async (ops, global, projectId: string, which: string) => {
+        const { removed, address } = await ops.removeNotification(projectId, which);
         print(
           global,
           { projectId, removed, address },

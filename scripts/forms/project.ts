@@ -2,15 +2,7 @@
 import { type Command, Option } from 'commander';
 import { parseFieldSpecs } from '../../src/fields/spec.ts';
 import type { FieldDef } from '../../src/fields/validation.ts';
-import {
-  createProject,
-  deleteProject,
-  listProjects,
-  type ProjectChanges,
-  projectSchema,
-  showProject,
-  updateProject,
-} from '../../src/manage/projects.ts';
+import type { ProjectChanges } from '../../src/manage/projects.ts';
 import { type Context, collect, line, table, UsageError } from './context.ts';
 
 const TURNSTILE_HELP =
@@ -38,7 +30,7 @@ function retentionText(days: number | null): string {
 export const keyState = (k: { revokedAt: string | null }) =>
   k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
 
-export function projectCommands(cli: Command, { withManager, print, secret, io }: Context): void {
+export function projectCommands(cli: Command, { withOps, print, secret, io }: Context): void {
   /** C22: the Turnstile secret, from TURNSTILE_SECRET or standard input, never from an argument. */
   const turnstileSecret = () => secret('TURNSTILE_SECRET', 'Turnstile secret key');
   const project = cli.command('project').description('create, list, show and delete projects');
@@ -58,9 +50,9 @@ export function projectCommands(cli: Command, { withManager, print, secret, io }
     .option('--turnstile', TURNSTILE_HELP)
     .addOption(refusedSecretOption())
     .action(
-      withManager(
+      withOps(
         async (
-          m,
+          ops,
           global,
           name: string,
           opts: {
@@ -72,7 +64,7 @@ export function projectCommands(cli: Command, { withManager, print, secret, io }
           },
         ) => {
           const fields = parseFieldSpecs(opts.field);
-          const created = await createProject(m, {
+          const created = await ops.createProject({
             name,
             fields,
             origins: opts.origin,
@@ -95,8 +87,8 @@ export function projectCommands(cli: Command, { withManager, print, secret, io }
     .command('list')
     .description('every project with its numbers of fields, keys and submissions')
     .action(
-      withManager(async (m, global) => {
-        const projects = await listProjects(m);
+      withOps(async (ops, global) => {
+        const projects = await ops.listProjects();
         print(global, { projects }, () =>
           projects.length === 0
             ? 'No projects yet: forms project create <name> --field <name>:<type>'
@@ -118,8 +110,8 @@ export function projectCommands(cli: Command, { withManager, print, secret, io }
     .command('show <project>')
     .description('fields, origins, policy and keys (never a key itself)')
     .action(
-      withManager(async (m, global, projectId: string) => {
-        const p = await showProject(m, projectId);
+      withOps(async (ops, global, projectId: string) => {
+        const p = await ops.showProject(projectId);
         print(global, p, () =>
           [
             `Project ${p.id} "${p.name}" (created ${p.createdAt})`,
@@ -147,8 +139,8 @@ export function projectCommands(cli: Command, { withManager, print, secret, io }
     .command('schema <project>')
     .description("the project's submission as JSON Schema: each field's type and rules (C28)")
     .action(
-      withManager(async (m, _global, projectId: string) => {
-        line(io.stdout, JSON.stringify(await projectSchema(m, projectId), null, 2));
+      withOps(async (ops, _global, projectId: string) => {
+        line(io.stdout, JSON.stringify(await ops.projectSchema(projectId), null, 2));
       }),
     );
 
@@ -168,9 +160,9 @@ export function projectCommands(cli: Command, { withManager, print, secret, io }
     .option('--no-thank-you-url', 'a built-in thank-you page')
     .addOption(refusedSecretOption())
     .action(
-      withManager(
+      withOps(
         async (
-          m,
+          ops,
           global,
           projectId: string,
           opts: {
@@ -200,11 +192,11 @@ export function projectCommands(cli: Command, { withManager, print, secret, io }
             );
           }
           // Everything else is checked before the secret is asked for.
-          await showProject(m, projectId);
+          await ops.showProject(projectId);
           if (opts.turnstile !== undefined) {
             changes.turnstileSecret = opts.turnstile ? await turnstileSecret() : null;
           }
-          const after = await updateProject(m, projectId, changes);
+          const after = await ops.updateProject(projectId, changes);
           print(
             global,
             {
@@ -228,10 +220,10 @@ export function projectCommands(cli: Command, { withManager, print, secret, io }
     .description('delete the project and everything it owns, submissions included')
     .option('--yes', 'confirm')
     .action(
-      withManager(async (m, global, projectId: string, opts: { yes?: boolean }) => {
-        await showProject(m, projectId);
+      withOps(async (ops, global, projectId: string, opts: { yes?: boolean }) => {
+        await ops.showProject(projectId);
         if (!opts.yes) throw new UsageError(`Refusing to delete project '${projectId}' without --yes`);
-        const p = await deleteProject(m, projectId);
+        const p = await ops.deleteProject(projectId);
         print(global, { deleted: p.id }, () => `Deleted project ${p.id} "${p.name}" and all it owned.`);
       }),
     );

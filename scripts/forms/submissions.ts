@@ -2,12 +2,10 @@
 import { once } from 'node:events';
 import { type Command, Option } from 'commander';
 import { safeJson } from '../../src/lib/printable.ts';
-import { exportSubmissions } from '../../src/manage/export.ts';
 import { parseSince } from '../../src/manage/input.ts';
-import { erase } from '../../src/manage/submissions.ts';
 import { type Context, UsageError } from './context.ts';
 
-export function submissionsCommands(cli: Command, { withManager, print, io }: Context): void {
+export function submissionsCommands(cli: Command, { withOps, print, io }: Context): void {
   const submissions = cli.command('submissions').description('export or erase submissions');
   submissions
     .command('erase <project>')
@@ -16,9 +14,14 @@ export function submissionsCommands(cli: Command, { withManager, print, io }: Co
     .option('--value <text>', 'the value, as text (a string)')
     .option('--json-value <json>', 'the value as JSON, for numbers, booleans and null: 42, true, null')
     .action(
-      withManager(
-        async (m, global, projectId: string, opts: { field: string; value?: string; jsonValue?: string }) => {
-          const done = await erase(m, projectId, opts.field, opts);
+      withOps(
+        async (
+          ops,
+          global,
+          projectId: string,
+          opts: { field: string; value?: string; jsonValue?: string },
+        ) => {
+          const done = await ops.erase(projectId, opts.field, opts);
           print(
             global,
             done,
@@ -35,9 +38,9 @@ export function submissionsCommands(cli: Command, { withManager, print, io }: Co
     .option('--since <time>', 'only submissions received at or after this ISO 8601 time')
     .option('--include-spam', 'include submissions that filled the honeypot, marked as spam')
     .action(
-      withManager(
+      withOps(
         async (
-          m,
+          ops,
           global,
           projectId: string,
           opts: { format: 'jsonl' | 'csv'; since?: string; includeSpam?: boolean },
@@ -46,7 +49,7 @@ export function submissionsCommands(cli: Command, { withManager, print, io }: Co
             throw new UsageError('--json gives one JSON document: drop --format csv');
           }
           const since = opts.since === undefined ? undefined : parseSince(opts.since);
-          const chunks = await exportSubmissions(m, projectId, {
+          const chunks = await ops.exportSubmissions(projectId, {
             format: opts.format,
             filters: { spam: opts.includeSpam ? 'include' : 'exclude', since },
           });

@@ -2,24 +2,16 @@
 // listed without it, tested, rotated, turned off and on, removed.
 import type { Command } from 'commander';
 import { shown } from '../../src/lib/printable.ts';
-import {
-  addWebhook,
-  listWebhooks,
-  removeWebhook,
-  rotateSecret,
-  setWebhookEnabled,
-  testWebhook,
-} from '../../src/manage/targets.ts';
 import { type Context, table } from './context.ts';
 
-export function webhookCommands(cli: Command, { withManager, print }: Context): void {
+export function webhookCommands(cli: Command, { withOps, print }: Context): void {
   const webhook = cli.command('webhook').description('signed webhooks (Standard Webhooks) per project');
   webhook
     .command('add <project> <url>')
     .description('a webhook: every accepted submission is POSTed to it, signed; prints its secret once')
     .action(
-      withManager(async (m, global, projectId: string, url: string) => {
-        const added = await addWebhook(m, projectId, url);
+      withOps(async (ops, global, projectId: string, url: string) => {
+        const added = await ops.addWebhook(projectId, url);
         print(global, added, () =>
           [
             `Added webhook ${added.webhookId} → ${added.url}`,
@@ -32,8 +24,8 @@ export function webhookCommands(cli: Command, { withManager, print }: Context): 
     .command('list <project>')
     .description('ids, URLs and states (never a secret)')
     .action(
-      withManager(async (m, global, projectId: string) => {
-        const hooks = await listWebhooks(m, projectId);
+      withOps(async (ops, global, projectId: string) => {
+        const hooks = await ops.listWebhooks(projectId);
         print(global, { projectId, webhooks: hooks }, () =>
           hooks.length === 0
             ? `No webhooks for ${projectId}: forms webhook add ${projectId} <url>`
@@ -57,8 +49,8 @@ export function webhookCommands(cli: Command, { withManager, print }: Context): 
     .command('remove <project> <webhook-id>')
     .description('remove a webhook and its deliveries')
     .action(
-      withManager(async (m, global, projectId: string, id: string) => {
-        await removeWebhook(m, projectId, id);
+      withOps(async (ops, global, projectId: string, id: string) => {
+        await ops.removeWebhook(projectId, id);
         print(global, { projectId, removed: id }, () => `Removed webhook ${id} from ${projectId}.`);
       }),
     );
@@ -66,8 +58,8 @@ export function webhookCommands(cli: Command, { withManager, print }: Context): 
     .command('rotate-secret <project> <webhook-id>')
     .description('a new signing secret, printed once; for 24 hours deliveries are signed with both')
     .action(
-      withManager(async (m, global, projectId: string, id: string) => {
-        const rotated = await rotateSecret(m, projectId, id);
+      withOps(async (ops, global, projectId: string, id: string) => {
+        const rotated = await ops.rotateSecret(projectId, id);
         print(global, rotated, () =>
           [
             `New signing secret for ${id} (shown once): ${rotated.secret}`,
@@ -85,8 +77,8 @@ export function webhookCommands(cli: Command, { withManager, print }: Context): 
           : 'turn a webhook off: nothing is sent to it, and its pending deliveries are cancelled',
       )
       .action(
-        withManager(async (m, global, projectId: string, id: string) => {
-          const done = await setWebhookEnabled(m, projectId, id, enabled);
+        withOps(async (ops, global, projectId: string, id: string) => {
+          const done = await ops.setWebhookEnabled(projectId, id, enabled);
           print(global, done, () =>
             enabled
               ? [
@@ -102,8 +94,8 @@ export function webhookCommands(cli: Command, { withManager, print }: Context): 
     .command('test <project> <webhook-id>')
     .description('send a webhook.test event now, from this machine, and print the answer')
     .action(
-      withManager(async (m, global, projectId: string, id: string) => {
-        const { url, ...answer } = await testWebhook(m, projectId, id);
+      withOps(async (ops, global, projectId: string, id: string) => {
+        const { url, ...answer } = await ops.testWebhook(projectId, id);
         const { status, error, excerpt } = answer;
         print(global, answer, () =>
           error === null

@@ -165,12 +165,23 @@ export function inboxRoutes(routes: ManageRoutes): void {
     reply: {
       status: 200,
       description: 'How many were erased.',
-      members: { erased: v.number() },
-      example: { message: 'Erased 2 submissions', erased: 2 },
+      members: {
+        projectId: v.string(),
+        field: v.string(),
+        value: v.union([v.string(), v.number(), v.boolean(), v.null()]),
+        erased: v.number(),
+      },
+      example: {
+        message: 'Erased 2 submissions',
+        projectId: 'p_k3jd8s2mq0zx',
+        field: 'email',
+        value: 'ada@example.com',
+        erased: 2,
+      },
     },
     handler: async ({ m, params, body }) => {
       const done = await eraseValue(m, params.projectId, body.field, body.value);
-      return { message: `Erased ${plural(done.erased, 'submission')}`, data: { erased: done.erased } };
+      return { message: `Erased ${plural(done.erased, 'submission')}`, data: done };
     },
   });
 

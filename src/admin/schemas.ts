@@ -102,10 +102,13 @@ export const ExportQuery = v.strictObject(
 
 export const DeliveriesQuery = v.strictObject(
   {
+    failed: v.optional(
+      described(flag, 'Those that ended undelivered: failed, or cancelled with their target.'),
+    ),
     state: v.optional(described(oneOf(DELIVERY_STATES), 'Only deliveries in this state.')),
     target: v.optional(described(text, 'Only deliveries to this webhook or address (its id).')),
   },
-  known(['state', 'target']),
+  known(['failed', 'state', 'target']),
 );
 
 export const StatsQuery = v.strictObject(
