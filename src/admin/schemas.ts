@@ -12,7 +12,6 @@ import {
 import { FileMetadataSchema } from '../http/openapi.ts';
 import { parseTime } from '../lib/time.ts';
 import { BULK_ACTIONS, MAX_BULK, MAX_STATS_DAYS } from '../manage/inbox.ts';
-import { ID } from '../read/contract.ts';
 
 const oneOf = <const T extends readonly string[]>(values: T) =>
   v.picklist(values, `must be one of: ${values.join(', ')}`);
@@ -176,7 +175,7 @@ export const SubmissionPatch = v.strictObject({
   ),
 });
 export const BulkBody = v.strictObject({
-  ids: v.pipe(v.array(v.pipe(v.string(), v.regex(ID))), v.minLength(1), v.maxLength(MAX_BULK)),
+  ids: described(v.array(v.string()), `1 to ${MAX_BULK} submission ids.`),
   action: v.picklist(BULK_ACTIONS),
 });
 export const SearchRebuildBody = v.optional(v.strictObject({}));

@@ -129,6 +129,8 @@ export async function updateSubmission(
 export const BULK_ACTIONS = ['read', 'unread', 'star', 'unstar', 'spam', 'not-spam', 'delete'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 export const MAX_BULK = 500;
+/** C17: a submission's id is a UUIDv7. */
+const SUBMISSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const BULK_CHANGES: Record<Exclude<BulkAction, 'delete'>, StateChange> = {
   read: { read: true },
@@ -149,6 +151,8 @@ export async function bulkSubmissions(
   if (ids.length === 0) throw new InvalidInput('Give at least one submission id');
   if (ids.length > MAX_BULK)
     throw new InvalidInput(`At most ${MAX_BULK} submissions at once (${ids.length} given)`);
+  const invalid = ids.find((id) => !SUBMISSION_ID.test(id));
+  if (invalid !== undefined) throw new InvalidInput(`'${invalid}' is not a submission id`);
   const p = await requireProject(m, projectId);
   const unique = [...new Set(ids)];
   let changed: string[];

@@ -190,8 +190,11 @@ describe('C34: the inbox', () => {
     expect(await ok(await bulk('delete', [ids[0] ?? '', foreign ?? '']))).toMatchObject({ changed: 1 });
     expect((await list(other.projectId)).submissions.map((s) => s.id)).toEqual([foreign]);
     const tooMany = Array.from({ length: 501 }, () => uuidv7());
-    expect(await problem(await bulk('read', tooMany), 400)).toMatch(/^Member 'ids': /);
-    expect(await problem(await bulk('read', []), 400)).toMatch(/^Member 'ids': /);
+    expect(await problem(await bulk('read', tooMany), 400)).toBe(
+      'At most 500 submissions at once (501 given)',
+    );
+    expect(await problem(await bulk('read', []), 400)).toBe('Give at least one submission id');
+    expect(await problem(await bulk('read', ['../etc']), 400)).toBe("'../etc' is not a submission id");
     expect(await problem(await bulk('archive', ids), 400)).toMatch(/^Member 'action': /);
   });
 
