@@ -6,6 +6,7 @@ import { sweepFileDeletions } from './files/r2.ts';
 import { causeText } from './lib/faults.ts';
 import { database } from './store/db.ts';
 import { projectsWithRetention } from './store/projects.ts';
+import { purgeSessions } from './store/sessions.ts';
 import { deleteReceivedBefore, purgeIdempotencyKeys } from './store/submissions.ts';
 
 /** Chunks of deletions one run may make per project (C25): the next hourly run goes on. */
@@ -16,7 +17,7 @@ const SWEEP_CRON = '* * * * *';
 
 /**
  * The Cron Triggers. Every minute (C26): deliveries whose queue message never came go to the
- * queue again; C30, the files of deleted submissions are deleted from R2. Hourly: C20, Idempotency-Keys older than 24 hours are forgotten; C25, each project
+ * queue again; C30, the files of deleted submissions are deleted from R2. Hourly: C20, Idempotency-Keys older than 24 hours are forgotten; C32, ended sessions; C25, each project
  * with a retention period loses its submissions older than that, in bounded chunks.
  */
 export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
@@ -32,6 +33,9 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
   const before = new Date(controller.scheduledTime - IDEMPOTENCY_WINDOW_MS).toISOString();
   const purged = await purgeIdempotencyKeys(db, before);
   console.log(JSON.stringify({ level: 'info', job: 'purge-idempotency-keys', before, purged }));
+  // C32: sessions past their end are forgotten (they were refused already).
+  const ended = await purgeSessions(db, new Date(controller.scheduledTime).toISOString());
+  if (ended > 0) console.log(JSON.stringify({ level: 'info', job: 'purge-sessions', ended }));
   for (const project of await projectsWithRetention(db)) {
     const cutoff = new Date(controller.scheduledTime - project.retentionDays * 86_400_000).toISOString();
     // C31: one project's failure is logged and the others go on; its rows wait for the next run.

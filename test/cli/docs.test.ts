@@ -17,6 +17,7 @@ const DOCUMENTS = [
   'docs/reading.md',
   'docs/delivery.md',
   'docs/cli.md',
+  'docs/manage.md',
   'docs/settings.md',
   'docs/deploy.md',
   'docs/performance.md',
@@ -26,7 +27,7 @@ const NOT_RUN = [
   /^npm run dev\b/,
   /^npm test\b/,
   /^npm run test:e2e\b/,
-  /^npx wrangler\b/,
+  /(^|\| )npx wrangler\b/,
   /^npm run db:migrate:remote\b/,
   /^npm run deploy\b/,
   /--remote\b/,
@@ -110,7 +111,7 @@ describe('the documentation: every command as written', () => {
     expect(skipped).toContain('npm install && npm run dev');
     for (const line of skipped)
       expect(line).toMatch(
-        /^(npm install|npm test|npm run test:e2e|npx wrangler|npm run db:migrate:remote|npm run deploy|npm run forms -- --remote|BENCH_|npm run bench)/,
+        /^(npm install|npm test|npm run test:e2e|npx wrangler|npm run db:migrate:remote|npm run deploy|npm run forms -- --remote|BENCH_|npm run bench|openssl rand .*\| npx wrangler secret put)/,
       );
   });
 
@@ -142,6 +143,11 @@ describe('the documentation: every command as written', () => {
             block.json,
           );
       }
+      if (document === 'docs/manage.md') {
+        expect(readFileSync(join(project, 'newsletter.csv'), 'utf8').split('\n')[0]).toBe(
+          'id,received_at,email,note',
+        );
+      }
       if (document === 'docs/cli.md') {
         expect(readFileSync(join(project, 'submissions.csv'), 'utf8').split('\n')[0]).toBe(
           'id,received_at,name,email,phone',
@@ -158,5 +164,10 @@ describe('the documentation: every command as written', () => {
     expect(all).not.toMatch(/edgeform_[ps]k_[0-9A-Za-z]{32}/);
     expect(all).not.toContain('0x4AAAAAAA-your-turnstile-secret');
     expect(all).not.toMatch(/whsec_[A-Za-z0-9+/=]{20,}/);
+    // C32: the operator token `npm run dev` made, which the guides use through FORMS_ADMIN_TOKEN.
+    const token = readFileSync(join(project, '.dev.vars'), 'utf8').match(/^ADMIN_TOKEN=(.+)$/m)?.[1];
+    expect(token?.length).toBeGreaterThanOrEqual(43);
+    expect(all).toContain('--url');
+    expect(all).not.toContain(token);
   });
 });
