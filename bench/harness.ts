@@ -103,6 +103,7 @@ export const FLOOR_BODY = JSON.stringify({
 export async function start(
   services: Record<string, string>,
   state: string,
+  secrets: Record<string, string> = {},
 ): Promise<{ mf: Miniflare; urls: Record<string, string> }> {
   const config = unstable_readConfig({ config: 'wrangler.toml' });
   const [d1] = config.d1_databases;
@@ -115,7 +116,7 @@ export async function start(
     modulesRoot: outdir,
     compatibilityDate: config.compatibility_date,
     d1Databases: { DB: d1?.database_id ?? '' },
-    bindings: config.vars as Record<string, string | number>,
+    bindings: { ...(config.vars as Record<string, string | number>), ...secrets },
     // C26: deliveries are sent to a queue nobody consumes here: the send is measured, not delivery.
     ...(process.env.BENCH_NO_QUEUE
       ? {}

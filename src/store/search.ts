@@ -2,7 +2,7 @@
 // database (search_terms): kept in step with deletion, erasure and retention by a foreign key (a
 // submission's terms go in the same write that deletes it), exportable with the rest.
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
-import { and, asc, eq, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { searchTerms, submissions } from '../../schema/tables.ts';
 import { wordsOf } from '../lib/words.ts';
 import { type Db, storage } from './db.ts';
@@ -40,7 +40,13 @@ export async function indexSubmissions(db: Db, ids: readonly string[]): Promise<
     db
       .select({ id: submissions.id, projectId: submissions.projectId, data: submissions.data })
       .from(submissions)
-      .where(and(inArray(submissions.id, [...ids]), isNotNull(submissions.searchPending))),
+      // One parameter for any number of ids: D1 binds at most 100 a statement.
+      .where(
+        and(
+          sql`${submissions.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+          isNotNull(submissions.searchPending),
+        ),
+      ),
   );
   if (rows.length === 0) return 0;
   const triples = rows.flatMap((r) => termsOf(r.data).map((term) => [r.projectId, term, r.id]));

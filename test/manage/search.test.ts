@@ -111,20 +111,20 @@ describe('C34: search', () => {
     expect(await found(p.projectId, 'grace nothing')).toEqual([]);
   });
 
-  it('C34: the minute’s sweep indexes what no message brought (a lost message, rows stored before search)', async () => {
+  it('C34: the minute’s sweep indexes what no message brought (a lost message, rows stored before search), hundreds at a time', async () => {
     const p = await newProject();
-    const id = uuidv7(Date.now() - 10 * 60_000);
-    await insertSubmissions(database(env.DB), [
-      {
-        id,
-        projectId: p.projectId,
-        data: '{"message":"sweeping"}',
-        receivedAt: new Date(Date.now() - 10 * 60_000).toISOString(),
-      },
-    ]);
+    const at = Date.now() - 10 * 60_000;
+    const rows = Array.from({ length: 250 }, (_, i) => ({
+      id: uuidv7(at + i),
+      projectId: p.projectId,
+      data: JSON.stringify({ message: i === 0 ? 'sweeping' : `row ${i}` }),
+      receivedAt: new Date(at + i).toISOString(),
+    }));
+    await insertSubmissions(database(env.DB), rows);
     expect(await found(p.projectId, 'sweep')).toEqual([]);
     await scheduled({ cron: '* * * * *', scheduledTime: Date.now() } as ScheduledController, env);
-    expect(await found(p.projectId, 'sweep')).toEqual([id]);
+    expect(await found(p.projectId, 'sweep')).toEqual([rows[0]?.id]);
+    expect(await found(p.projectId, 'row')).toHaveLength(249);
   });
 
   it('C34: the index keeps in step: deletion, erasure, the project’s deletion leave no term behind', async () => {
