@@ -1,16 +1,14 @@
 // The service on one screen: the route groups, each declaring its contract beside its handlers
 // (C5's order inside the acceptance pipeline), the one 404, and the one error handler. The OpenAPI
-// document is generated from this app (`npm run build:assets`).
+// document is generated from this app and the management API's (`npm run build:assets`).
+import type { Context } from 'hono';
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
-import { manageRoutes } from './admin/routes.ts';
+import { adminApp } from './admin/app.ts';
 import type { AppEnv } from './auth/authenticate.ts';
 import { formRoutes } from './form/routes.ts';
-import { ApiError } from './http/envelope.ts';
-import { internalError, notFound, unavailable } from './http/replies.ts';
-import { clientRequestIdOf, requestIdOf } from './http/request-id.ts';
-import { send } from './http/send.ts';
-import { causeText, UnavailableError } from './lib/faults.ts';
+import { answerError, answerNotFound } from './http/errors.ts';
+import { MANAGE_PATH, SESSION_PATH } from './http/replies.ts';
 import { readRoutes } from './read/routes.ts';
 import { submitRoutes } from './submit/routes.ts';
 
@@ -23,31 +21,22 @@ submitRoutes(app);
 // C24: the read API (secret keys only, no CORS).
 readRoutes(app);
 
-// C32: the management API (the operator, Access, a project's secret key, or a session; no CORS).
-manageRoutes(app);
+// C32: the management API (the operator, Access, a project's secret key, or a session; no CORS),
+// an app of its own, built on its first request: no other request pays for declaring its routes.
+/** The request's execution context, which a request made without one (app.request) lacks. */
+const executionContextOf = (c: Context<AppEnv>) => {
+  try {
+    return c.executionCtx as Parameters<Hono<AppEnv>['fetch']>[2];
+  } catch {
+    return undefined;
+  }
+};
+const toAdmin = (c: Context<AppEnv>) => adminApp().fetch(c.req.raw, c.env, executionContextOf(c));
+for (const path of [MANAGE_PATH, `${MANAGE_PATH}/*`, SESSION_PATH]) app.all(path, toAdmin);
 
 // C29: plain HTML forms, at each project's form address.
 formRoutes(app);
 
-// C16: every other path is 404.
-app.notFound((c) => send(c, notFound().toEnvelope()));
-
-// C3, C4, C18: errors are shaped once, here. Unknown faults are logged with the request id only:
-// never the key, the body, or anything the reply would leak.
-app.onError((err, c) => {
-  if (err instanceof ApiError) return send(c, err.toEnvelope(), err.headers);
-  const requestId = requestIdOf(c);
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      requestId,
-      clientRequestId: clientRequestIdOf(c),
-      method: c.req.method,
-      path: c.req.path,
-      error: err.name,
-      cause: causeText(err, 500),
-    }),
-  );
-  const reply = err instanceof UnavailableError ? unavailable() : internalError(requestId);
-  return send(c, reply.toEnvelope(), reply.headers);
-});
+// C16: every other path is 404. C3, C4, C18: errors are shaped once.
+app.notFound(answerNotFound);
+app.onError(answerError);

@@ -2,13 +2,24 @@
 // parameters and body (valibot schemas) and its replies beside its handler. `npm run build:assets`
 // writes it to assets/api/v1/openapi.json; the tests check every reply they receive against it.
 // Never imported by the worker: the generator runs at build time.
+import { HonoBase } from 'hono/hono-base';
+import { TrieRouter } from 'hono/router/trie-router';
 import { generateSpecs } from 'hono-openapi';
+import { adminApp } from './admin/app.ts';
 import { app } from './app.ts';
 import { sharedComponents } from './http/openapi.ts';
 import { notFound } from './http/replies.ts';
 
+/** Every route the worker serves, in one app: its own, and the management API's it loads on demand. */
+export function servedApp() {
+  const all = new HonoBase({ router: new TrieRouter() });
+  all.route('/', app);
+  all.route('/', adminApp());
+  return all;
+}
+
 export async function openApiDocument(): Promise<Record<string, unknown>> {
-  const document = await generateSpecs(app, {
+  const document = await generateSpecs(servedApp(), {
     documentation: {
       info: {
         title: 'edge-forms',
