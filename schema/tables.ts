@@ -89,6 +89,9 @@ export const apiKeys = sqliteTable(
     kind: text('kind', { enum: KEY_KINDS }).notNull().default('publishable'),
     createdAt: text('created_at').notNull(),
     revokedAt: text('revoked_at'),
+    // C32: when a submission was last accepted with the key: written in the write that stores it
+    // (the same round trip), at most once a minute for each key in each isolate.
+    lastUsedAt: text('last_used_at'),
   },
   (t) => [index('api_keys_project').on(t.projectId)],
 );

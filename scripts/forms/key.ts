@@ -34,14 +34,14 @@ export function keyCommands(cli: Command, { withOps, print }: Context): void {
     );
   key
     .command('list <project>')
-    .description('display prefixes, kinds, created and revoked times')
+    .description('display prefixes, kinds, created and last used times, and states')
     .action(
       withOps(async (ops, global, projectId: string) => {
         const keys = await ops.listKeys(projectId);
         print(global, { projectId, keys }, () =>
           table([
-            ['PREFIX', 'KIND', 'CREATED', 'STATE'],
-            ...keys.map((k) => [`${k.prefix}…`, k.kind, k.createdAt, keyState(k)]),
+            ['PREFIX', 'KIND', 'CREATED', 'LAST USED', 'STATE'],
+            ...keys.map((k) => [`${k.prefix}…`, k.kind, k.createdAt, k.lastUsedAt ?? 'never', keyState(k)]),
           ]),
         );
       }),

@@ -90,7 +90,7 @@ export async function commitRow(
   const bytes = utf8Bytes(row.data);
   if (bytes > MAX_STORED_BYTES) throw tooLargeToStore();
   try {
-    return await committer(db, queue, lostWriteSeconds * 1000).add(row, keepAlive, bytes);
+    return await committer(db, queue, lostWriteSeconds * 1000).add({ ...row, keyHash }, keepAlive, bytes);
   } catch (error) {
     const fault = rowFault(error);
     if (fault === 'project-gone') {

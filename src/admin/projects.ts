@@ -51,6 +51,7 @@ export const PROJECT_EXAMPLE = {
       kind: 'publishable',
       createdAt: '2026-11-22T08:00:00.000Z',
       revokedAt: null,
+      lastUsedAt: '2026-11-22T09:12:00.000Z',
     },
   ],
 };

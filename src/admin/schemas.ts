@@ -206,7 +206,13 @@ export const ProjectSchema = v.object({
   fields: v.array(FieldDefSchema),
   origins: v.array(v.string()),
   keys: v.array(
-    v.object({ prefix: v.string(), kind: v.picklist(KEY_KINDS), createdAt: iso, revokedAt: isoOrNull }),
+    v.object({
+      prefix: v.string(),
+      kind: v.picklist(KEY_KINDS),
+      createdAt: iso,
+      revokedAt: isoOrNull,
+      lastUsedAt: isoOrNull,
+    }),
   ),
 });
 
@@ -226,6 +232,10 @@ export const KeySchema = v.object({
   kind: v.picklist(KEY_KINDS),
   createdAt: iso,
   revokedAt: isoOrNull,
+  lastUsedAt: described(
+    isoOrNull,
+    'When a request last used it (to within the configuration cache’s seconds).',
+  ),
 });
 
 export const WebhookSchema = v.object({

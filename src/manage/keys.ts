@@ -6,7 +6,14 @@ import { displayPrefix, looksLikeKey } from '../projects/keys.ts';
 import { listKeys as listAll, revokeKey as markRevoked } from '../store/projects.ts';
 import { type Manager, recordChange, requireProject } from './context.ts';
 
-export type KeyView = { prefix: string; kind: KeyKind; createdAt: string; revokedAt: string | null };
+export type KeyView = {
+  prefix: string;
+  kind: KeyKind;
+  createdAt: string;
+  revokedAt: string | null;
+  /** C32: when a request last used it (within CONFIG_CACHE_SECONDS), or null. */
+  lastUsedAt: string | null;
+};
 
 /** A further key: the key itself, shown this once (only its hash is stored, C7). */
 export async function createKey(m: Manager, projectId: string, kind: KeyKind): Promise<string> {
@@ -24,6 +31,7 @@ export async function listKeys(m: Manager, projectId: string): Promise<KeyView[]
     kind: k.kind,
     createdAt: k.createdAt,
     revokedAt: k.revokedAt,
+    lastUsedAt: k.lastUsedAt,
   }));
 }
 

@@ -55,7 +55,13 @@ export type ProjectView = {
   createdAt: string;
   fields: FieldDef[];
   origins: string[];
-  keys: { prefix: string; kind: KeyKind; createdAt: string; revokedAt: string | null }[];
+  keys: {
+    prefix: string;
+    kind: KeyKind;
+    createdAt: string;
+    revokedAt: string | null;
+    lastUsedAt: string | null;
+  }[];
 };
 
 export function projectView(p: ProjectDetails): ProjectView {
@@ -77,6 +83,7 @@ export function projectView(p: ProjectDetails): ProjectView {
       kind: k.kind,
       createdAt: k.createdAt,
       revokedAt: k.revokedAt,
+      lastUsedAt: k.lastUsedAt,
     })),
   };
 }

@@ -183,6 +183,7 @@ const SHOWN_KEY_COLUMNS = {
   kind: apiKeys.kind,
   createdAt: apiKeys.createdAt,
   revokedAt: apiKeys.revokedAt,
+  lastUsedAt: apiKeys.lastUsedAt,
 };
 
 /** A project with everything it owns but its submissions, for `project show` (one D1 batch). */

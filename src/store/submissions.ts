@@ -2,6 +2,7 @@
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
 import { and, eq, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
+import { Lru } from '../lib/lru.ts';
 import { type Db, storage } from './db.ts';
 
 /**
@@ -45,12 +46,29 @@ export type NewSubmission = {
   outbox?: 1 | null;
   /** C30: the names of its file fields, as a JSON array; their files are in R2 already. */
   files?: string | null;
+  /** C32: the hash of the key it came with (not a column): its last use is recorded. */
+  keyHash?: string;
 };
+
+// C32: the keys whose use this isolate has recorded within the last minute: their next use is not
+// written again until then, so a busy key costs the accepted path nothing more most of the time.
+const recordedUse = new Lru<string, true>(10_000, 60_000);
+const KEY_HASH = /^[0-9a-f]{64}$/;
+
+/** The keys of these rows whose use is due to be recorded. */
+function keysDue(rows: readonly NewSubmission[]): string[] {
+  const due = new Set<string>();
+  for (const { keyHash } of rows) {
+    if (keyHash !== undefined && KEY_HASH.test(keyHash) && recordedUse.get(keyHash) === undefined)
+      due.add(keyHash);
+  }
+  return [...due];
+}
 
 // D1 binds at most 100 parameters per statement: 11 rows of at most 9 columns.
 const ROWS_PER_INSERT = 11;
 
-type Column = keyof Required<NewSubmission>;
+type Column = Exclude<keyof Required<NewSubmission>, 'keyHash'>;
 type Encoder = { mapToDriverValue(value: unknown): unknown; default?: unknown };
 type InsertParam = { row: number; column: Column; encoder: Encoder };
 type InsertSql = { sql: string; params: InsertParam[] };
@@ -128,12 +146,22 @@ export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]):
     const { sql: text, params } = insertSql(db, chunk.length, chunkKeyed, withFiles, withOutbox);
     statements.push(d1.prepare(text).bind(...params.map((param) => driverValue(chunk, param))));
   }
+  // C32: the keys' last use, in the same write, at most once a minute each.
+  const due = keysDue(rows);
+  if (due.length > 0) {
+    statements.push(
+      d1
+        .prepare('update api_keys set last_used_at = ? where key_hash in (select value from json_each(?))')
+        .bind(rows[0]?.receivedAt ?? new Date().toISOString(), JSON.stringify(due)),
+    );
+  }
   const [first, ...rest] = statements;
   if (first === undefined) return [];
   const results = await storage(async () => {
     if (rest.length > 0) return d1.batch<{ id: string }>(statements);
     return [keyed ? await first.all<{ id: string }>() : await first.run()];
   });
+  for (const keyHash of due) recordedUse.set(keyHash, true);
   // All or none: a row without a key is stored; one with a key, if its id came back.
   const stored = new Set(keyed ? results.flatMap((r) => r.results.map((row) => row.id)) : []);
   return rows.map((r) => r.idempotencyKey == null || stored.has(r.id));

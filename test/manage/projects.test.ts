@@ -179,7 +179,7 @@ describe('C32: projects', () => {
     expect(project.origins).toEqual([]);
   });
 
-  it('C7 + C32: keys: made and shown once, listed by prefix, revoked; a revoked key no longer submits', async () => {
+  it('C7 + C32: keys: made and shown once, listed by prefix with their last use, revoked', async () => {
     const p = await newProject();
     const made = await ok<{ key: string; prefix: string }>(
       await api('POST', `/projects/${p.projectId}/keys`, { body: { kind: 'publishable' } }),
@@ -188,6 +188,15 @@ describe('C32: projects', () => {
     const { keys } = await ok<{ keys: Project['keys'] }>(await api('GET', `/projects/${p.projectId}/keys`));
     expect(keys.map((k) => k.prefix)).toContain(made.prefix);
     expect(JSON.stringify(keys)).not.toContain(made.key);
+    // C32: a key's last use is recorded with the submission it stored; an unused key shows none.
+    expect((await submit({ key: p.apiKey, json: { email: 'ada@example.com' } })).status).toBe(201);
+    const used = await ok<{ keys: { prefix: string; lastUsedAt: string | null }[] }>(
+      await api('GET', `/projects/${p.projectId}/keys`),
+    );
+    expect(
+      Date.parse(used.keys.find((k) => p.apiKey.startsWith(k.prefix))?.lastUsedAt ?? ''),
+    ).toBeGreaterThan(Date.now() - 60_000);
+    expect(used.keys.find((k) => k.prefix === made.prefix)?.lastUsedAt).toBeNull();
     await ok(await api('DELETE', `/projects/${p.projectId}/keys/${made.prefix}`));
     expect(await problem(await api('DELETE', `/projects/${p.projectId}/keys/${made.key}`), 400)).toMatch(
       /not the whole key/,
