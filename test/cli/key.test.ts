@@ -77,7 +77,8 @@ describe('secret keys (C23)', () => {
     expect(keys.map((k) => k.kind)).toEqual(['publishable', 'secret', 'secret']);
     expect(keys[1]?.prefix).toBe(displayPrefix(secret.apiKey));
     const listed = await forms('key', 'list', p.projectId);
-    expect(listed.stdout).toMatch(/^PREFIX\s+KIND\s+CREATED\s+STATE\n/);
+    expect(listed.stdout).toMatch(/^PREFIX\s+KIND\s+CREATED\s+LAST USED\s+STATE\n/);
+    expect(listed.stdout).toMatch(/ never +active\n/);
     expect(listed.stdout).toContain(`${displayPrefix(secret.apiKey)}…  secret`);
     expect(listed.stdout).not.toContain(secret.apiKey);
   });
