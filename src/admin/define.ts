@@ -174,6 +174,9 @@ export function managerOf(c: Context<ManageEnv>, principal: Principal): Manager 
   };
 }
 
+/** `1 project`, `2 projects`; `many` where the plural is not the word and an s. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** The envelope of an answer. */
 export function answer(c: Context, a: Answer): Response {
   const status = a.status ?? 200;

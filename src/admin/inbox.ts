@@ -16,7 +16,7 @@ import {
 import { eraseValue } from '../manage/submissions.ts';
 import { EraseBody } from '../read/contract.ts';
 import { contentDisposition, decodeCursor, encodeCursor } from '../read/routes.ts';
-import type { ManageRoutes } from './define.ts';
+import { type ManageRoutes, plural } from './define.ts';
 import {
   AuditEntrySchema,
   AuditQuery,
@@ -32,7 +32,6 @@ import {
 } from './schemas.ts';
 
 const TAG = 'Inbox';
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const SUBMISSION_EXAMPLE = {
   id: '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e',

@@ -13,7 +13,7 @@ import {
   updateProject,
 } from '../manage/projects.ts';
 import { displayPrefix } from '../projects/keys.ts';
-import type { ManageRoutes } from './define.ts';
+import { type ManageRoutes, plural } from './define.ts';
 import {
   FieldBody,
   FieldParams,
@@ -90,7 +90,7 @@ export function projectRoutes(routes: ManageRoutes): void {
       const all = await listProjects(m);
       const projects =
         principal.projectId === undefined ? all : all.filter((p) => p.id === principal.projectId);
-      return { message: `${projects.length} project${projects.length === 1 ? '' : 's'}`, data: { projects } };
+      return { message: plural(projects.length, 'project'), data: { projects } };
     },
   });
 
@@ -333,7 +333,7 @@ export function projectRoutes(routes: ManageRoutes): void {
     },
     handler: async ({ m, params }) => {
       const keys = await listKeys(m, params.projectId);
-      return { message: `${keys.length} key${keys.length === 1 ? '' : 's'}`, data: { keys } };
+      return { message: plural(keys.length, 'key'), data: { keys } };
     },
   });
 

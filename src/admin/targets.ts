@@ -14,7 +14,7 @@ import {
   setWebhookEnabled,
   testWebhook,
 } from '../manage/targets.ts';
-import type { ManageRoutes } from './define.ts';
+import { type ManageRoutes, plural } from './define.ts';
 import {
   DeliveriesQuery,
   DeliveryParams,
@@ -29,7 +29,6 @@ import {
 } from './schemas.ts';
 
 const TAG = 'Targets and deliveries';
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const WEBHOOK_EXAMPLE = {
   webhookId: 'wh_6yq2m0d4k8sa',
@@ -56,8 +55,16 @@ const DELIVERY_EXAMPLE = {
   attemptLog: [{ attempt: 1, at: '2026-11-22T08:44:14.000Z', statusCode: 500, error: null, durationMs: 120 }],
 };
 
-/** What a delivery attempt made now answered. */
-const OutcomeSchema = v.looseObject({ deliveryId: v.string(), kind: v.string() });
+/** What each delivery attempted now answered (an email is queued instead: only the queue sends it). */
+const REDELIVERED = {
+  status: 200 as const,
+  description: 'What each attempt answered (an email is queued: only the queue sends it).',
+  members: { results: v.array(v.looseObject({ deliveryId: v.string(), kind: v.string() })) },
+  example: {
+    message: '1 delivery attempted',
+    results: [{ deliveryId: DELIVERY_EXAMPLE.id, kind: 'delivered', status: 200 }],
+  },
+};
 
 export function targetRoutes(routes: ManageRoutes): void {
   const sending = (env: Env) => ({ allowLocalHttp: config(env).ALLOW_LOCAL_WEBHOOKS });
@@ -328,15 +335,7 @@ export function targetRoutes(routes: ManageRoutes): void {
     summary: 'Attempts every failed or cancelled delivery of the project again, now',
     access: 'project',
     params: ProjectParams,
-    reply: {
-      status: 200,
-      description: 'What each attempt answered (an email is queued: only the queue sends it).',
-      members: { results: v.array(OutcomeSchema) },
-      example: {
-        message: '1 delivery attempted',
-        results: [{ deliveryId: DELIVERY_EXAMPLE.id, kind: 'delivered', status: 200 }],
-      },
-    },
+    reply: REDELIVERED,
     handler: async ({ c, m, params }) => {
       const results = await redeliver(m, params.projectId, { failed: true }, sending(c.env));
       return { message: `${plural(results.length, 'delivery', 'deliveries')} attempted`, data: { results } };
@@ -371,15 +370,7 @@ export function targetRoutes(routes: ManageRoutes): void {
     summary: 'Attempts one delivery again, now',
     access: 'project',
     params: DeliveryParams,
-    reply: {
-      status: 200,
-      description: 'What the attempt answered.',
-      members: { results: v.array(OutcomeSchema) },
-      example: {
-        message: '1 delivery attempted',
-        results: [{ deliveryId: DELIVERY_EXAMPLE.id, kind: 'delivered', status: 200 }],
-      },
-    },
+    reply: REDELIVERED,
     handler: async ({ c, m, params }) => {
       const results = await redeliver(m, params.projectId, { id: params.deliveryId }, sending(c.env));
       return { message: '1 delivery attempted', data: { results } };
