@@ -1,6 +1,7 @@
 // C32, C34: a project's inbox over HTTP: its submissions with their state and a search, one at a
 // time or many at once, exported as a stream, its numbers per day, its audit log.
 import * as v from 'valibot';
+import { fileNotFound } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { exportSubmissions } from '../manage/export.ts';
 import {
@@ -15,7 +16,7 @@ import {
 } from '../manage/inbox.ts';
 import { eraseValue } from '../manage/submissions.ts';
 import { EraseBody } from '../read/contract.ts';
-import { contentDisposition, decodeCursor, encodeCursor } from '../read/routes.ts';
+import { contentDisposition, decodeCursor, encodeCursor, fileResponse } from '../read/routes.ts';
 import { type ManageRoutes, plural } from './define.ts';
 import {
   AuditEntrySchema,
@@ -23,6 +24,7 @@ import {
   BulkBody,
   DayStatsSchema,
   ExportQuery,
+  FileViewParams,
   InboxQuery,
   ProjectParams,
   StatsQuery,
@@ -202,6 +204,28 @@ export function inboxRoutes(routes: ManageRoutes): void {
       message: 'Submission found',
       data: { submission: await getSubmission(m, params.projectId, params.id) },
     }),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/projects/:projectId/submissions/:id/files/:field',
+    tag: TAG,
+    operationId: 'viewFile',
+    summary: "A submission's file (C30): a picture or a PDF shown inline, anything else downloaded",
+    description:
+      'For the dashboard’s preview: inline only for PNG, JPEG, GIF, WebP, AVIF and PDF, under a policy that runs no script (`sandbox` but for PDF, which the browser’s viewer shows); a script-capable type (SVG, HTML, XML) is `application/octet-stream`, as an attachment.',
+    access: 'project',
+    params: FileViewParams,
+    reply: {
+      status: 200,
+      raw: {
+        description: 'The bytes, typed as judged from them.',
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+    },
+    refusals: [{ name: 'no such file', reply: fileNotFound('cv') }],
+    handler: async ({ c, m, params }) =>
+      fileResponse(c, m.db, params.projectId, params.id, params.field, true),
   });
 
   routes.add({

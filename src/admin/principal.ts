@@ -166,7 +166,16 @@ async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal |
  */
 export async function principalOf(c: Context<ManageEnv>): Promise<Principal> {
   const credential = await credentialOf(c);
-  if (credential !== undefined) return credential;
+  if (credential !== undefined) {
+    // Access adds its header to every request its cookie comes with, another site's too: a change
+    // it vouches for must not come from another origin's page.
+    const origin = c.req.header('Origin');
+    const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+    if (credential.actor.kind === 'access' && write && origin !== undefined && origin !== ownOrigin(c)) {
+      throw crossSiteWrite();
+    }
+    return credential;
+  }
   const cookie = getCookie(c, SESSION_COOKIE);
   const session = cookie === undefined ? undefined : await sessionOf(c, cookie);
   if (session === undefined) return refuse(c);

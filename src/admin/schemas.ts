@@ -51,6 +51,7 @@ export const WebhookParams = v.object({ projectId: text, webhookId: text });
 export const NotificationParams = v.object({ projectId: text, notificationId: text });
 export const DeliveryParams = v.object({ projectId: text, deliveryId: text });
 export const SubmissionParams = v.object({ projectId: text, id: text });
+export const FileViewParams = v.object({ projectId: text, id: text, field: text });
 
 // ---- Query parameters ----
 

@@ -195,6 +195,20 @@ describe('C32: Cloudflare Access', () => {
     expect(await problem(await api('GET', '/projects', withJwt(unsigned)), 401)).toBe(INVALID);
   });
 
+  it('C32: a change vouched for by Access from another origin’s page is refused (Access adds its header to any request)', async () => {
+    const jwt = await sign({ iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' });
+    const body = { name: 'Cross-site', fields: [{ name: 'a', type: 'string' }] };
+    const headers = { 'Cf-Access-Jwt-Assertion': jwt, Origin: 'https://evil.example' };
+    expect(await problem(await api('POST', '/projects', { token: null, body, headers }), 403)).toMatch(
+      /X-CSRF-Token/,
+    );
+    await ok(await api('GET', '/projects', { token: null, headers }));
+    await ok(
+      await api('POST', '/projects', { token: null, body, headers: { ...headers, Origin: BASE } }),
+      201,
+    );
+  });
+
   it('C32: without ACCESS_TEAM_DOMAIN and ACCESS_AUD, the header is no credential', async () => {
     const jwt = await sign({ iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' });
     const off = { ...env, ACCESS_TEAM_DOMAIN: '', ACCESS_AUD: '' };
