@@ -107,8 +107,9 @@ export const DeliveriesQuery = v.strictObject(
     ),
     state: v.optional(described(oneOf(DELIVERY_STATES), 'Only deliveries in this state.')),
     target: v.optional(described(text, 'Only deliveries to this webhook or address (its id).')),
+    submission: v.optional(described(text, 'Only the deliveries of this submission.')),
   },
-  known(['failed', 'state', 'target']),
+  known(['failed', 'state', 'target', 'submission']),
 );
 
 export const StatsQuery = v.strictObject(
@@ -268,6 +269,7 @@ export const DeliverySchema = v.object({
       statusCode: v.nullable(v.number()),
       error: v.nullable(v.string()),
       durationMs: v.nullable(v.number()),
+      excerpt: described(v.nullable(v.string()), 'The start of what the receiver answered.'),
     }),
   ),
 });

@@ -52,7 +52,16 @@ const DELIVERY_EXAMPLE = {
   lastError: null,
   nextAttemptAt: null,
   createdAt: '2026-11-22T08:44:13.000Z',
-  attemptLog: [{ attempt: 1, at: '2026-11-22T08:44:14.000Z', statusCode: 500, error: null, durationMs: 120 }],
+  attemptLog: [
+    {
+      attempt: 1,
+      at: '2026-11-22T08:44:14.000Z',
+      statusCode: 500,
+      error: null,
+      durationMs: 120,
+      excerpt: 'Internal error',
+    },
+  ],
 };
 
 /** What each delivery attempted now answered (an email is queued instead: only the queue sends it). */

@@ -18,6 +18,8 @@ export type DeliveryFilters = {
   state?: DeliveryState | undefined;
   /** A webhook's or a notification's id. */
   target?: string | undefined;
+  /** The deliveries of one submission. */
+  submission?: string | undefined;
 };
 
 /** The latest deliveries (100), oldest first, each with its attempts. */
@@ -27,6 +29,7 @@ export async function listDeliveries(m: Manager, projectId: string, options: Del
     failed: options.failed === true,
     ...(options.state === undefined ? {} : { state: options.state }),
     ...(options.target === undefined ? {} : { target: options.target }),
+    ...(options.submission === undefined ? {} : { submission: options.submission }),
   });
   return withAttempts(m, rows);
 }
@@ -52,12 +55,13 @@ async function withAttempts(m: Manager, rows: ListedDelivery[]) {
     ...r,
     attemptLog: attempts
       .filter((a) => a.deliveryId === r.id)
-      .map(({ attempt, at, statusCode, error, durationMs }) => ({
+      .map(({ attempt, at, statusCode, error, durationMs, excerpt }) => ({
         attempt,
         at,
         statusCode,
         error,
         durationMs,
+        excerpt,
       })),
   }));
 }

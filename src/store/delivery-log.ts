@@ -67,7 +67,13 @@ export async function findListedDelivery(
 export async function listDeliveries(
   db: Db,
   projectId: string,
-  options: { failed?: boolean; state?: DeliveryState; target?: string; limit?: number } = {},
+  options: {
+    failed?: boolean;
+    state?: DeliveryState;
+    target?: string;
+    submission?: string;
+    limit?: number;
+  } = {},
 ): Promise<ListedDelivery[]> {
   const limit = options.limit ?? 100;
   const written = await storage(() =>
@@ -82,6 +88,7 @@ export async function listDeliveries(
           options.failed ? inArray(deliveries.status, ['failed', 'cancelled']) : undefined,
           options.state === undefined ? undefined : eq(deliveries.status, options.state),
           options.target === undefined ? undefined : eq(deliveries.webhookId, options.target),
+          options.submission === undefined ? undefined : eq(deliveries.submissionId, options.submission),
         ),
       )
       .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
@@ -111,7 +118,13 @@ export async function listDeliveries(
           )
           // `+project_id`: by the outbox's partial index (the few marked rows of every project),
           // never by the project's index (all of its submissions).
-          .where(and(sql`+${submissions.projectId} = ${projectId}`, isNotNull(submissions.outbox)))
+          .where(
+            and(
+              sql`+${submissions.projectId} = ${projectId}`,
+              isNotNull(submissions.outbox),
+              options.submission === undefined ? undefined : eq(submissions.id, options.submission),
+            ),
+          )
           .orderBy(desc(submissions.receivedAt))
           .limit(limit),
       );

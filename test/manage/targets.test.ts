@@ -16,7 +16,8 @@ type Delivery = {
   id: string;
   status: string;
   webhookId: string;
-  attemptLog: { statusCode: number | null }[];
+  submissionId: string;
+  attemptLog: { statusCode: number | null; excerpt: string | null }[];
 };
 
 function receiver(...statuses: number[]) {
@@ -114,6 +115,11 @@ describe('C26 + C32: webhooks over HTTP', () => {
       await api('GET', `/projects/${p.projectId}/deliveries/${pending?.id}`),
     );
     expect(one.delivery.attemptLog.map((a) => a.statusCode)).toEqual([500]);
+    expect(one.delivery.attemptLog[0]?.excerpt).toBe('thanks');
+    const ofSubmission = await ok<{ deliveries: Delivery[] }>(
+      await api('GET', `/projects/${p.projectId}/deliveries?submission=${one.delivery.submissionId}`),
+    );
+    expect(ofSubmission.deliveries.map((d) => d.id)).toEqual([pending?.id]);
     const redone = await ok<{ results: { kind: string }[] }>(
       await api('POST', `/projects/${p.projectId}/deliveries/${pending?.id}/redeliver`),
     );
