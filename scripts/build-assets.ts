@@ -1,6 +1,7 @@
 // `npm run build:assets`: the worker's static assets, generated into assets/ (git-ignored): the
-// widget (widget/widget.ts, minified), the OpenAPI document (generated from the app's routes,
-// src/document.ts), the API reference page (RapiDoc, bundled: no CDN), and their headers.
+// widget (widget/widget.ts, minified), the dashboard (dashboard/, Preact and uPlot, minified), the
+// OpenAPI document (generated from the app's routes, src/document.ts), the API reference page
+// (RapiDoc, bundled: no CDN), and their headers.
 // Every script that serves or bundles the worker runs this first.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -60,7 +61,49 @@ function writeAll(dir: string, files: Map<string, Uint8Array | string>): void {
   }
 }
 
-export async function buildAssets(): Promise<{ widgetBytes: number; widgetGzipBytes: number }> {
+/** C33: the dashboard's page: its script and style beside it, nothing from elsewhere. */
+const DASHBOARD_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>edge-forms</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="./app.css">
+<script type="module" src="./app.js"></script>
+</head>
+<body>
+<div id="app"></div>
+<noscript>The dashboard needs JavaScript. The same can be done with <code>npm run forms</code>.</noscript>
+</body>
+</html>
+`;
+
+/** C33: the dashboard, as one script and one style sheet (Preact, uPlot and its CSS bundled in). */
+async function buildDashboard(): Promise<{ js: Uint8Array; css: Uint8Array }> {
+  const result = await build({
+    entryPoints: { app: join(root, 'dashboard/main.tsx') },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    outdir: join(root, 'assets/admin'),
+    write: false,
+    legalComments: 'none',
+  });
+  const output = (ext: string) =>
+    result.outputFiles.find((f) => f.path.endsWith(ext))?.contents ?? new Uint8Array();
+  return { js: output('.js'), css: output('.css') };
+}
+
+export async function buildAssets(): Promise<{
+  widgetBytes: number;
+  widgetGzipBytes: number;
+  dashboardGzipBytes: number;
+}> {
   const result = await build({
     entryPoints: [join(root, 'widget/widget.ts')],
     bundle: true,
@@ -71,8 +114,13 @@ export async function buildAssets(): Promise<{ widgetBytes: number; widgetGzipBy
     legalComments: 'none',
   });
   const widget = result.outputFiles[0]?.contents ?? new Uint8Array();
+  const dashboard = await buildDashboard();
   const files = new Map<string, Uint8Array | string>([
     ['widget.js', widget],
+    ['admin/index.html', DASHBOARD_PAGE],
+    ['admin/app.js', dashboard.js],
+    ['admin/app.css', dashboard.css],
+    ['admin/preview.css', readFileSync(join(root, 'dashboard/preview.css'))],
     ['api/v1/openapi.json', `${JSON.stringify(await generateDocument(), null, 2)}\n`],
     ['reference/index.html', REFERENCE_PAGE],
     ['reference/rapidoc-min.js', readFileSync(join(root, 'node_modules/rapidoc/dist/rapidoc-min.js'))],
@@ -92,18 +140,32 @@ export async function buildAssets(): Promise<{ widgetBytes: number; widgetGzipBy
         '/reference/*',
         "  Content-Security-Policy: default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
         '  X-Content-Type-Options: nosniff',
+        // C33: the dashboard loads nothing from elsewhere, and no other site may frame it. Its
+        // files are revalidated on every load, so a new version is seen at once.
+        '/admin/*',
+        "  Content-Security-Policy: default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        '  X-Content-Type-Options: nosniff',
+        '  Referrer-Policy: no-referrer',
+        '  Cache-Control: no-cache',
         '',
       ].join('\n'),
     ],
   ]);
   mkdirSync(out, { recursive: true });
   writeAll(out, files);
-  return { widgetBytes: widget.length, widgetGzipBytes: gzipSync(widget, { level: 9 }).length };
+  return {
+    widgetBytes: widget.length,
+    widgetGzipBytes: gzipSync(widget, { level: 9 }).length,
+    dashboardGzipBytes: [dashboard.js, dashboard.css, DASHBOARD_PAGE].reduce(
+      (n, f) => n + gzipSync(f, { level: 9 }).length,
+      0,
+    ),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = await buildAssets();
   console.log(
-    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
+    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/admin/ (the dashboard): ${sizes.dashboardGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
   );
 }

@@ -1,0 +1,69 @@
+// C33: the dashboard speaks to the management API (C32) and nothing else: same origin, with the
+// session cookie (HttpOnly: no script here can read it), and the session's CSRF token, kept in
+// this module's memory only — never in the URL or web storage.
+
+export type Envelope = { message: string; error?: { message: string }; errors?: string[] };
+
+/** A refusal of the API, with the sentence it gave. */
+export class Problem extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+let csrfToken = '';
+let onSignedOut: () => void = () => {};
+
+export function useSession(token: string, signedOut: () => void): void {
+  csrfToken = token;
+  onSignedOut = signedOut;
+}
+
+const e = encodeURIComponent;
+
+/** A path of the management API for one project. */
+export const projectPath = (projectId: string, rest = '') => `/projects/${e(projectId)}${rest}`;
+
+/** Where a submission's file is shown (a picture or a PDF) or downloaded. */
+export const fileUrl = (projectId: string, submissionId: string, field: string) =>
+  `/api/v1${projectPath(projectId, `/submissions/${e(submissionId)}/files/${e(field)}`)}`;
+
+/** A query string of the values given (absent and empty ones left out). */
+export function query(values: Record<string, string | number | boolean | undefined>): string {
+  const entries = Object.entries(values).filter(([, v]) => v !== undefined && v !== '');
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)]))}`;
+}
+
+/**
+ * One request: the reply's `data` (its `message` and results), or a Problem with the API's own
+ * sentence. A 401 means the session has ended: the sign-in page comes back.
+ */
+export async function api<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T & Envelope> {
+  const res = await fetch(`/api/v1${path}`, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      Accept: 'application/json',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(method === 'GET' ? {} : { 'X-CSRF-Token': csrfToken }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  let data: T & Envelope;
+  try {
+    data = ((await res.json()) as { data: T & Envelope }).data;
+  } catch {
+    throw new Problem(res.status, `The server answered ${res.status} ${res.statusText}`);
+  }
+  if (res.status === 401 && path !== '/session') onSignedOut();
+  if (!res.ok) throw new Problem(res.status, data.error?.message ?? data.errors?.join('\n') ?? data.message);
+  return data;
+}

@@ -1,0 +1,85 @@
+// Pictures of the numbers per day (uPlot): a sparkline for a project's card, a chart for Stats.
+// Both are pictures only (aria-hidden): the same numbers are in text or a table beside them.
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export type Day = { day: string; accepted: number; spam: number; delivered: number; failed: number };
+
+const seconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+const css = (name: string) =>
+  getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+
+function usePlot(make: (el: HTMLElement) => uPlot, deps: unknown[]) {
+  const el = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (el.current === null) return;
+    const plot = make(el.current);
+    const resize = new ResizeObserver(() => {
+      if (el.current) plot.setSize({ width: el.current.clientWidth, height: plot.height });
+    });
+    resize.observe(el.current);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, deps);
+  return el;
+}
+
+/** Accepted submissions per day, as a line without axes. */
+export function Sparkline({ days }: { days: Day[] }) {
+  const el = usePlot(
+    (target) =>
+      new uPlot(
+        {
+          width: Math.max(target.clientWidth, 120),
+          height: 36,
+          legend: { show: false },
+          cursor: { show: false },
+          axes: [{ show: false }, { show: false }],
+          scales: { x: { time: true } },
+          series: [{}, { stroke: css('--accent'), fill: css('--accent-soft'), width: 1.5 }],
+        },
+        [days.map((d) => seconds(d.day)), days.map((d) => d.accepted)],
+        target,
+      ),
+    [days],
+  );
+  return <div class="spark" ref={el} aria-hidden="true" />;
+}
+
+/** The four series per day. */
+export function DaysChart({ days }: { days: Day[] }) {
+  const el = usePlot(
+    (target) =>
+      new uPlot(
+        {
+          width: Math.max(target.clientWidth, 280),
+          height: 260,
+          scales: { x: { time: true } },
+          axes: [
+            { stroke: css('--text'), grid: { stroke: css('--line') } },
+            { stroke: css('--text'), grid: { stroke: css('--line') } },
+          ],
+          series: [
+            {},
+            { label: 'Accepted', stroke: css('--accent'), width: 2 },
+            { label: 'Spam', stroke: css('--muted'), width: 2, dash: [4, 4] },
+            { label: 'Delivered', stroke: css('--ok'), width: 2 },
+            { label: 'Failed', stroke: css('--bad'), width: 2 },
+          ],
+        },
+        [
+          days.map((d) => seconds(d.day)),
+          days.map((d) => d.accepted),
+          days.map((d) => d.spam),
+          days.map((d) => d.delivered),
+          days.map((d) => d.failed),
+        ],
+        target,
+      ),
+    [days],
+  );
+  return <div class="chart" ref={el} aria-hidden="true" />;
+}

@@ -1,0 +1,178 @@
+// C26, C27, C33: deliveries per target, failed first, every attempt with its status and the start
+// of its answer; one or every failed one sent again; a webhook disabled by 410 shown as such, and
+// turned back on.
+import { api, projectPath } from '../api.ts';
+import type { ScreenProps } from '../session.ts';
+import { act, plural, Section, Time, useLoad } from '../ui.tsx';
+
+type Attempt = {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+  excerpt: string | null;
+};
+type Delivery = {
+  id: string;
+  submissionId: string;
+  webhookId: string;
+  kind: 'webhook' | 'email';
+  url: string;
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  attempts: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  attemptLog: Attempt[];
+};
+type Webhook = {
+  webhookId: string;
+  url: string;
+  state: 'active' | 'disabled';
+  disabledReason: string | null;
+};
+
+const ORDER = { failed: 0, cancelled: 1, pending: 2, delivered: 3 };
+
+function DeliveryItem({ d, onRedeliver }: { d: Delivery; onRedeliver: () => void }) {
+  return (
+    <li>
+      <details>
+        <summary>
+          <span class={`state ${d.status}`}>{d.status}</span> <Time iso={d.createdAt} /> ·{' '}
+          {plural(d.attempts, 'attempt')}
+          {d.status === 'pending' && d.nextAttemptAt && (
+            <span class="muted">
+              {' '}
+              · next <Time iso={d.nextAttemptAt} />
+            </span>
+          )}
+        </summary>
+        <table>
+          <caption class="sr-only">Attempts</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">When</th>
+              <th scope="col">Answer</th>
+              <th scope="col">Took</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.attemptLog.map((a) => (
+              <tr key={a.attempt}>
+                <td>{a.attempt}</td>
+                <td>
+                  <Time iso={a.at} />
+                </td>
+                <td>
+                  {a.statusCode ?? a.error ?? '—'}
+                  {a.excerpt && <pre class="excerpt">{a.excerpt}</pre>}
+                </td>
+                <td>{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {d.status !== 'delivered' && (
+          <button type="button" onClick={onRedeliver}>
+            Redeliver now
+          </button>
+        )}
+      </details>
+    </li>
+  );
+}
+
+export function DeliveriesScreen({ projectId }: ScreenProps) {
+  const data = useLoad(
+    () =>
+      Promise.all([
+        api<{ deliveries: Delivery[] }>('GET', projectPath(projectId, '/deliveries')),
+        api<{ webhooks: Webhook[] }>('GET', projectPath(projectId, '/webhooks')),
+        api<{ notifications: { notificationId: string; address: string }[] }>(
+          'GET',
+          projectPath(projectId, '/notifications'),
+        ),
+      ]),
+    [projectId],
+  );
+  const [deliveries, webhooks, notifications] = data.data ?? [];
+  const targets = [
+    ...(webhooks?.webhooks ?? []).map((w) => ({ id: w.webhookId, label: w.url, webhook: w })),
+    ...(notifications?.notifications ?? []).map((n) => ({
+      id: n.notificationId,
+      label: n.address,
+      webhook: undefined,
+    })),
+  ];
+  const failed = (deliveries?.deliveries ?? []).filter(
+    (d) => d.status === 'failed' || d.status === 'cancelled',
+  );
+  const redeliver = (path: string) =>
+    void act(async () => {
+      await api('POST', projectPath(projectId, path));
+      data.reload();
+    }, 'Sent again');
+  return (
+    <>
+      <h1>Deliveries</h1>
+      {data.error && <p class="error">{data.error}</p>}
+      {failed.length > 0 && (
+        <p>
+          {plural(failed.length, 'delivery', 'deliveries')} did not arrive.{' '}
+          <button type="button" onClick={() => redeliver('/deliveries/redeliver-failed')}>
+            Redeliver every failed one
+          </button>
+        </p>
+      )}
+      {data.data && targets.length === 0 && (
+        <p>
+          No webhooks or email addresses yet: add them in{' '}
+          <a href={`#/p/${encodeURIComponent(projectId)}/settings`}>Settings</a>.
+        </p>
+      )}
+      {targets.map((t) => {
+        const own = (deliveries?.deliveries ?? [])
+          .filter((d) => d.webhookId === t.id)
+          .sort((a, b) => ORDER[a.status] - ORDER[b.status] || b.createdAt.localeCompare(a.createdAt));
+        return (
+          <Section key={t.id} title={t.label} id={`target-${t.id}`}>
+            {t.webhook?.state === 'disabled' && (
+              <p class="warning">
+                Disabled
+                {t.webhook.disabledReason === 'gone' ? ': the receiver answered 410 Gone' : ' by hand'}.{' '}
+                <button
+                  type="button"
+                  onClick={() =>
+                    void act(async () => {
+                      await api('PATCH', projectPath(projectId, `/webhooks/${encodeURIComponent(t.id)}`), {
+                        enabled: true,
+                      });
+                      data.reload();
+                    }, 'Enabled')
+                  }
+                >
+                  Enable it again
+                </button>
+              </p>
+            )}
+            {own.length === 0 ? (
+              <p class="muted">No deliveries yet.</p>
+            ) : (
+              <ul class="deliveries">
+                {own.map((d) => (
+                  <DeliveryItem
+                    key={d.id}
+                    d={d}
+                    onRedeliver={() => redeliver(`/deliveries/${encodeURIComponent(d.id)}/redeliver`)}
+                  />
+                ))}
+              </ul>
+            )}
+          </Section>
+        );
+      })}
+    </>
+  );
+}

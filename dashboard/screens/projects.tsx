@@ -1,0 +1,132 @@
+// C33: every project, with its unread count, its last submission and its last 30 days; and a new
+// project, its fields checked by the server as the tool checks them.
+import { useState } from 'preact/hooks';
+import { api, Problem, projectPath } from '../api.ts';
+import { type Day, Sparkline } from '../chart.tsx';
+import { type Draft, emptyDraft, FieldEditor, fieldNamed, toField } from '../fields.tsx';
+import { go, type Session } from '../session.ts';
+import { messageOf, plural, ShownOnce, Time, useLoad } from '../ui.tsx';
+
+type Summary = {
+  id: string;
+  name: string;
+  submissions: number;
+  unread: number;
+  lastReceivedAt: string | null;
+};
+
+function Card({ project }: { project: Summary }) {
+  const stats = useLoad(
+    () => api<{ days: Day[] }>('GET', projectPath(project.id, '/stats?days=30')),
+    [project.id],
+  );
+  const total = stats.data?.days.reduce((n, d) => n + d.accepted, 0);
+  return (
+    <li class="card">
+      <h2>
+        <a href={`#/p/${encodeURIComponent(project.id)}/inbox`}>{project.name}</a>
+      </h2>
+      <p>
+        <strong class={project.unread > 0 ? 'badge' : undefined}>{project.unread} unread</strong> of{' '}
+        {plural(project.submissions, 'submission')}
+      </p>
+      <p class="muted">
+        Last: <Time iso={project.lastReceivedAt} />
+      </p>
+      {stats.data && (
+        <>
+          <Sparkline days={stats.data.days} />
+          <p class="sr-only">{plural(total ?? 0, 'submission')} accepted in the last 30 days</p>
+        </>
+      )}
+    </li>
+  );
+}
+
+function NewProject({ onCreated }: { onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [drafts, setDrafts] = useState<Draft[]>([
+    { ...emptyDraft(), name: 'email', rules: { format: 'email' } },
+  ]);
+  const [error, setError] = useState<{ field?: string | undefined; text: string } | undefined>();
+  const [created, setCreated] = useState<{ projectId: string; apiKey: string } | undefined>();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      const done = await api<{ projectId: string; apiKey: string }>('POST', '/projects', {
+        name,
+        fields: drafts.map(toField),
+      });
+      setCreated(done);
+      onCreated();
+    } catch (e) {
+      const text = messageOf(e);
+      setError({ field: e instanceof Problem ? fieldNamed(text) : undefined, text });
+    }
+  };
+  if (created) {
+    return (
+      <div>
+        <ShownOnce
+          label="The project's publishable key"
+          value={created.apiKey}
+          onDone={() => go(`/p/${encodeURIComponent(created.projectId)}/embed`)}
+        />
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={submit} class="new-project" aria-labelledby="new-project">
+      <h2 id="new-project">New project</h2>
+      <label>
+        Name
+        <input value={name} required onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      {drafts.map((d, i) => (
+        <FieldEditor
+          key={i}
+          draft={d}
+          onChange={(next) => setDrafts(drafts.map((x, j) => (j === i ? next : x)))}
+          error={error?.field !== undefined && error.field === d.name ? error.text : undefined}
+          onRemove={drafts.length > 1 ? () => setDrafts(drafts.filter((_, j) => j !== i)) : undefined}
+        />
+      ))}
+      {error && error.field === undefined && (
+        <p class="error" role="alert">
+          {error.text}
+        </p>
+      )}
+      {error?.field !== undefined && (
+        <p class="sr-only" role="alert">
+          {error.text}
+        </p>
+      )}
+      <div class="row">
+        <button type="button" onClick={() => setDrafts([...drafts, emptyDraft()])}>
+          Add a field
+        </button>
+        <button type="submit" class="primary">
+          Create the project
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function ProjectsScreen({ session }: { session: Session }) {
+  const projects = useLoad(() => api<{ projects: Summary[] }>('GET', '/projects'), []);
+  return (
+    <>
+      <h1>Projects</h1>
+      {projects.error && <p class="error">{projects.error}</p>}
+      {projects.data && projects.data.projects.length === 0 && <p>No projects yet.</p>}
+      <ul class="cards">
+        {projects.data?.projects.map((p) => (
+          <Card key={p.id} project={p} />
+        ))}
+      </ul>
+      {session.projectId === null && <NewProject onCreated={projects.reload} />}
+    </>
+  );
+}

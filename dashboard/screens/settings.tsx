@@ -1,0 +1,537 @@
+// C33: a project's settings: fields, allowed origins, keys, webhooks, email recipients, retention,
+// honeypot, Turnstile (write-only), thank-you page; and, for the operator, deleting it. A key or a
+// secret is shown once, with a copy button.
+import { useState } from 'preact/hooks';
+import { api, projectPath } from '../api.ts';
+import type { Field } from '../embed.ts';
+import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
+import { go, type ScreenProps } from '../session.ts';
+import { act, confirm, messageOf, Section, ShownOnce, Time, useLoad } from '../ui.tsx';
+
+export type Project = {
+  id: string;
+  name: string;
+  unknownFields: 'reject' | 'discard';
+  honeypot: string | null;
+  turnstile: boolean;
+  retentionDays: number | null;
+  replyToField: string | null;
+  formId: string | null;
+  thankYouUrl: string | null;
+  fields: Field[];
+  origins: string[];
+  keys: {
+    prefix: string;
+    kind: string;
+    createdAt: string;
+    revokedAt: string | null;
+    lastUsedAt: string | null;
+  }[];
+};
+type Webhook = { webhookId: string; url: string; state: string; rotatingUntil: string | null };
+
+function Fields({ project, reload }: { project: Project; reload: () => void }) {
+  const [editing, setEditing] = useState<Draft | undefined>();
+  const [adding, setAdding] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const save = async (draft: Draft, mode: 'add' | 'replace') => {
+    setError(undefined);
+    try {
+      const { name, ...definition } = toField(draft);
+      await api('PUT', projectPath(project.id, `/fields/${encodeURIComponent(name)}`), definition, {
+        [mode === 'add' ? 'If-None-Match' : 'If-Match']: '*',
+      });
+      setEditing(undefined);
+      setAdding(false);
+      reload();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  const remove = async (name: string) => {
+    if (
+      !(await confirm(
+        `Remove the field “${name}”? Submissions already stored keep their values of it; new ones may no longer send it.`,
+        'Remove',
+      ))
+    )
+      return;
+    await act(async () => {
+      await api('DELETE', projectPath(project.id, `/fields/${encodeURIComponent(name)}`));
+      reload();
+    }, `Removed ${name}`);
+  };
+  return (
+    <Section title="Fields">
+      <ul class="plain">
+        {project.fields.map((f) =>
+          editing?.name === f.name ? (
+            <li key={f.name}>
+              <FieldEditor draft={editing} onChange={setEditing} error={error} nameLocked />
+              <div class="row">
+                <button type="button" class="primary" onClick={() => void save(editing, 'replace')}>
+                  Save {f.name}
+                </button>
+                <button type="button" onClick={() => setEditing(undefined)}>
+                  Cancel
+                </button>
+              </div>
+            </li>
+          ) : (
+            <li key={f.name} class="row spread">
+              <span>
+                <strong>{f.name}</strong> {f.type}
+                {f.required && ' · required'}
+                {f.rules && (
+                  <span class="muted">
+                    {' · '}
+                    {Object.entries(f.rules)
+                      .map(([rule, value]) => `${rule} ${Array.isArray(value) ? value.join(', ') : value}`)
+                      .join(' · ')}
+                  </span>
+                )}
+              </span>
+              <span class="row">
+                <button type="button" onClick={() => setEditing(draftOf(f))}>
+                  Change
+                </button>
+                <button type="button" class="danger" onClick={() => void remove(f.name)}>
+                  Remove
+                </button>
+              </span>
+            </li>
+          ),
+        )}
+      </ul>
+      {adding ? (
+        <AddField onSave={(d) => void save(d, 'add')} onCancel={() => setAdding(false)} error={error} />
+      ) : (
+        <button type="button" onClick={() => setAdding(true)}>
+          Add a field
+        </button>
+      )}
+    </Section>
+  );
+}
+
+function AddField({
+  onSave,
+  onCancel,
+  error,
+}: {
+  onSave: (d: Draft) => void;
+  onCancel: () => void;
+  error?: string | undefined;
+}) {
+  const [draft, setDraft] = useState(emptyDraft());
+  return (
+    <div>
+      <FieldEditor draft={draft} onChange={setDraft} error={error} />
+      <div class="row">
+        <button type="button" class="primary" onClick={() => onSave(draft)}>
+          Add the field
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A list with an input to add to it, each entry with its remove button. */
+function ListEditor({
+  title,
+  items,
+  label,
+  placeholder,
+  onAdd,
+  onRemove,
+}: {
+  title: string;
+  items: { id: string; text: string }[];
+  label: string;
+  placeholder: string;
+  onAdd: (text: string) => Promise<unknown>;
+  onRemove: (id: string) => Promise<unknown>;
+}) {
+  const [text, setText] = useState('');
+  return (
+    <Section title={title}>
+      <ul class="plain">
+        {items.map((i) => (
+          <li key={i.id} class="row spread">
+            <span>{i.text}</span>
+            <button type="button" class="danger" onClick={() => void act(() => onRemove(i.id), 'Removed')}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act(async () => {
+            await onAdd(text);
+            setText('');
+          }, 'Added');
+        }}
+      >
+        <label>
+          {label}
+          <input
+            value={text}
+            placeholder={placeholder}
+            required
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Add</button>
+      </form>
+    </Section>
+  );
+}
+
+function Keys({ project, reload }: { project: Project; reload: () => void }) {
+  const [shown, setShown] = useState<string | undefined>();
+  const [kind, setKind] = useState('publishable');
+  const create = () =>
+    act(async () => {
+      const { key } = await api<{ key: string }>('POST', projectPath(project.id, '/keys'), { kind });
+      setShown(key);
+      reload();
+    });
+  const revoke = async (prefix: string) => {
+    if (
+      !(await confirm(
+        `Revoke the key ${prefix}…? Forms and servers using it are refused from then on.`,
+        'Revoke',
+      ))
+    )
+      return;
+    await act(async () => {
+      await api('DELETE', projectPath(project.id, `/keys/${encodeURIComponent(prefix)}`));
+      reload();
+    }, 'Revoked');
+  };
+  return (
+    <Section title="Keys">
+      {shown && <ShownOnce label={`The new ${kind} key`} value={shown} onDone={() => setShown(undefined)} />}
+      <table>
+        <caption class="sr-only">Keys</caption>
+        <thead>
+          <tr>
+            <th scope="col">Prefix</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {project.keys.map((k) => (
+            <tr key={k.prefix}>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>{k.kind}</td>
+              <td>
+                <Time iso={k.createdAt} />
+              </td>
+              <td>{k.lastUsedAt ? <Time iso={k.lastUsedAt} /> : 'never'}</td>
+              <td>
+                {k.revokedAt ? (
+                  'revoked'
+                ) : (
+                  <button type="button" class="danger" onClick={() => void revoke(k.prefix)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div class="row">
+        <label>
+          Kind
+          <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
+            <option value="publishable">publishable (for pages)</option>
+            <option value="secret">secret (for servers)</option>
+          </select>
+        </label>
+        <button type="button" onClick={() => void create()}>
+          Create a key
+        </button>
+      </div>
+    </Section>
+  );
+}
+
+function Webhooks({ projectId }: { projectId: string }) {
+  const hooks = useLoad(
+    () => api<{ webhooks: Webhook[] }>('GET', projectPath(projectId, '/webhooks')),
+    [projectId],
+  );
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState<string | undefined>();
+  const path = (id: string, rest = '') =>
+    projectPath(projectId, `/webhooks/${encodeURIComponent(id)}${rest}`);
+  const remove = async (id: string) => {
+    if (!(await confirm('Remove this webhook, and its deliveries?', 'Remove'))) return;
+    await act(async () => {
+      await api('DELETE', path(id));
+      hooks.reload();
+    }, 'Removed');
+  };
+  return (
+    <Section title="Webhooks">
+      {secret && (
+        <ShownOnce label="The webhook's signing secret" value={secret} onDone={() => setSecret(undefined)} />
+      )}
+      <ul class="plain">
+        {hooks.data?.webhooks.map((w) => (
+          <li key={w.webhookId} class="row spread">
+            <span>
+              {w.url} <span class={`state ${w.state}`}>{w.state}</span>
+            </span>
+            <span class="row">
+              <button
+                type="button"
+                onClick={() =>
+                  void act(async () => {
+                    const answer = await api<{ status: number | null; error: string | null }>(
+                      'POST',
+                      path(w.webhookId, '/test'),
+                    );
+                    if (answer.status === null || answer.status >= 300)
+                      throw new Error(`The test got ${answer.status ?? answer.error}`);
+                  }, 'The test was received')
+                }
+              >
+                Test
+              </button>
+              <button
+                type="button"
+                onClick={() =>
+                  void act(async () =>
+                    setSecret(
+                      (await api<{ secret: string }>('POST', path(w.webhookId, '/rotate-secret'))).secret,
+                    ),
+                  )
+                }
+              >
+                Rotate the secret
+              </button>
+              <button
+                type="button"
+                onClick={() =>
+                  void act(async () => {
+                    await api('PATCH', path(w.webhookId), { enabled: w.state !== 'active' });
+                    hooks.reload();
+                  })
+                }
+              >
+                {w.state === 'active' ? 'Disable' : 'Enable'}
+              </button>
+              <button type="button" class="danger" onClick={() => void remove(w.webhookId)}>
+                Remove
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act(async () => {
+            setSecret(
+              (await api<{ secret: string }>('POST', projectPath(projectId, '/webhooks'), { url })).secret,
+            );
+            setUrl('');
+            hooks.reload();
+          }, 'Added');
+        }}
+      >
+        <label>
+          Webhook URL
+          <input
+            type="url"
+            value={url}
+            required
+            placeholder="https://example.com/hooks/forms"
+            onInput={(e) => setUrl(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Add</button>
+      </form>
+    </Section>
+  );
+}
+
+function Behaviour({ project, reload }: { project: Project; reload: () => void }) {
+  const [values, setValues] = useState({
+    retentionDays: project.retentionDays === null ? '' : String(project.retentionDays),
+    honeypot: project.honeypot ?? '',
+    unknownFields: project.unknownFields,
+    thankYouUrl: project.thankYouUrl ?? '',
+    replyToField: project.replyToField ?? '',
+    turnstileSecret: '',
+  });
+  const set = (patch: Partial<typeof values>) => setValues({ ...values, ...patch });
+  const save = (event: Event) => {
+    event.preventDefault();
+    void act(async () => {
+      const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
+      await api('PATCH', projectPath(project.id), {
+        retentionDays: values.retentionDays === '' ? null : Number(values.retentionDays),
+        honeypot: orNull(values.honeypot),
+        unknownFields: values.unknownFields,
+        thankYouUrl: orNull(values.thankYouUrl),
+        replyToField: orNull(values.replyToField),
+        ...(values.turnstileSecret === '' ? {} : { turnstileSecret: values.turnstileSecret }),
+      });
+      set({ turnstileSecret: '' });
+      reload();
+    }, 'Saved');
+  };
+  return (
+    <Section title="Behaviour">
+      <form onSubmit={save} class="grid">
+        <label>
+          Keep submissions for (days; empty: until deleted)
+          <input
+            type="number"
+            min="1"
+            value={values.retentionDays}
+            onInput={(e) => set({ retentionDays: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Honeypot field (hidden; filled means spam)
+          <input value={values.honeypot} onInput={(e) => set({ honeypot: e.currentTarget.value })} />
+        </label>
+        <label>
+          Unknown fields
+          <select
+            value={values.unknownFields}
+            onChange={(e) => set({ unknownFields: e.currentTarget.value as Project['unknownFields'] })}
+          >
+            <option value="reject">refuse the submission</option>
+            <option value="discard">drop them</option>
+          </select>
+        </label>
+        <label>
+          Thank-you page (on an allowed origin)
+          <input
+            type="url"
+            value={values.thankYouUrl}
+            onInput={(e) => set({ thankYouUrl: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Reply-To of notification emails (a field)
+          <input value={values.replyToField} onInput={(e) => set({ replyToField: e.currentTarget.value })} />
+        </label>
+        <label>
+          Turnstile secret ({project.turnstile ? 'set; type a new one to replace it' : 'not set'})
+          <input
+            type="password"
+            autocomplete="off"
+            value={values.turnstileSecret}
+            onInput={(e) => set({ turnstileSecret: e.currentTarget.value })}
+          />
+        </label>
+        <div class="row">
+          <button type="submit" class="primary">
+            Save
+          </button>
+          {project.turnstile && (
+            <button
+              type="button"
+              onClick={() =>
+                void act(async () => {
+                  await api('PATCH', projectPath(project.id), { turnstileSecret: null });
+                  reload();
+                }, 'Turnstile is off')
+              }
+            >
+              Remove the Turnstile secret
+            </button>
+          )}
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+export function SettingsScreen({ projectId, session }: ScreenProps) {
+  const loaded = useLoad(() => api<{ project: Project }>('GET', projectPath(projectId)), [projectId]);
+  const emails = useLoad(
+    () =>
+      api<{ notifications: { notificationId: string; address: string }[] }>(
+        'GET',
+        projectPath(projectId, '/notifications'),
+      ),
+    [projectId],
+  );
+  const project = loaded.data?.project;
+  if (loaded.error) return <p class="error">{loaded.error}</p>;
+  if (!project) return <p class="loading">Loading…</p>;
+  const remove = async () => {
+    if (
+      !(await confirm(
+        `Delete the project “${project.name}” with every submission and file? This cannot be undone.`,
+        'Delete the project',
+      ))
+    )
+      return;
+    if (await act(() => api('DELETE', projectPath(projectId)), 'Project deleted')) go('/');
+  };
+  return (
+    <>
+      <h1>Settings of {project.name}</h1>
+      <Fields project={project} reload={loaded.reload} />
+      <ListEditor
+        title="Allowed origins"
+        items={project.origins.map((o) => ({ id: o, text: o }))}
+        label="Origin"
+        placeholder="https://example.com"
+        onAdd={async (origin) => {
+          await api('POST', projectPath(projectId, '/origins'), { origin });
+          loaded.reload();
+        }}
+        onRemove={async (origin) => {
+          await api('DELETE', projectPath(projectId, `/origins/${encodeURIComponent(origin)}`));
+          loaded.reload();
+        }}
+      />
+      <Keys project={project} reload={loaded.reload} />
+      <Webhooks projectId={projectId} />
+      <ListEditor
+        title="Email recipients"
+        items={(emails.data?.notifications ?? []).map((n) => ({ id: n.notificationId, text: n.address }))}
+        label="Address"
+        placeholder="owner@example.com"
+        onAdd={async (address) => {
+          await api('POST', projectPath(projectId, '/notifications'), { address });
+          emails.reload();
+        }}
+        onRemove={async (id) => {
+          await api('DELETE', projectPath(projectId, `/notifications/${encodeURIComponent(id)}`));
+          emails.reload();
+        }}
+      />
+      <Behaviour key={JSON.stringify(project)} project={project} reload={loaded.reload} />
+      {session.projectId === null && (
+        <Section title="Delete the project">
+          <button type="button" class="danger" onClick={() => void remove()}>
+            Delete {project.name}
+          </button>
+        </Section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,163 @@
+// The dashboard's small shared pieces: data loading, times in the viewer's zone, a confirmation
+// dialog, a copy button, messages read out by screen readers, a value shown once.
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { Problem } from './api.ts';
+
+export type Loaded<T> = { data?: T; error?: string; loading: boolean; reload: () => void };
+
+/** Loads `load()` when `deps` change; `reload()` loads again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (error: unknown) => live && setState({ error: messageOf(error), loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, round]);
+  return { ...state, reload: useCallback(() => setRound((r) => r + 1), []) };
+}
+
+export const messageOf = (error: unknown) =>
+  error instanceof Problem || error instanceof Error ? error.message : String(error);
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A time from the API (UTC), shown in the viewer's own time zone. */
+export function Time({ iso }: { iso: string | null | undefined }) {
+  if (iso === null || iso === undefined) return <span>—</span>;
+  return <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>;
+}
+
+// Messages for everyone: shown, and read out by a screen reader (one live region for the page).
+type Note = { id: number; text: string; kind: 'ok' | 'error' };
+let notify: (n: Omit<Note, 'id'>) => void = () => {};
+export const say = (text: string, kind: Note['kind'] = 'ok') => notify({ text, kind });
+
+export function Notes() {
+  const [notes, setNotes] = useState<Note[]>([]);
+  useEffect(() => {
+    let next = 0;
+    notify = (n) => {
+      const note = { ...n, id: next++ };
+      setNotes((all) => [...all.slice(-2), note]);
+      setTimeout(() => setNotes((all) => all.filter((x) => x.id !== note.id)), 6000);
+    };
+  }, []);
+  return (
+    <div class="notes" role="status" aria-live="polite">
+      {notes.map((n) => (
+        <p key={n.id} class={`note ${n.kind}`}>
+          {n.text}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** Runs an action, saying what became of it. */
+export async function act(action: () => Promise<unknown>, done?: string): Promise<boolean> {
+  try {
+    await action();
+    if (done !== undefined) say(done);
+    return true;
+  } catch (error) {
+    say(messageOf(error), 'error');
+    return false;
+  }
+}
+
+// One confirmation at a time, as a modal <dialog> (focus kept inside, Escape cancels).
+let ask: (question: string, yes: string) => Promise<boolean> = async () => false;
+export const confirm = (question: string, yes = 'Confirm') => ask(question, yes);
+
+export function ConfirmDialog() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [question, setQuestion] = useState<{ text: string; yes: string } | null>(null);
+  const answer = useRef<(yes: boolean) => void>(() => {});
+  useEffect(() => {
+    ask = (text, yes) =>
+      new Promise((resolve) => {
+        answer.current = resolve;
+        setQuestion({ text, yes });
+        dialog.current?.showModal();
+      });
+  }, []);
+  const close = (yes: boolean) => {
+    dialog.current?.close();
+    setQuestion(null);
+    answer.current(yes);
+  };
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-text" onCancel={() => close(false)}>
+      <p id="confirm-text">{question?.text}</p>
+      <div class="row">
+        <button type="button" onClick={() => close(false)} autofocus>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={() => close(true)}>
+          {question?.yes}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  return (
+    <button
+      type="button"
+      onClick={() =>
+        void act(async () => {
+          await navigator.clipboard.writeText(text);
+        }, 'Copied')
+      }
+    >
+      {label}
+    </button>
+  );
+}
+
+/** A secret or key shown this once, with a copy button. */
+export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  return (
+    <div class="once" role="alert">
+      <p>
+        <strong>{label}</strong> — shown this once: copy it now; only its hash is kept.
+      </p>
+      <code class="secret">{value}</code>
+      <div class="row">
+        <CopyButton text={value} />
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function Section({
+  title,
+  children,
+  id,
+}: {
+  title: string;
+  children: ComponentChildren;
+  id?: string;
+}) {
+  const heading = id ?? title.toLowerCase().replace(/\W+/g, '-');
+  return (
+    <section aria-labelledby={heading}>
+      <h2 id={heading}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
