@@ -60,7 +60,8 @@ const SAFE_TOKEN =
 export function browserPattern(pattern: string): string | undefined {
   if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return undefined;
   const inner = pattern.slice(1, -1);
-  SAFE_TOKEN.lastIndex = 0;
+  // A group's `(?` begins a flag, a lookaround or a name but for `(?:`.
+  if (/\(\?(?!:)/.test(inner)) return undefined;
   let at = 0;
   while (at < inner.length) {
     SAFE_TOKEN.lastIndex = at;

@@ -99,8 +99,8 @@ const summary = `
 Ready. The example project "${EXAMPLE_ID}" (fields: name, email, phone integer, enquiry boolean, message, cv file):
   API key        ${apiKey}   (also in ${KEY_FILE})
   HTML form      http://${host}:${port}/f/${EXAMPLE_FORM_ID}   (try examples/plain.html)
-  API reference  http://${host}:${port}/reference/
-  Management     http://${host}:${port}/api/v1/projects   (Bearer: ADMIN_TOKEN in ${DEV_VARS}${madeToken ? ', made just now' : ''})
+  Dashboard      http://${host}:${port}/admin/   (sign in with ADMIN_TOKEN from ${DEV_VARS}${madeToken ? ', made just now' : ''})
+  API reference  http://${host}:${port}/reference/   (the management API: the same token as a Bearer)
 
 Try it:
 

@@ -68,7 +68,7 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
 
   // The search is asked once typing stops.
   useEffect(() => {
-    const timer = setTimeout(() => setFilters((f) => (f.q === typed ? f : { ...f, q: typed })), 250);
+    const timer = setTimeout(() => setFilters((f) => (f.q === typed ? f : { ...f, q: typed })), 150);
     return () => clearTimeout(timer);
   }, [typed]);
 

@@ -49,6 +49,9 @@ describe('round trip: create → submit over HTTP → export; revoke → 401', (
     expect(tail).toContain(`API key        ${key}`);
     expect(tail).toContain(`HTML form      http://127.0.0.1:${port}/f/f_example`);
     expect(tail).toContain(`API reference  http://127.0.0.1:${port}/reference/`);
+    expect(tail).toContain(
+      `Dashboard      http://127.0.0.1:${port}/admin/   (sign in with ADMIN_TOKEN from .dev.vars`,
+    );
     expect(lines.at(-1)).toMatch(/^ {2}-d '\{"name":"Ada Lovelace"/);
     expect(readFileSync(`${dir}/example-key`, 'utf8').trim()).toBe(key);
     const res = await post(key ?? '', { name: 'Ada', phone: 1, enquiry: true });

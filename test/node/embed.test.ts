@@ -1,0 +1,149 @@
+// C33: the embed screen's snippets: every value from the project escaped; validation attributes
+// from the rules; `pattern` only where a browser and the server's RE2 agree (property-based, with
+// re2js as the server runs it and the browser's RegExp as a browser compiles the attribute).
+import fc from 'fast-check';
+import { RE2JS } from 're2js';
+import { describe, expect, it } from 'vitest';
+import {
+  browserPattern,
+  type EmbedProject,
+  escapeHtml,
+  plainForm,
+  widgetForm,
+} from '../../dashboard/embed.ts';
+
+const project = (fields: EmbedProject['fields'], extra: Partial<EmbedProject> = {}): EmbedProject => ({
+  formId: 'f_abc',
+  honeypot: null,
+  turnstile: false,
+  fields,
+  ...extra,
+});
+
+describe('C33: embed snippets', () => {
+  it('C33: controls carry the attributes their rules allow', () => {
+    const html = plainForm(
+      project([
+        { name: 'email', type: 'string', required: true, rules: { format: 'email', maxLength: 100 } },
+        { name: 'age', type: 'integer', required: false, rules: { min: 18, max: 130 } },
+        { name: 'site', type: 'string', required: false, rules: { format: 'url' } },
+        { name: 'topic', type: 'string', required: true, rules: { oneOf: ['sales', 'support'] } },
+        { name: 'code', type: 'string', required: false, rules: { pattern: '^[A-Z]{3}-\\d{4}$' } },
+        { name: 'loose', type: 'string', required: false, rules: { pattern: '[A-Z]{3}' } },
+        { name: 'cv', type: 'file', required: false, rules: { accept: ['application/pdf', 'image/*'] } },
+        { name: 'ok', type: 'boolean', required: true },
+      ]),
+      'https://forms.example',
+    );
+    expect(html).toContain('action="https://forms.example/f/f_abc" enctype="multipart/form-data"');
+    expect(html).toContain(
+      '<input type="email" id="f-email" name="email" required autocomplete="email" maxlength="100">',
+    );
+    expect(html).toContain('<input type="number" id="f-age" name="age" step="1" min="18" max="130">');
+    expect(html).toContain('<input type="url" id="f-site" name="site">');
+    expect(html).toContain(
+      '<select id="f-topic" name="topic" required><option value="">Choose…</option><option>sales</option><option>support</option></select>',
+    );
+    expect(html).toContain('pattern="[A-Z]{3}-\\d{4}"');
+    // Found anywhere by the server, matched whole by a browser: not the same rule, so left out.
+    expect(html).toContain('<input id="f-loose" name="loose">');
+    expect(html).toContain('<input type="file" id="f-cv" name="cv" accept="application/pdf,image/*">');
+    expect(html).toContain('<label><input type="checkbox" id="f-ok" name="ok"> Ok</label>');
+  });
+
+  it('C22 + C33: the honeypot is hidden from people and the keyboard; Turnstile has its placeholder', () => {
+    const html = plainForm(
+      project([{ name: 'email', type: 'string', required: false }], { honeypot: 'website', turnstile: true }),
+      'https://f.example',
+    );
+    expect(html).toContain(
+      '<input name="website" tabindex="-1" autocomplete="off" aria-hidden="true" hidden>',
+    );
+    expect(html).toContain('data-sitekey="YOUR_TURNSTILE_SITE_KEY"');
+  });
+
+  it('C33 (property): a field name or choice from the project never breaks out of its attribute or element', () => {
+    const count = (html: string) => [...'<>"'].map((ch) => html.split(ch).length);
+    const snippets = (name: string, choice: string) => {
+      const fields = [{ name, type: 'string' as const, required: false, rules: { oneOf: [choice] } }];
+      return [
+        plainForm(project(fields), 'https://f.example'),
+        widgetForm(project(fields), 'https://f.example', 'k'),
+      ];
+    };
+    const benign = snippets('n', 'c');
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), (name, choice) => {
+        for (const [i, html] of snippets(name, choice).entries()) {
+          expect(html).toContain(`name="${escapeHtml(name)}"`);
+          expect(html).toContain(`<option>${escapeHtml(choice)}</option>`);
+          // As many tags and quotes as with harmless values: none came from the values.
+          expect(count(html)).toEqual(count(benign[i] ?? ''));
+        }
+      }),
+    );
+  });
+
+  it('C33: a pattern reaching past what both read alike is left to the server', () => {
+    for (const pattern of [
+      '^a.b$',
+      '^\\s+$',
+      '^\\bx$',
+      '^(?i)abc$',
+      '^\\p{L}+$',
+      '^a(?=b)$',
+      'abc',
+      '^abc',
+      'abc$',
+      '^x\\$',
+    ]) {
+      expect(browserPattern(pattern), pattern).toBeUndefined();
+    }
+    expect(browserPattern('^[a-z0-9_]{3,16}$')).toBe('[a-z0-9_]{3,16}');
+    expect(browserPattern('^(?:ab|cd)+\\d?$')).toBe('(?:ab|cd)+\\d?');
+  });
+
+  it('C33 (property): where the pattern attribute is written, a browser and RE2 accept the same values', () => {
+    const atom = fc.constantFrom(
+      'a',
+      'b',
+      'Z',
+      '0',
+      '7',
+      '_',
+      '-',
+      '\\d',
+      '\\w',
+      '\\W',
+      '[a-c]',
+      '[^a]',
+      '[0-9_]',
+      '\\.',
+      ' ',
+    );
+    const quantifier = fc.constantFrom('', '?', '*', '+', '{2}', '{1,3}', '+?');
+    const piece = fc.tuple(atom, quantifier).map(([a, q]) => a + q);
+    const seq = fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join(''));
+    const inner = fc.oneof(
+      seq,
+      fc.tuple(seq, seq).map(([x, y]) => `(?:${x}|${y})`),
+      fc.tuple(seq, seq).map(([x, y]) => `(${x})${y}`),
+    );
+    const value = fc.string({
+      unit: fc.constantFrom('a', 'b', 'c', 'Z', '0', '7', '_', '-', '.', ' ', 'é', '\n'),
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(inner, fc.array(value, { minLength: 1, maxLength: 20 }), (body, values) => {
+        const pattern = `^${body}$`;
+        const forBrowser = browserPattern(pattern);
+        if (forBrowser === undefined) return;
+        const server = RE2JS.compile(pattern);
+        const browser = new RegExp(`^(?:${forBrowser})$`, 'v');
+        for (const v of values)
+          expect(browser.test(v), `${pattern} on ${JSON.stringify(v)}`).toBe(server.matcher(v).find());
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
