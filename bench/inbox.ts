@@ -9,11 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import { openDatabase } from '../scripts/database.ts';
-import { uuidv7 } from '../src/lib/ids.ts';
-import { indexSubmissions, pendingOf } from '../src/store/search.ts';
 import { buildBundle, seed, start } from './harness.ts';
+import { seedInbox } from './inbox-data.ts';
 
 const COUNT = Number(process.env.BENCH_ROWS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -26,67 +24,11 @@ const state = join(work, 'state');
 await buildBundle(outdir);
 const { projectId } = await seed(state);
 
-// A vocabulary of 2,000 made-up words; each message takes 8 of them, so a word is in about 0.4%
-// of the submissions. `zephyr` is in exactly 1%; `quokka` in 0.01%.
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ne',
-  'ru',
-  'sa',
-  'ti',
-  'vo',
-  'be',
-  'da',
-  'fi',
-  'go',
-  'hu',
-  'jo',
-  'pe',
-  'xi',
-];
-const WORDS = Array.from({ length: 2000 }, (_, i) =>
-  [i % 16, (i >> 4) % 16, (i >> 8) % 16].map((s) => SYLLABLES[s]).join(''),
-);
-let seedState = 42;
-const random = () => {
-  seedState = (seedState * 1_103_515_245 + 12_345) % 2 ** 31;
-  return seedState / 2 ** 31;
-};
-const pick = () => WORDS[Math.floor(random() * WORDS.length)];
-
 console.log(`Seeding ${COUNT.toLocaleString('en')} submissions and their search terms…`);
 const seeded = await openDatabase({ remote: false, persistTo: state });
-const started = Date.now() - COUNT * 1000;
-const CHUNK = 2000;
-for (let i = 0; i < COUNT; i += CHUNK) {
-  const rows = Array.from({ length: Math.min(CHUNK, COUNT - i) }, (_, j) => {
-    const n = i + j;
-    const at = started + n * 1000;
-    const words = Array.from({ length: 8 }, pick);
-    if (n % 100 === 50) words.push('zephyr');
-    if (n % 10_000 === 7) words.push('quokka');
-    const data = { name: `${pick()} ${pick()}`, email: `user${n}@example.com`, message: words.join(' ') };
-    return [
-      uuidv7(at),
-      JSON.stringify(data),
-      new Date(at).toISOString(),
-      n % 2 === 0 ? new Date(at).toISOString() : null,
-    ];
-  });
-  await seeded.db.run(sql`
-    insert into submissions (id, project_id, data, received_at, spam, starred, search_pending, read_at)
-    select value ->> 0, ${projectId}, value ->> 1, value ->> 2, 0, 0, 1, value ->> 3 from json_each(${JSON.stringify(rows)})`);
-}
-for (;;) {
-  const ids = await pendingOf(seeded.db, projectId, 1000);
-  if (ids.length === 0) break;
-  await indexSubmissions(seeded.db, ids);
-}
-const terms = await seeded.db.get<{ n: number }>(sql`select count(*) as n from search_terms`);
+const terms = await seedInbox(seeded.db, projectId, COUNT);
 await seeded.close();
-console.log(`${terms?.n.toLocaleString('en')} search terms.`);
+console.log(`${terms.toLocaleString('en')} search terms.`);
 
 const { mf, urls } = await start({ service: outdir }, state, { ADMIN_TOKEN: TOKEN });
 const base = (urls.service ?? '').replace(/api\/v1\/submit$/, '');

@@ -28,11 +28,17 @@ export const messageOf = (error: unknown) =>
   error instanceof Problem || error instanceof Error ? error.message : String(error);
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const shortTime = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
 
-/** A time from the API (UTC), shown in the viewer's own time zone. */
-export function Time({ iso }: { iso: string | null | undefined }) {
+/** A time from the API (UTC), shown in the viewer's own time zone (`short`: without the year). */
+export function Time({ iso, short = false }: { iso: string | null | undefined; short?: boolean }) {
   if (iso === null || iso === undefined) return <span>—</span>;
-  return <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>;
+  return <time dateTime={iso}>{(short ? shortTime : dateTime).format(new Date(iso))}</time>;
 }
 
 // Messages for everyone: shown, and read out by a screen reader (one live region for the page).

@@ -287,7 +287,7 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
               </button>
               <button type="button" class="open" onClick={() => open(s.id)} onFocus={() => setFocus(i)}>
                 <span class="when">
-                  <Time iso={s.receivedAt} />
+                  <Time iso={s.receivedAt} short />
                 </span>
                 <span class="what">
                   {s.read ? '' : <span class="sr-only">Unread: </span>}
