@@ -18,6 +18,7 @@ const DOCUMENTS = [
   'docs/delivery.md',
   'docs/cli.md',
   'docs/manage.md',
+  'docs/dashboard.md',
   'docs/settings.md',
   'docs/deploy.md',
   'docs/performance.md',
