@@ -209,6 +209,14 @@ describe('C32: Cloudflare Access', () => {
     );
   });
 
+  it('C33: behind Access, the dashboard’s POST /api/v1/session with no credential of its own makes the session', async () => {
+    const jwt = await sign({ iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' });
+    const res = await api('POST', '/session', withJwt(jwt));
+    const data = await ok<{ session: { actor: string; projectId: string | null } }>(res, 201);
+    expect(data.session).toMatchObject({ actor: 'access:ops@example.com', projectId: null });
+    expect(res.headers.get('Set-Cookie')).toMatch(/^edgeform_session=/);
+  });
+
   it('C32: without ACCESS_TEAM_DOMAIN and ACCESS_AUD, the header is no credential', async () => {
     const jwt = await sign({ iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' });
     const off = { ...env, ACCESS_TEAM_DOMAIN: '', ACCESS_AUD: '' };
