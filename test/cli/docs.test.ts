@@ -71,6 +71,7 @@ beforeAll(async () => {
     'src',
     'schema',
     'widget',
+    'dashboard',
   ]) {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
   }
