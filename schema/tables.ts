@@ -36,6 +36,14 @@ export const projects = sqliteTable(
     formId: text('form_id'),
     // C29: where an HTML form goes after a success, unless the form names its own `_next`.
     thankYouUrl: text('thank_you_url'),
+    // C35: the confirmation to the submitter: the field with their address (NULL: none is sent),
+    // the subject and plain-text body with {{field}} placeholders, the Reply-To, and whether the
+    // operator allowed it on a project with neither Turnstile nor allowed origins.
+    confirmField: text('confirm_field'),
+    confirmSubject: text('confirm_subject'),
+    confirmBody: text('confirm_body'),
+    confirmReplyTo: text('confirm_reply_to'),
+    confirmOpen: integer('confirm_open', { mode: 'boolean' }).notNull().default(false),
     createdAt: text('created_at').notNull(),
   },
   (t) => [
@@ -162,9 +170,11 @@ export const searchTerms = sqliteTable(
   ],
 );
 
-// C26, C27: where a project's submissions are delivered: a webhook (`url` is https) or an email
-// address (`url` is `mailto:<address>`). Both share the outbox, the queue, retries and attempts.
-export const TARGET_KINDS = ['webhook', 'email'] as const;
+// C26, C27, C35, C36: where a project's submissions are delivered: a webhook (`url` is https), an
+// email address (`url` is `mailto:<address>`), a Slack or Discord incoming webhook (`url` is the
+// hook's address, a secret), or the confirmation to the submitter (`url` is `confirm:`; its
+// settings are the project's). All share the outbox, the queue, retries and attempts.
+export const TARGET_KINDS = ['webhook', 'email', 'slack', 'discord', 'confirmation'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
 // C26: why a target was disabled: it answered 410 Gone, or someone turned it off.
@@ -283,6 +293,18 @@ export const sessions = sqliteTable('sessions', {
   createdAt: text('created_at').notNull(),
   expiresAt: text('expires_at').notNull(),
 });
+
+// C35: confirmations sent to each address per day (UTC), across every project, for the daily cap:
+// the address itself is kept only as its SHA-256.
+export const confirmationCounts = sqliteTable(
+  'confirmation_counts',
+  {
+    addressHash: text('address_hash').notNull(),
+    day: text('day').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.addressHash, t.day] })],
+);
 
 export type Project = typeof projects.$inferSelect;
 export type Field = typeof fields.$inferSelect;

@@ -141,10 +141,19 @@ function relay(from: Readable, to: NodeJS.WriteStream, onReady: () => void): voi
 }
 
 // C26: under `npm run dev`, webhooks may point at a receiver on this machine over plain http.
-const child = spawn('wrangler', ['dev', '--var', 'ALLOW_LOCAL_WEBHOOKS:true', ...wranglerArgs], {
-  stdio: ['inherit', 'pipe', 'pipe'],
-  env,
-});
+// C36: the worker's own address, for the links to the dashboard in chat messages.
+const child = spawn(
+  'wrangler',
+  [
+    'dev',
+    '--var',
+    'ALLOW_LOCAL_WEBHOOKS:true',
+    '--var',
+    `PUBLIC_URL:http://${host}:${port}`,
+    ...wranglerArgs,
+  ],
+  { stdio: ['inherit', 'pipe', 'pipe'], env },
+);
 let ready = false;
 const onReady = () => {
   if (ready) return;

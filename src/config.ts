@@ -93,6 +93,26 @@ const SETTINGS = {
     default: 30,
     expected: 'a whole number of seconds from 1 to 120',
   }),
+  // C35: confirmations sent to one address per day (UTC), across every project.
+  CONFIRMATIONS_PER_ADDRESS_PER_DAY: setting({
+    schema: whole(1, 100),
+    default: 3,
+    bound: overMax(100),
+    expected: 'a whole number from 1 to 100',
+  }),
+  // C36: the worker's own address (`https://forms.example.com`), for a chat message's link to the
+  // submission in the dashboard; unset, messages carry no link.
+  PUBLIC_URL: setting<string | undefined>({
+    schema: v.pipe(
+      v.string(),
+      v.trim(),
+      v.url(),
+      v.check((url) => /^https?:\/\//.test(url)),
+      v.transform((url) => new URL(url).origin),
+    ),
+    default: undefined,
+    expected: "the worker's address, https://… (no path)",
+  }),
 };
 
 type Settings = typeof SETTINGS;

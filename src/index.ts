@@ -4,6 +4,7 @@ import { app } from './app.ts';
 import { consumeDeliveries, type DeliveryMessage, sweepDeliveries } from './delivery/queue.ts';
 import { sweepFileDeletions } from './files/r2.ts';
 import { causeText } from './lib/faults.ts';
+import { purgeConfirmationCounts } from './store/confirmations.ts';
 import { database } from './store/db.ts';
 import { projectsWithRetention } from './store/projects.ts';
 import { purgeSessions } from './store/sessions.ts';
@@ -33,6 +34,9 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
   const before = new Date(controller.scheduledTime - IDEMPOTENCY_WINDOW_MS).toISOString();
   const purged = await purgeIdempotencyKeys(db, before);
   console.log(JSON.stringify({ level: 'info', job: 'purge-idempotency-keys', before, purged }));
+  // C35: the daily cap's counts of days gone.
+  const today = new Date(controller.scheduledTime).toISOString().slice(0, 10);
+  await purgeConfirmationCounts(db, today);
   // C32: sessions past their end are forgotten (they were refused already).
   const ended = await purgeSessions(db, new Date(controller.scheduledTime).toISOString());
   if (ended > 0) console.log(JSON.stringify({ level: 'info', job: 'purge-sessions', ended }));

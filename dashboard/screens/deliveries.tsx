@@ -17,7 +17,7 @@ type Delivery = {
   id: string;
   submissionId: string;
   webhookId: string;
-  kind: 'webhook' | 'email';
+  kind: 'webhook' | 'email' | 'slack' | 'discord' | 'confirmation';
   url: string;
   status: 'pending' | 'delivered' | 'failed' | 'cancelled';
   attempts: number;
@@ -27,6 +27,7 @@ type Delivery = {
 };
 type Webhook = {
   webhookId: string;
+  kind: 'webhook' | 'slack' | 'discord';
   url: string;
   state: 'active' | 'disabled';
   disabledReason: string | null;
@@ -98,14 +99,23 @@ export function DeliveriesScreen({ projectId }: ScreenProps) {
     [projectId],
   );
   const [deliveries, webhooks, notifications] = data.data ?? [];
-  const targets = [
-    ...(webhooks?.webhooks ?? []).map((w) => ({ id: w.webhookId, label: w.url, webhook: w })),
+  const KIND_LABELS: Record<string, string> = { slack: 'Slack: ', discord: 'Discord: ', webhook: '' };
+  const targets: { id: string; label: string; webhook: Webhook | undefined }[] = [
+    ...(webhooks?.webhooks ?? []).map((w) => ({
+      id: w.webhookId,
+      label: `${KIND_LABELS[w.kind] ?? ''}${w.url}`,
+      webhook: w,
+    })),
     ...(notifications?.notifications ?? []).map((n) => ({
       id: n.notificationId,
-      label: n.address,
+      label: `Email to ${n.address}`,
       webhook: undefined,
     })),
   ];
+  // C35: the confirmations to submitters have a target of their own, listed by its deliveries.
+  const confirmation = deliveries?.deliveries.find((d) => d.kind === 'confirmation');
+  if (confirmation)
+    targets.push({ id: confirmation.webhookId, label: 'Confirmations to submitters', webhook: undefined });
   const failed = (deliveries?.deliveries ?? []).filter(
     (d) => d.status === 'failed' || d.status === 'cancelled',
   );
@@ -141,7 +151,12 @@ export function DeliveriesScreen({ projectId }: ScreenProps) {
             {t.webhook?.state === 'disabled' && (
               <p class="warning">
                 Disabled
-                {t.webhook.disabledReason === 'gone' ? ': the receiver answered 410 Gone' : ' by hand'}.{' '}
+                {t.webhook.disabledReason !== 'gone'
+                  ? ' by hand'
+                  : t.webhook.kind === 'webhook'
+                    ? ': the receiver answered 410 Gone'
+                    : ': the channel’s hook was deleted (404)'}
+                .{' '}
                 <button
                   type="button"
                   onClick={() =>

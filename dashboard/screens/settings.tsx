@@ -6,7 +6,9 @@ import { api, projectPath } from '../api.ts';
 import type { Field } from '../embed.ts';
 import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
 import { go, type ScreenProps } from '../session.ts';
-import { act, confirm, messageOf, Section, ShownOnce, Time, useLoad } from '../ui.tsx';
+import { act, confirm, messageOf, Section, useLoad } from '../ui.tsx';
+import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
+import { Keys } from './settings-keys.tsx';
 
 export type Project = {
   id: string;
@@ -27,8 +29,22 @@ export type Project = {
     revokedAt: string | null;
     lastUsedAt: string | null;
   }[];
+  confirmation: Confirmation | null;
 };
-type Webhook = { webhookId: string; url: string; state: string; rotatingUntil: string | null };
+export type Webhook = {
+  webhookId: string;
+  kind: 'webhook' | 'slack' | 'discord';
+  url: string;
+  state: string;
+  rotatingUntil: string | null;
+};
+export type Confirmation = {
+  field: string;
+  subject: string;
+  body: string;
+  replyTo: string | null;
+  open: boolean;
+};
 
 function Fields({ project, reload }: { project: Project; reload: () => void }) {
   const [editing, setEditing] = useState<Draft | undefined>();
@@ -193,184 +209,6 @@ function ListEditor({
   );
 }
 
-function Keys({ project, reload }: { project: Project; reload: () => void }) {
-  const [shown, setShown] = useState<string | undefined>();
-  const [kind, setKind] = useState('publishable');
-  const create = () =>
-    act(async () => {
-      const { key } = await api<{ key: string }>('POST', projectPath(project.id, '/keys'), { kind });
-      setShown(key);
-      reload();
-    });
-  const revoke = async (prefix: string) => {
-    if (
-      !(await confirm(
-        `Revoke the key ${prefix}…? Forms and servers using it are refused from then on.`,
-        'Revoke',
-      ))
-    )
-      return;
-    await act(async () => {
-      await api('DELETE', projectPath(project.id, `/keys/${encodeURIComponent(prefix)}`));
-      reload();
-    }, 'Revoked');
-  };
-  return (
-    <Section title="Keys">
-      {shown && <ShownOnce label={`The new ${kind} key`} value={shown} onDone={() => setShown(undefined)} />}
-      <table>
-        <caption class="sr-only">Keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Prefix</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {project.keys.map((k) => (
-            <tr key={k.prefix}>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td>{k.kind}</td>
-              <td>
-                <Time iso={k.createdAt} />
-              </td>
-              <td>{k.lastUsedAt ? <Time iso={k.lastUsedAt} /> : 'never'}</td>
-              <td>
-                {k.revokedAt ? (
-                  'revoked'
-                ) : (
-                  <button type="button" class="danger" onClick={() => void revoke(k.prefix)}>
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <div class="row">
-        <label>
-          Kind
-          <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-            <option value="publishable">publishable (for pages)</option>
-            <option value="secret">secret (for servers)</option>
-          </select>
-        </label>
-        <button type="button" onClick={() => void create()}>
-          Create a key
-        </button>
-      </div>
-    </Section>
-  );
-}
-
-function Webhooks({ projectId }: { projectId: string }) {
-  const hooks = useLoad(
-    () => api<{ webhooks: Webhook[] }>('GET', projectPath(projectId, '/webhooks')),
-    [projectId],
-  );
-  const [url, setUrl] = useState('');
-  const [secret, setSecret] = useState<string | undefined>();
-  const path = (id: string, rest = '') =>
-    projectPath(projectId, `/webhooks/${encodeURIComponent(id)}${rest}`);
-  const remove = async (id: string) => {
-    if (!(await confirm('Remove this webhook, and its deliveries?', 'Remove'))) return;
-    await act(async () => {
-      await api('DELETE', path(id));
-      hooks.reload();
-    }, 'Removed');
-  };
-  return (
-    <Section title="Webhooks">
-      {secret && (
-        <ShownOnce label="The webhook's signing secret" value={secret} onDone={() => setSecret(undefined)} />
-      )}
-      <ul class="plain">
-        {hooks.data?.webhooks.map((w) => (
-          <li key={w.webhookId} class="row spread">
-            <span>
-              {w.url} <span class={`state ${w.state}`}>{w.state}</span>
-            </span>
-            <span class="row">
-              <button
-                type="button"
-                onClick={() =>
-                  void act(async () => {
-                    const answer = await api<{ status: number | null; error: string | null }>(
-                      'POST',
-                      path(w.webhookId, '/test'),
-                    );
-                    if (answer.status === null || answer.status >= 300)
-                      throw new Error(`The test got ${answer.status ?? answer.error}`);
-                  }, 'The test was received')
-                }
-              >
-                Test
-              </button>
-              <button
-                type="button"
-                onClick={() =>
-                  void act(async () =>
-                    setSecret(
-                      (await api<{ secret: string }>('POST', path(w.webhookId, '/rotate-secret'))).secret,
-                    ),
-                  )
-                }
-              >
-                Rotate the secret
-              </button>
-              <button
-                type="button"
-                onClick={() =>
-                  void act(async () => {
-                    await api('PATCH', path(w.webhookId), { enabled: w.state !== 'active' });
-                    hooks.reload();
-                  })
-                }
-              >
-                {w.state === 'active' ? 'Disable' : 'Enable'}
-              </button>
-              <button type="button" class="danger" onClick={() => void remove(w.webhookId)}>
-                Remove
-              </button>
-            </span>
-          </li>
-        ))}
-      </ul>
-      <form
-        class="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void act(async () => {
-            setSecret(
-              (await api<{ secret: string }>('POST', projectPath(projectId, '/webhooks'), { url })).secret,
-            );
-            setUrl('');
-            hooks.reload();
-          }, 'Added');
-        }}
-      >
-        <label>
-          Webhook URL
-          <input
-            type="url"
-            value={url}
-            required
-            placeholder="https://example.com/hooks/forms"
-            onInput={(e) => setUrl(e.currentTarget.value)}
-          />
-        </label>
-        <button type="submit">Add</button>
-      </form>
-    </Section>
-  );
-}
-
 function Behaviour({ project, reload }: { project: Project; reload: () => void }) {
   const [values, setValues] = useState({
     retentionDays: project.retentionDays === null ? '' : String(project.retentionDays),
@@ -523,6 +361,12 @@ export function SettingsScreen({ projectId, session }: ScreenProps) {
           await api('DELETE', projectPath(projectId, `/notifications/${encodeURIComponent(id)}`));
           emails.reload();
         }}
+      />
+      <ConfirmationSettings
+        key={`confirm-${JSON.stringify(project.confirmation)}`}
+        project={project}
+        operator={session.projectId === null}
+        reload={loaded.reload}
       />
       <Behaviour key={JSON.stringify(project)} project={project} reload={loaded.reload} />
       {session.projectId === null && (

@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { Conflict, InvalidInput, NotFound, StorageError } from '../../src/lib/faults.ts';
 import { safeText, shown } from '../../src/lib/printable.ts';
 import { openDatabase } from '../database.ts';
+import { confirmCommands } from './confirm.ts';
 import { context, type Io, line, type Open, UsageError } from './context.ts';
 import { deliveriesCommands } from './deliveries.ts';
 import { fieldCommands } from './field.ts';
@@ -54,6 +55,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     inboxCommands,
     webhookCommands,
     notifyCommands,
+    confirmCommands,
     deliveriesCommands,
   ]) {
     group(cli, ctx);

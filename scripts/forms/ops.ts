@@ -224,7 +224,8 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
         await call('DELETE', `${project(id)}/keys/${e(given.replace(/…$/, ''))}`),
       );
     },
-    addWebhook: async (id, url) => call('POST', `${project(id)}/webhooks`, { url }),
+    addWebhook: async (id, url, kind) =>
+      call('POST', `${project(id)}/webhooks`, { url, ...(kind === undefined ? {} : { kind }) }),
     listWebhooks: async (id) => member<never>('webhooks')(await call('GET', `${project(id)}/webhooks`)),
     removeWebhook: async (id, webhookId) => {
       await call('DELETE', `${project(id)}/webhooks/${e(webhookId)}`);

@@ -1,22 +1,35 @@
-// `forms webhook …`: signed webhooks (Standard Webhooks, C26): added with a secret shown once,
-// listed without it, tested, rotated, turned off and on, removed.
-import type { Command } from 'commander';
+// `forms webhook …`: signed webhooks (Standard Webhooks, C26), added with a secret shown once, and
+// (C36) Slack and Discord incoming webhooks, whose URL is the secret: listed without it, tested,
+// rotated, turned off and on, removed.
+import { type Command, Option } from 'commander';
 import { shown } from '../../src/lib/printable.ts';
+import { WEBHOOK_KINDS, type WebhookKind } from '../../src/manage/targets.ts';
 import { type Context, table } from './context.ts';
 
 export function webhookCommands(cli: Command, { withOps, print }: Context): void {
-  const webhook = cli.command('webhook').description('signed webhooks (Standard Webhooks) per project');
+  const webhook = cli
+    .command('webhook')
+    .description('signed webhooks (Standard Webhooks), and Slack and Discord channels, per project');
   webhook
     .command('add <project> <url>')
-    .description('a webhook: every accepted submission is POSTed to it, signed; prints its secret once')
+    .description(
+      'a webhook: every accepted submission is POSTed to it, signed (its secret printed once); or, with --kind, a Slack or Discord incoming webhook',
+    )
+    .addOption(
+      new Option('--kind <kind>', 'webhook (signed), slack or discord')
+        .choices(WEBHOOK_KINDS)
+        .default('webhook'),
+    )
     .action(
-      withOps(async (ops, global, projectId: string, url: string) => {
-        const added = await ops.addWebhook(projectId, url);
+      withOps(async (ops, global, projectId: string, url: string, opts: { kind: WebhookKind }) => {
+        const added = await ops.addWebhook(projectId, url, opts.kind);
         print(global, added, () =>
-          [
-            `Added webhook ${added.webhookId} → ${added.url}`,
-            `Signing secret (shown once; verify deliveries with it): ${added.secret}`,
-          ].join('\n'),
+          added.secret === undefined
+            ? `Added ${added.kind} webhook ${added.webhookId}. Its URL is a secret (anyone with it can post to the channel): it is not shown again.`
+            : [
+                `Added webhook ${added.webhookId} → ${added.url}`,
+                `Signing secret (shown once; verify deliveries with it): ${added.secret}`,
+              ].join('\n'),
         );
       }),
     );
@@ -30,15 +43,16 @@ export function webhookCommands(cli: Command, { withOps, print }: Context): void
           hooks.length === 0
             ? `No webhooks for ${projectId}: forms webhook add ${projectId} <url>`
             : table([
-                ['ID', 'URL', 'STATE', 'CREATED'],
+                ['ID', 'KIND', 'URL', 'STATE', 'CREATED'],
                 ...hooks.map((h) => [
                   h.webhookId,
+                  h.kind,
                   h.url,
                   h.state === 'active'
                     ? h.rotatingUntil
                       ? `active (two secrets until ${h.rotatingUntil})`
                       : 'active'
-                    : `disabled ${h.disabledAt} (${h.disabledReason === 'manual' ? 'by hand' : '410 Gone'})`,
+                    : `disabled ${h.disabledAt} (${h.disabledReason === 'manual' ? 'by hand' : h.kind === 'webhook' ? '410 Gone' : 'the hook was deleted'})`,
                   h.createdAt,
                 ]),
               ]),

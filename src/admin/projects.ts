@@ -39,6 +39,7 @@ export const PROJECT_EXAMPLE = {
   replyToField: null,
   formId: 'f_qrier7fewop7',
   thankYouUrl: null,
+  confirmation: null,
   createdAt: '2026-11-22T08:00:00.000Z',
   fields: [
     { name: 'email', type: 'string', required: true, rules: { format: 'email' } },

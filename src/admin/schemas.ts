@@ -155,6 +155,20 @@ export const NewProjectBody = v.strictObject({
   turnstileSecret: v.optional(described(v.string(), 'Write-only: the reply says only whether one is set.')),
 });
 
+/** C35: the confirmation to the submitter. */
+export const ConfirmationBody = v.strictObject({
+  field: described(v.string(), 'A string field with format=email: where the confirmation goes.'),
+  subject: described(v.string(), 'One line; {{field}} stands for the value of a field.'),
+  body: described(v.string(), 'Plain text; {{field}} stands for the value of a field.'),
+  replyTo: described(v.string(), "The project owner's address, for replies."),
+  open: v.optional(
+    described(
+      v.boolean(),
+      'The operator allows it on a project with neither Turnstile nor allowed origins (a secret key may not).',
+    ),
+  ),
+});
+
 export const ProjectPatch = v.strictObject({
   unknownFields: v.optional(v.picklist(UNKNOWN_FIELD_POLICIES)),
   honeypot: nullable(v.string()),
@@ -162,11 +176,20 @@ export const ProjectPatch = v.strictObject({
   retentionDays: nullable(v.pipe(v.number(), v.integer())),
   replyToField: nullable(v.string()),
   thankYouUrl: nullable(v.string()),
+  confirmation: nullable(described(ConfirmationBody, 'C35: null stops the confirmation.')),
 });
 
 export const OriginBody = v.strictObject({ origin: v.string() });
 export const KeyBody = v.strictObject({ kind: v.picklist(KEY_KINDS) });
-export const WebhookBody = v.strictObject({ url: v.string() });
+export const WebhookBody = v.strictObject({
+  url: v.string(),
+  kind: v.optional(
+    described(
+      v.picklist(['webhook', 'slack', 'discord']),
+      'webhook (signed, Standard Webhooks; the default), or a Slack or Discord incoming webhook (C36)',
+    ),
+  ),
+});
 export const WebhookPatch = v.strictObject({ enabled: v.boolean() });
 export const NotificationBody = v.strictObject({ address: v.string(), replyToField: v.optional(v.string()) });
 export const SubmissionPatch = v.strictObject({
@@ -204,6 +227,15 @@ export const ProjectSchema = v.object({
   replyToField: v.nullable(v.string()),
   formId: v.nullable(v.string()),
   thankYouUrl: v.nullable(v.string()),
+  confirmation: v.nullable(
+    v.object({
+      field: v.string(),
+      subject: v.string(),
+      body: v.string(),
+      replyTo: v.nullable(v.string()),
+      open: v.boolean(),
+    }),
+  ),
   createdAt: iso,
   fields: v.array(FieldDefSchema),
   origins: v.array(v.string()),
@@ -242,7 +274,11 @@ export const KeySchema = v.object({
 
 export const WebhookSchema = v.object({
   webhookId: v.string(),
-  url: v.string(),
+  kind: v.picklist(['webhook', 'slack', 'discord']),
+  url: described(
+    v.string(),
+    "A Slack or Discord hook's URL is a secret: only its start and last four characters.",
+  ),
   state: v.picklist(['active', 'disabled']),
   disabledAt: isoOrNull,
   disabledReason: v.nullable(v.string()),

@@ -32,6 +32,7 @@ const TAG = 'Targets and deliveries';
 
 const WEBHOOK_EXAMPLE = {
   webhookId: 'wh_6yq2m0d4k8sa',
+  kind: 'webhook',
   url: 'https://example.com/hooks/forms',
   state: 'active',
   disabledAt: null,
@@ -110,7 +111,14 @@ export function targetRoutes(routes: ManageRoutes): void {
     reply: {
       status: 201,
       description: 'Added, with its signing secret (Standard Webhooks), shown this once.',
-      members: { webhookId: v.string(), secret: v.string(), url: v.string() },
+      members: {
+        webhookId: v.string(),
+        kind: v.string(),
+        url: v.string(),
+        secret: v.optional(
+          v.pipe(v.string(), v.description('A signed webhook’s signing secret; a chat hook has none.')),
+        ),
+      },
       example: {
         message: 'Webhook added',
         webhookId: WEBHOOK_EXAMPLE.webhookId,
@@ -121,7 +129,7 @@ export function targetRoutes(routes: ManageRoutes): void {
     handler: async ({ m, params, body }) => ({
       status: 201,
       message: 'Webhook added',
-      data: await addWebhook(m, params.projectId, body.url),
+      data: await addWebhook(m, params.projectId, body.url, body.kind),
       headers: { 'Cache-Control': 'no-store' },
     }),
   });

@@ -11,7 +11,7 @@ const ADDRESS = v.pipe(v.string(), v.maxLength(254), v.email());
 export const isEmailAddress = (value: unknown): value is string => v.is(ADDRESS, value);
 
 /** No line breaks or other control characters in a header, so that nothing can add one. */
-const headerText = (text: string, max: number) =>
+export const headerText = (text: string, max: number) =>
   text
     .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
     .trim()

@@ -103,7 +103,12 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db
     const settings = config(env);
     const outcome = await attemptDelivery(db, body.deliveryId, {
       allowLocalHttp: settings.ALLOW_LOCAL_WEBHOOKS,
-      email: { binding: env.EMAIL, from: settings.EMAIL_FROM },
+      email: {
+        binding: env.EMAIL,
+        from: settings.EMAIL_FROM,
+        confirmationsPerDay: settings.CONFIRMATIONS_PER_ADDRESS_PER_DAY,
+      },
+      publicUrl: settings.PUBLIC_URL,
       retryDelays: settings.WEBHOOK_RETRY_DELAYS,
     });
     if (outcome.kind === 'retry') {

@@ -2,12 +2,14 @@
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
 import { RETRY_DELAYS } from '../config.ts';
 import { READ_PATH } from '../http/replies.ts';
-import { destinationProblem } from '../lib/destinations.ts';
+import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
 import { errorText } from '../lib/faults.ts';
 import { readAtMost } from '../lib/stream.ts';
 import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
 import { type Claim, claimDelivery, type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
+import { type ChatKind, chatMessage, retryAfterSeconds } from './chat.ts';
+import { sendConfirmation } from './confirm.ts';
 import { type EmailSender, sendNotification } from './email.ts';
 
 /** A receiver gets this long to answer; longer is a failed attempt. */
@@ -51,34 +53,59 @@ async function excerptOf(res: Response): Promise<string | null> {
   return text === '' ? null : text;
 }
 
+export type Answer = {
+  status: number | null;
+  error: string | null;
+  excerpt: string | null;
+  /** A 429's `Retry-After`, in seconds. */
+  retryAfter?: number;
+};
+
 /**
- * One signed POST of a message to a webhook: never follows a redirect, gives up after the time-out,
- * and reads at most a few KiB of the answer. The status, or the network error, and an excerpt.
+ * One POST of a JSON body: never follows a redirect, gives up after the time-out, and reads at most
+ * a few KiB of the answer. The status, or the network error, and an excerpt.
  */
+export async function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  fetchImpl: typeof fetch = fetch,
+): Promise<Answer> {
+  try {
+    const res = await fetchImpl(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'edge-forms-webhooks', ...headers },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    });
+    const retryAfter =
+      res.status === 429 ? retryAfterSeconds(res.headers.get('Retry-After'), Date.now()) : undefined;
+    return {
+      status: res.status,
+      error: null,
+      excerpt: await excerptOf(res).catch(() => null),
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    };
+  } catch (cause) {
+    const error = errorText(cause, 200);
+    return { status: null, error, excerpt: null };
+  }
+}
+
+/** One signed POST of a message to a webhook (Standard Webhooks). */
 export async function postSigned(
   url: string,
   message: { id: string; body: string; secrets: readonly string[]; now: Date },
   fetchImpl: typeof fetch = fetch,
-): Promise<{ status: number | null; error: string | null; excerpt: string | null }> {
+): Promise<Answer> {
   const headers = await webhookHeaders(
     message.secrets,
     message.id,
     Math.floor(message.now.getTime() / 1000),
     message.body,
   );
-  try {
-    const res = await fetchImpl(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'User-Agent': 'edge-forms-webhooks', ...headers },
-      body: message.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-    });
-    return { status: res.status, error: null, excerpt: await excerptOf(res).catch(() => null) };
-  } catch (cause) {
-    const error = errorText(cause, 200);
-    return { status: null, error, excerpt: null };
-  }
+  return postJson(url, message.body, headers, fetchImpl);
 }
 
 export type AttemptOutcome =
@@ -88,8 +115,28 @@ export type AttemptOutcome =
   /** C26: no attempt was made: another holds the delivery, it is settled or gone, or its target is off. */
   | { kind: 'skipped'; claim: Exclude<Claim, { kind: 'claimed' }> };
 
-/** What sends email (C27): the `send_email` binding and the sender address, EMAIL_FROM. */
-export type EmailSetup = { binding: EmailSender | undefined; from: string | undefined };
+/**
+ * What sends email (C27): the `send_email` binding and the sender address, EMAIL_FROM; and (C35)
+ * how many confirmations one address may get a day.
+ */
+export type EmailSetup = {
+  binding: EmailSender | undefined;
+  from: string | undefined;
+  confirmationsPerDay?: number;
+};
+
+/** How an attempt is made: where it may go, email, the worker's address (C36), and how to fetch. */
+export type SendOptions = {
+  allowLocalHttp: boolean;
+  email?: EmailSetup;
+  /** C36: the worker's own address, for a chat message's link to the dashboard. */
+  publicUrl?: string | undefined;
+  fetch?: typeof fetch;
+};
+
+const isChat = (kind: string): kind is ChatKind => kind === 'slack' || kind === 'discord';
+/** The most the queue can delay a message: 12 hours. */
+const MAX_DELAY_SECONDS = 43_200;
 
 /**
  * How long a claim holds a delivery for its attempt: the attempt's time-out, and room for D1 and
@@ -97,13 +144,31 @@ export type EmailSetup = { binding: EmailSender | undefined; from: string | unde
  */
 export const ATTEMPT_LEASE_MS = 60_000;
 
-/** One attempt of a delivery, by its target's kind: a signed POST, or (C27) an email. */
+/**
+ * One attempt of a delivery, by its target's kind: a signed POST, (C27) an email, (C35) the
+ * confirmation, or (C36) a chat message. `final`: it can never succeed, so it is not retried.
+ */
 async function sendOnce(
+  db: Db,
   d: DeliveryToSend,
-  options: { allowLocalHttp: boolean; email?: EmailSetup; fetch?: typeof fetch },
+  options: SendOptions,
   now: Date,
-): Promise<{ ok: boolean; status: number | null; error: string | null; excerpt: string | null }> {
+): Promise<Answer & { ok: boolean; final?: boolean }> {
   if (d.kind === 'email') return sendNotification(options.email?.binding, options.email?.from, d);
+  if (d.kind === 'confirmation') {
+    const email = options.email;
+    return sendConfirmation(
+      db,
+      { binding: email?.binding, from: email?.from, cap: email?.confirmationsPerDay ?? 3, now },
+      d,
+    );
+  }
+  if (isChat(d.kind)) {
+    const problem = chatDestinationProblem(d.url, d.kind, options.allowLocalHttp);
+    if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };
+    const answer = await postJson(d.url, chatMessage(d.kind, d, options.publicUrl), {}, options.fetch);
+    return { ...answer, ok: answer.status !== null && answer.status >= 200 && answer.status < 300 };
+  }
   // C26: checked again before each attempt: a destination stored before a rule tightened, say.
   const problem = destinationProblem(d.url, options.allowLocalHttp);
   if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };
@@ -125,14 +190,7 @@ async function sendOnce(
 export async function attemptDelivery(
   db: Db,
   id: string,
-  options: {
-    allowLocalHttp: boolean;
-    email?: EmailSetup;
-    retryDelays?: readonly number[];
-    now?: Date;
-    fetch?: typeof fetch;
-    again?: boolean;
-  },
+  options: SendOptions & { retryDelays?: readonly number[]; now?: Date; again?: boolean },
 ): Promise<AttemptOutcome> {
   const now = options.now ?? new Date();
   const claim = await claimDelivery(db, id, {
@@ -144,7 +202,7 @@ export async function attemptDelivery(
   const d = claim.delivery;
   const attempt = d.attempts;
   const started = Date.now();
-  const { ok, status, error, excerpt } = await sendOnce(d, options, now);
+  const { ok, status, error, excerpt, final, retryAfter } = await sendOnce(db, d, options, now);
   const durationMs = Date.now() - started;
   const record = {
     deliveryId: d.id,
@@ -159,7 +217,8 @@ export async function attemptDelivery(
     await recordAttempt(db, record, { status: 'delivered', nextAttemptAt: null });
     return { kind: 'delivered', status };
   }
-  if (status === 410 && d.kind === 'webhook') {
+  // C26: a webhook gone (410); C36: a chat hook deleted (404) or gone.
+  if ((status === 410 && d.kind === 'webhook') || ((status === 404 || status === 410) && isChat(d.kind))) {
     await recordAttempt(
       db,
       record,
@@ -171,11 +230,13 @@ export async function attemptDelivery(
     );
     return { kind: 'failed', status, error };
   }
-  const delaySeconds = (options.retryDelays ?? RETRY_DELAYS)[attempt - 1];
-  if (delaySeconds === undefined) {
+  const scheduled = (options.retryDelays ?? RETRY_DELAYS)[attempt - 1];
+  if (scheduled === undefined || final === true) {
     await recordAttempt(db, record, { status: 'failed', nextAttemptAt: null });
     return { kind: 'failed', status, error };
   }
+  // C36: a receiver that asks for more time (429's Retry-After) gets it.
+  const delaySeconds = Math.min(Math.max(scheduled, retryAfter ?? 0), MAX_DELAY_SECONDS);
   const next = new Date(now.getTime() + delaySeconds * 1000).toISOString();
   await recordAttempt(db, record, { status: 'pending', nextAttemptAt: next });
   return { kind: 'retry', delaySeconds, status, error };

@@ -11,6 +11,7 @@ import {
 } from '../store/delivery-log.ts';
 import { findSubmission } from '../store/inbox.ts';
 import { type Manager, recordChange, requireProject } from './context.ts';
+import { shownUrl } from './targets.ts';
 
 export type DeliveryFilters = {
   /** Those that ended undelivered: failed, or cancelled with their target. */
@@ -53,6 +54,8 @@ async function withAttempts(m: Manager, rows: ListedDelivery[]) {
   );
   return rows.map((r) => ({
     ...r,
+    // C36: a chat hook's URL is a secret.
+    url: shownUrl(r.kind, r.url),
     attemptLog: attempts
       .filter((a) => a.deliveryId === r.id)
       .map(({ attempt, at, statusCode, error, durationMs, excerpt }) => ({
@@ -95,7 +98,7 @@ export async function redeliver(
     if (delivery === undefined || delivery.projectId !== p.id) {
       throw noDelivery(p.id, deliveryId);
     }
-    if (delivery.kind === 'email') {
+    if (delivery.kind === 'email' || delivery.kind === 'confirmation') {
       // C27: only the worker has the send_email binding; the next sweep sends it.
       await requeueDelivery(m.db, p.id, deliveryId);
       results.push({ deliveryId, kind: 'queued' });

@@ -126,3 +126,60 @@ export function parseErasureValue(
   }
   throw new InvalidInput('--json-value must be a string, number, boolean or null: fields hold nothing else');
 }
+
+/** C35: what the confirmation to the submitter is made of. */
+export type ConfirmationInput = {
+  /** The string field with `format=email` that holds the submitter's address. */
+  field: string;
+  subject: string;
+  body: string;
+  /** The project owner's address, for replies. */
+  replyTo: string;
+  /** The operator allows it on a project with neither Turnstile nor allowed origins. */
+  open?: boolean | undefined;
+};
+
+export const MAX_CONFIRMATION_BODY = 10_000;
+
+/** C35: the confirmation's settings, checked; `open` is left to the caller (who may allow it). */
+export function parseConfirmation(
+  input: ConfirmationInput,
+  fields: readonly { name: string; type: string; rules: string | null }[],
+) {
+  const field = fields.find((f) => f.name === input.field);
+  const format = field?.rules ? (JSON.parse(field.rules) as { format?: string }).format : undefined;
+  if (field === undefined || field.type !== 'string' || format !== 'email') {
+    const candidates = fields
+      .filter(
+        (f) =>
+          f.type === 'string' &&
+          f.rules !== null &&
+          (JSON.parse(f.rules) as { format?: string }).format === 'email',
+      )
+      .map((f) => f.name);
+    throw new InvalidInput(
+      `The confirmation goes to the address in a string field with format=email: '${input.field}' is not one (${candidates.join(', ') || 'the project has none'})`,
+    );
+  }
+  if (
+    input.subject.trim() === '' ||
+    input.subject.length > 200 ||
+    /[\p{Cc}\p{Zl}\p{Zp}]/u.test(input.subject)
+  ) {
+    throw new InvalidInput('The confirmation subject is 1 to 200 characters on one line');
+  }
+  if (input.body.trim() === '' || input.body.length > MAX_CONFIRMATION_BODY) {
+    throw new InvalidInput(`The confirmation body is 1 to ${MAX_CONFIRMATION_BODY} characters of plain text`);
+  }
+  if (!isEmailAddress(input.replyTo)) {
+    throw new InvalidInput(
+      `Invalid Reply-To address '${input.replyTo}': the project owner's address, for replies`,
+    );
+  }
+  return {
+    confirmField: field.name,
+    confirmSubject: input.subject.trim(),
+    confirmBody: input.body,
+    confirmReplyTo: input.replyTo,
+  };
+}

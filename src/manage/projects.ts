@@ -13,8 +13,16 @@ import {
   parseRules,
   updateProjectSettings,
 } from '../store/projects.ts';
+import {
+  insertWebhook,
+  listWebhooks as listTargets,
+  newConfirmationId,
+  setWebhookEnabled as setTargetEnabled,
+} from '../store/targets.ts';
 import { type Manager, type ProjectDetails, recordChange, requireProject } from './context.ts';
 import {
+  type ConfirmationInput,
+  parseConfirmation,
   parseHoneypot,
   parseOrigin,
   parsePolicy,
@@ -52,6 +60,14 @@ export type ProjectView = {
   replyToField: string | null;
   formId: string | null;
   thankYouUrl: string | null;
+  /** C35: the confirmation to the submitter, or null when none is sent. */
+  confirmation: {
+    field: string;
+    subject: string;
+    body: string;
+    replyTo: string | null;
+    open: boolean;
+  } | null;
   createdAt: string;
   fields: FieldDef[];
   origins: string[];
@@ -75,6 +91,16 @@ export function projectView(p: ProjectDetails): ProjectView {
     replyToField: p.replyToField,
     formId: p.formId,
     thankYouUrl: p.thankYouUrl,
+    confirmation:
+      p.confirmField === null
+        ? null
+        : {
+            field: p.confirmField,
+            subject: p.confirmSubject ?? '',
+            body: p.confirmBody ?? '',
+            replyTo: p.confirmReplyTo,
+            open: p.confirmOpen,
+          },
     createdAt: p.createdAt,
     fields: p.fields.map(fieldDef),
     origins: p.origins.map((o) => o.origin),
@@ -180,6 +206,8 @@ export type ProjectChanges = {
   retentionDays?: number | string | null | undefined;
   replyToField?: string | null | undefined;
   thankYouUrl?: string | null | undefined;
+  /** C35: the confirmation to the submitter; null stops it. */
+  confirmation?: ConfirmationInput | null | undefined;
 };
 
 /** Changes the settings given, each checked as when the project was made; returns the project after. */
@@ -215,6 +243,8 @@ export async function updateProject(
             p.origins.map((o) => o.origin),
           );
   }
+  if (changes.confirmation !== undefined)
+    Object.assign(settings, await confirmationSettings(m, p, changes.confirmation));
   if (Object.keys(settings).length > 0) {
     await updateProjectSettings(m.db, p.id, settings);
     // The Turnstile secret is never recorded: only that it was set or cleared.
@@ -225,6 +255,53 @@ export async function updateProject(
     });
   }
   return projectView({ ...p, ...settings });
+}
+
+/**
+ * C35: the confirmation's settings, and its target turned on (made the first time) or off. It is
+ * refused on a project anyone can post to from anywhere (neither Turnstile nor allowed origins)
+ * unless `open` says so, which only the operator may.
+ */
+async function confirmationSettings(
+  m: Manager,
+  p: ProjectDetails,
+  input: ConfirmationInput | null,
+): Promise<ProjectSettings> {
+  const [target] = await listTargets(m.db, p.id, 'confirmation');
+  if (input === null) {
+    if (target !== undefined) await setTargetEnabled(m.db, p.id, target.id, false);
+    return {
+      confirmField: null,
+      confirmSubject: null,
+      confirmBody: null,
+      confirmReplyTo: null,
+      confirmOpen: false,
+    };
+  }
+  const settings = parseConfirmation(input, p.fields);
+  const open = input.open === true;
+  if (open && m.actor.kind === 'key') {
+    throw new InvalidInput(
+      'Only the operator may allow confirmations from a form that neither Turnstile nor allowed origins protect',
+    );
+  }
+  if (!open && p.turnstileSecret === null && p.origins.length === 0) {
+    throw new InvalidInput(
+      'A confirmation needs Turnstile or allowed origins first, so that a public form cannot be made to mail strangers (or the operator allows it: open)',
+    );
+  }
+  if (target === undefined) {
+    await insertWebhook(m.db, {
+      id: newConfirmationId(),
+      projectId: p.id,
+      url: 'confirm:',
+      secret: '',
+      kind: 'confirmation',
+    });
+  } else if (target.disabledAt !== null) {
+    await setTargetEnabled(m.db, p.id, target.id, true);
+  }
+  return { ...settings, confirmOpen: open };
 }
 
 /** Deletes the project and everything it owns, submissions and files included (C25, C30). */

@@ -1,8 +1,9 @@
 // C26, C27, C19: a project's delivery targets: signed webhooks (with their secrets, shown
 // once) and notification addresses.
 import type { TargetKind } from '../../schema/tables.ts';
-import { postSigned, signingSecrets } from '../delivery/webhooks.ts';
-import { destinationProblem } from '../lib/destinations.ts';
+import { chatTest } from '../delivery/chat.ts';
+import { type Answer, postJson, postSigned, signingSecrets } from '../delivery/webhooks.ts';
+import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
 import { Conflict, InvalidInput, NotFound } from '../lib/faults.ts';
 import { newWebhookSecret } from '../lib/webhook-signature.ts';
 import { updateProjectSettings } from '../store/projects.ts';
@@ -21,20 +22,53 @@ import {
 import { type Manager, recordChange, requireProject } from './context.ts';
 import { parseEmailAddress, parseReplyToField } from './input.ts';
 
+/** What a test's answer shows: its status (null: none), an error, an excerpt. */
+const answerOf = (a: Answer) => ({ status: a.status, error: a.error, excerpt: a.excerpt });
+
 /** At most this many webhooks per project, and this many notification addresses. */
 export const MAX_WEBHOOKS = 10;
 export const MAX_NOTIFICATIONS = 10;
 /** After a rotation, the previous secret goes on signing for this long. */
 const ROTATION_MS = 24 * 60 * 60 * 1000;
 
+/** C26, C36: what a webhook may be: signed (Standard Webhooks), or a Slack or Discord channel's. */
+export const WEBHOOK_KINDS = ['webhook', 'slack', 'discord'] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+const CHAT: readonly string[] = ['slack', 'discord'];
+
 /**
  * C26: `https://` to a public host, or `http://localhost…` for local development (the worker
- * decides whether it sends: ALLOW_LOCAL_WEBHOOKS).
+ * decides whether it sends: ALLOW_LOCAL_WEBHOOKS). C36: a Slack or Discord hook at its platform's
+ * own address (or, for local development, a stand-in on this machine). The URL is never repeated
+ * in a refusal: a chat hook's URL is a secret.
  */
-function parseWebhookUrl(text: string): string {
-  const problem = destinationProblem(text, true);
-  if (problem !== undefined) throw new InvalidInput(`Invalid webhook URL '${text}': ${problem}`);
+function parseWebhookUrl(text: string, kind: WebhookKind): string {
+  if (kind === 'webhook') {
+    const problem = destinationProblem(text, true);
+    if (problem !== undefined) throw new InvalidInput(`Invalid webhook URL '${text}': ${problem}`);
+  } else {
+    const problem = chatDestinationProblem(text, kind, true);
+    if (problem !== undefined) throw new InvalidInput(`Invalid ${kind} URL: ${problem}`);
+  }
   return new URL(text).href;
+}
+
+export function parseWebhookKind(text: string): WebhookKind {
+  if (!(WEBHOOK_KINDS as readonly string[]).includes(text)) {
+    throw new InvalidInput(`Unknown kind '${text}': use ${WEBHOOK_KINDS.join(', ')}`);
+  }
+  return text as WebhookKind;
+}
+
+/**
+ * C36: a chat hook's URL is a secret (whoever has it can post to the channel): shown whole only
+ * when added, else by its host and path's start and the token's last four characters.
+ */
+export function shownUrl(kind: string, url: string): string {
+  if (!CHAT.includes(kind)) return url;
+  const { origin, pathname } = new URL(url);
+  const parts = pathname.split('/');
+  return `${origin}${parts.slice(0, 3).join('/')}/…${pathname.slice(-4)}`;
 }
 
 const noWebhook = (projectId: string, id: string) =>
@@ -42,14 +76,15 @@ const noWebhook = (projectId: string, id: string) =>
 
 /** A webhook of the project, by its id. */
 async function requireWebhook(m: Manager, projectId: string, id: string): Promise<Webhook> {
-  const hook = (await listAll(m.db, projectId)).find((w) => w.id === id);
+  const hook = (await listAll(m.db, projectId, WEBHOOK_KINDS)).find((w) => w.id === id);
   if (hook === undefined) throw noWebhook(projectId, id);
   return hook;
 }
 
-/** A webhook as it is listed: never its secret. */
+/** A webhook as it is listed: never its secret, nor (C36) a chat hook's whole URL. */
 export type WebhookView = {
   webhookId: string;
+  kind: WebhookKind;
   url: string;
   state: 'active' | 'disabled';
   disabledAt: string | null;
@@ -61,7 +96,8 @@ export type WebhookView = {
 function webhookView(w: Webhook, now = Date.now()): WebhookView {
   return {
     webhookId: w.id,
-    url: w.url,
+    kind: w.kind as WebhookKind,
+    url: shownUrl(w.kind, w.url),
     state: w.disabledAt === null ? 'active' : 'disabled',
     disabledAt: w.disabledAt,
     disabledReason: w.disabledReason,
@@ -70,36 +106,46 @@ function webhookView(w: Webhook, now = Date.now()): WebhookView {
   };
 }
 
-/** Adds a webhook; its signing secret is returned this once (C26). */
-export async function addWebhook(m: Manager, projectId: string, url: string) {
-  const value = parseWebhookUrl(url);
+/**
+ * Adds a webhook; its signing secret is returned this once (C26). C36: a Slack or Discord hook has
+ * no secret of ours: its URL is the secret, returned this once.
+ */
+export async function addWebhook(m: Manager, projectId: string, url: string, kind: WebhookKind = 'webhook') {
+  const value = parseWebhookUrl(url, kind);
   const p = await requireProject(m, projectId);
-  if ((await listAll(m.db, p.id)).length >= MAX_WEBHOOKS) {
+  if ((await listAll(m.db, p.id, WEBHOOK_KINDS)).length >= MAX_WEBHOOKS) {
     throw new Conflict(`Project '${p.id}' has ${MAX_WEBHOOKS} webhooks already: remove one first`);
   }
-  const row = { id: newWebhookId(), projectId: p.id, url: value, secret: newWebhookSecret() };
+  const secret = kind === 'webhook' ? newWebhookSecret() : '';
+  const row = { id: newWebhookId(), projectId: p.id, url: value, secret, kind };
   await insertWebhook(m.db, row);
   // A URL may carry a token in its path or query: the log keeps its origin only.
-  await recordChange(m, p.id, 'webhook.add', { webhookId: row.id, origin: new URL(row.url).origin });
-  return { webhookId: row.id, secret: row.secret, url: row.url };
+  await recordChange(m, p.id, 'webhook.add', { webhookId: row.id, kind, origin: new URL(row.url).origin });
+  return { webhookId: row.id, kind, url: row.url, ...(kind === 'webhook' ? { secret } : {}) };
 }
 
 export async function listWebhooks(m: Manager, projectId: string): Promise<WebhookView[]> {
   const p = await requireProject(m, projectId);
-  return (await listAll(m.db, p.id)).map((w) => webhookView(w));
+  return (await listAll(m.db, p.id, WEBHOOK_KINDS)).map((w) => webhookView(w));
 }
 
 /** Removes a webhook and its deliveries. */
 export async function removeWebhook(m: Manager, projectId: string, id: string): Promise<void> {
   const p = await requireProject(m, projectId);
-  if (!(await deleteTarget(m.db, p.id, id))) throw noWebhook(p.id, id);
+  const hook = (await listAll(m.db, p.id, WEBHOOK_KINDS)).find((w) => w.id === id);
+  if (hook === undefined || !(await deleteTarget(m.db, p.id, id, hook.kind))) throw noWebhook(p.id, id);
   await recordChange(m, p.id, 'webhook.remove', { webhookId: id });
 }
 
 /** A new signing secret, returned this once; the previous one signs beside it for 24 hours. */
 export async function rotateSecret(m: Manager, projectId: string, id: string) {
   const p = await requireProject(m, projectId);
-  await requireWebhook(m, p.id, id);
+  const hook = await requireWebhook(m, p.id, id);
+  if (hook.kind !== 'webhook') {
+    throw new Conflict(
+      `Webhook ${id} is a ${hook.kind} hook: it has no signing secret (its URL is its secret)`,
+    );
+  }
   const secret = newWebhookSecret();
   const until = new Date(Date.now() + ROTATION_MS).toISOString();
   await rotateWebhookSecret(m.db, p.id, id, secret, until);
@@ -128,11 +174,17 @@ export async function testWebhook(
   const fetchImpl = options.fetch;
   const p = await requireProject(m, projectId);
   const hook = await requireWebhook(m, p.id, id);
+  const now = new Date();
+  const messageId = `test_${crypto.randomUUID()}`;
+  if (hook.kind === 'slack' || hook.kind === 'discord') {
+    const problem = chatDestinationProblem(hook.url, hook.kind, options.allowLocalHttp ?? true);
+    if (problem !== undefined) throw new InvalidInput(`Webhook ${hook.id} cannot be sent to: ${problem}`);
+    const answer = await postJson(hook.url, chatTest(hook.kind, p.name), {}, fetchImpl);
+    return { webhookId: hook.id, url: shownUrl(hook.kind, hook.url), messageId, ...answerOf(answer) };
+  }
   // C26: a destination is checked before every request.
   const problem = destinationProblem(hook.url, options.allowLocalHttp ?? true);
   if (problem !== undefined) throw new InvalidInput(`Webhook ${hook.id} cannot be sent to: ${problem}`);
-  const now = new Date();
-  const messageId = `test_${crypto.randomUUID()}`;
   const body = JSON.stringify({
     type: 'webhook.test',
     timestamp: now.toISOString(),
@@ -143,7 +195,7 @@ export async function testWebhook(
     { id: messageId, body, secrets: signingSecrets(hook, now), now },
     fetchImpl,
   );
-  return { webhookId: hook.id, url: hook.url, messageId, ...answer };
+  return { webhookId: hook.id, url: hook.url, messageId, ...answerOf(answer) };
 }
 
 /** C27: an address that gets an email per accepted submission, and the Reply-To field, if given. */

@@ -2,6 +2,7 @@
 // attempt, and the claim that lets one attempt at a time run per delivery.
 import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
+  allowedOrigins,
   type DeliveryState,
   type DisabledReason,
   deliveries,
@@ -103,6 +104,13 @@ export type DeliveryToSend = {
   /** C27: what an email needs of its project. */
   projectName: string;
   replyToField: string | null;
+  /** C35: the project's confirmation, and whether its form is protected (Turnstile, or origins). */
+  confirmField: string | null;
+  confirmSubject: string | null;
+  confirmBody: string | null;
+  confirmReplyTo: string | null;
+  confirmOpen: boolean;
+  protectedForm: boolean;
 };
 
 /**
@@ -131,6 +139,15 @@ function selectToSend(db: Db, id: string) {
       leaseUntil: deliveries.leaseUntil,
       projectName: projects.name,
       replyToField: projects.replyToField,
+      confirmField: projects.confirmField,
+      confirmSubject: projects.confirmSubject,
+      confirmBody: projects.confirmBody,
+      confirmReplyTo: projects.confirmReplyTo,
+      confirmOpen: projects.confirmOpen,
+      protectedForm:
+        sql<boolean>`(${projects.turnstileSecret} is not null or exists (select 1 from ${allowedOrigins} where ${allowedOrigins.projectId} = ${projects.id}))`
+          .mapWith((v) => v === 1 || v === true)
+          .as('protected_form'),
     })
     .from(deliveries)
     .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))

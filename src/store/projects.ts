@@ -122,6 +122,11 @@ export type ProjectSettings = Partial<
     | 'replyToField'
     | 'thankYouUrl'
     | 'formId'
+    | 'confirmField'
+    | 'confirmSubject'
+    | 'confirmBody'
+    | 'confirmReplyTo'
+    | 'confirmOpen'
   >
 >;
 

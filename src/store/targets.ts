@@ -1,6 +1,6 @@
 // C26, C27: a project's delivery targets: its webhooks and its notification addresses, with their
 // signing secrets and whether they are on.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type DisabledReason, deliveries, type TargetKind, webhooks } from '../../schema/tables.ts';
 import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
@@ -28,15 +28,27 @@ export async function insertWebhook(
   await storage(() => db.insert(webhooks).values({ ...row, createdAt: new Date().toISOString() }));
 }
 
-/** A project's targets of one kind: its webhooks, or (C27) its notification addresses. */
-export function listWebhooks(db: Db, projectId: string, kind: TargetKind = 'webhook'): Promise<Webhook[]> {
+/**
+ * A project's targets of some kinds: its webhooks (with C36's Slack and Discord hooks), or (C27)
+ * its notification addresses, or (C35) its confirmation.
+ */
+export function listWebhooks(
+  db: Db,
+  projectId: string,
+  kinds: TargetKind | readonly TargetKind[] = 'webhook',
+): Promise<Webhook[]> {
   return storage(() =>
     db
       .select()
       .from(webhooks)
-      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.kind, kind)))
+      .where(and(eq(webhooks.projectId, projectId), inArray(webhooks.kind, [kinds].flat())))
       .orderBy(asc(webhooks.createdAt)),
   );
+}
+
+/** C35: a confirmation target's id: `cf_` and 12 random base32 characters. */
+export function newConfirmationId(): string {
+  return prefixedId('cf_');
 }
 
 export async function removeWebhook(

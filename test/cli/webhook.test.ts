@@ -27,6 +27,7 @@ describe('forms webhook', () => {
     );
     expect(added).toEqual({
       webhookId: expect.stringMatching(/^wh_[a-z2-7]{12}$/),
+      kind: 'webhook',
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       url: hook.url,
     });

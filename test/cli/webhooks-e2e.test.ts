@@ -57,6 +57,7 @@ describe('C26: a webhook on npm run dev', () => {
     };
     expect(added).toEqual({
       webhookId: expect.stringMatching(/^wh_/),
+      kind: 'webhook',
       secret: expect.stringMatching(/^whsec_/),
       url: receiverUrl,
     });

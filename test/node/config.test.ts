@@ -62,6 +62,8 @@ describe('the settings (src/config.ts)', () => {
       MAX_UPLOAD_BYTES: 10_000_000,
       EMAIL_FROM: 'forms@example.com',
       LOST_WRITE_SECONDS: 30,
+      CONFIRMATIONS_PER_ADDRESS_PER_DAY: 3,
+      PUBLIC_URL: undefined,
     });
   });
 
@@ -76,6 +78,8 @@ describe('the settings (src/config.ts)', () => {
         MAX_UPLOAD_BYTES: 0,
         EMAIL_FROM: 'not an address hunter2',
         LOST_WRITE_SECONDS: 600,
+        CONFIRMATIONS_PER_ADDRESS_PER_DAY: 500,
+        PUBLIC_URL: 'ftp://forms.example/hunter2',
       },
       (line) => warnings.push(line),
     );
@@ -87,6 +91,8 @@ describe('the settings (src/config.ts)', () => {
       MAX_UPLOAD_BYTES: 10_000_000,
       EMAIL_FROM: undefined,
       LOST_WRITE_SECONDS: 30,
+      CONFIRMATIONS_PER_ADDRESS_PER_DAY: 100,
+      PUBLIC_URL: undefined,
     });
     const lines = warnings.map((w) => JSON.parse(w) as { setting: string; using: unknown; level: string });
     expect(lines.map((l) => [l.setting, l.using])).toEqual([
@@ -97,6 +103,8 @@ describe('the settings (src/config.ts)', () => {
       ['MAX_UPLOAD_BYTES', 10_000_000],
       ['EMAIL_FROM', null],
       ['LOST_WRITE_SECONDS', 30],
+      ['CONFIRMATIONS_PER_ADDRESS_PER_DAY', 100],
+      ['PUBLIC_URL', null],
     ]);
     expect(lines.every((l) => l.level === 'warn')).toBe(true);
     expect(warnings.join('\n')).not.toContain('hunter2');

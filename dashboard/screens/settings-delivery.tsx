@@ -1,0 +1,221 @@
+// C26, C35, C36: a project's deliveries in Settings: webhooks (signed, Slack or Discord: a secret
+// or a chat hook's URL shown once) and the confirmation email to the submitter.
+import { useState } from 'preact/hooks';
+import { api, projectPath } from '../api.ts';
+import { act, confirm, Section, ShownOnce, useLoad } from '../ui.tsx';
+import type { Confirmation, Project, Webhook } from './settings.tsx';
+
+export function Webhooks({ projectId }: { projectId: string }) {
+  const hooks = useLoad(
+    () => api<{ webhooks: Webhook[] }>('GET', projectPath(projectId, '/webhooks')),
+    [projectId],
+  );
+  const [url, setUrl] = useState('');
+  const [kind, setKind] = useState<Webhook['kind']>('webhook');
+  const [secret, setSecret] = useState<string | undefined>();
+  const path = (id: string, rest = '') =>
+    projectPath(projectId, `/webhooks/${encodeURIComponent(id)}${rest}`);
+  const remove = async (id: string) => {
+    if (!(await confirm('Remove this webhook, and its deliveries?', 'Remove'))) return;
+    await act(async () => {
+      await api('DELETE', path(id));
+      hooks.reload();
+    }, 'Removed');
+  };
+  const test = (id: string) =>
+    act(async () => {
+      const answer = await api<{ status: number | null; error: string | null }>('POST', path(id, '/test'));
+      if (answer.status === null || answer.status >= 300)
+        throw new Error(`The test got ${answer.status ?? answer.error}`);
+    }, 'The test was received');
+  const rotate = (id: string) =>
+    act(async () => setSecret((await api<{ secret: string }>('POST', path(id, '/rotate-secret'))).secret));
+  const toggle = (w: Webhook) =>
+    act(async () => {
+      await api('PATCH', path(w.webhookId), { enabled: w.state !== 'active' });
+      hooks.reload();
+    });
+  const add = (event: Event) => {
+    event.preventDefault();
+    void act(
+      async () => {
+        const added = await api<{ secret?: string }>('POST', projectPath(projectId, '/webhooks'), {
+          url,
+          kind,
+        });
+        // C36: a chat hook has no secret of ours: its URL is the secret, and is not shown again.
+        setSecret(added.secret);
+        setUrl('');
+        hooks.reload();
+      },
+      kind === 'webhook' ? 'Added' : 'Added: its URL is a secret, and is not shown again',
+    );
+  };
+  return (
+    <Section title="Webhooks">
+      {secret && (
+        <ShownOnce label="The webhook's signing secret" value={secret} onDone={() => setSecret(undefined)} />
+      )}
+      <ul class="plain">
+        {hooks.data?.webhooks.map((w) => (
+          <li key={w.webhookId} class="row spread">
+            <span>
+              {w.kind === 'webhook' ? '' : `${w.kind === 'slack' ? 'Slack' : 'Discord'}: `}
+              {w.url} <span class={`state ${w.state}`}>{w.state}</span>
+            </span>
+            <span class="row">
+              <button type="button" onClick={() => void test(w.webhookId)}>
+                Test
+              </button>
+              {w.kind === 'webhook' && (
+                <button type="button" onClick={() => void rotate(w.webhookId)}>
+                  Rotate the secret
+                </button>
+              )}
+              <button type="button" onClick={() => void toggle(w)}>
+                {w.state === 'active' ? 'Disable' : 'Enable'}
+              </button>
+              <button type="button" class="danger" onClick={() => void remove(w.webhookId)}>
+                Remove
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <form class="row" onSubmit={add}>
+        <label>
+          Kind
+          <select value={kind} onChange={(e) => setKind(e.currentTarget.value as Webhook['kind'])}>
+            <option value="webhook">signed webhook</option>
+            <option value="slack">Slack incoming webhook</option>
+            <option value="discord">Discord webhook</option>
+          </select>
+        </label>
+        <label>
+          Webhook URL
+          <input
+            type="url"
+            value={url}
+            required
+            placeholder={PLACEHOLDERS[kind]}
+            onInput={(e) => setUrl(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Add</button>
+      </form>
+    </Section>
+  );
+}
+
+const PLACEHOLDERS: Record<Webhook['kind'], string> = {
+  webhook: 'https://example.com/hooks/forms',
+  slack: 'https://hooks.slack.com/services/…',
+  discord: 'https://discord.com/api/webhooks/…',
+};
+
+/** C35: the confirmation email to the person who submits the form. */
+export function ConfirmationSettings({
+  project,
+  operator,
+  reload,
+}: {
+  project: Project;
+  operator: boolean;
+  reload: () => void;
+}) {
+  const emailFields = project.fields
+    .filter((f) => f.type === 'string' && f.rules?.format === 'email')
+    .map((f) => f.name);
+  const current = project.confirmation;
+  const [values, setValues] = useState<Confirmation>(
+    current ?? {
+      field: emailFields[0] ?? '',
+      subject: 'Thank you',
+      body: 'Hello,\n\nThank you for your message. We will answer soon.\n',
+      replyTo: '',
+      open: false,
+    },
+  );
+  const set = (patch: Partial<Confirmation>) => setValues({ ...values, ...patch });
+  const path = projectPath(project.id);
+  const save = (event: Event) => {
+    event.preventDefault();
+    const { open, ...rest } = values;
+    void act(async () => {
+      await api('PATCH', path, {
+        confirmation: { ...rest, replyTo: rest.replyTo ?? '', ...(operator ? { open } : {}) },
+      });
+      reload();
+    }, 'The confirmation is on');
+  };
+  const off = () =>
+    act(async () => {
+      await api('PATCH', path, { confirmation: null });
+      reload();
+    }, 'The confirmation is off');
+  return (
+    <Section title="Confirmation email">
+      <p class="help">
+        Each submitter gets this email at the address they gave: never for spam, and at most a few a day to
+        any address. It needs Turnstile or allowed origins, so that nobody can make the form mail strangers;
+        sending to any address needs Cloudflare's Email Service.
+      </p>
+      {emailFields.length === 0 ? (
+        <p>Add a string field with the format “email” first.</p>
+      ) : (
+        <form onSubmit={save} class="grid">
+          <label>
+            The submitter's address is in
+            <select value={values.field} onChange={(e) => set({ field: e.currentTarget.value })}>
+              {emailFields.map((f) => (
+                <option key={f}>{f}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Subject ({'{{field}}'} for a value)
+            <input value={values.subject} required onInput={(e) => set({ subject: e.currentTarget.value })} />
+          </label>
+          <label>
+            Reply-To (your address)
+            <input
+              type="email"
+              value={values.replyTo ?? ''}
+              required
+              onInput={(e) => set({ replyTo: e.currentTarget.value })}
+            />
+          </label>
+          <label>
+            Body (plain text; {'{{field}}'} for a value)
+            <textarea
+              rows={6}
+              value={values.body}
+              required
+              onInput={(e) => set({ body: e.currentTarget.value })}
+            />
+          </label>
+          {operator && (
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={values.open}
+                onChange={(e) => set({ open: e.currentTarget.checked })}
+              />
+              Allow it although neither Turnstile nor allowed origins protect the form
+            </label>
+          )}
+          <div class="row">
+            <button type="submit" class="primary">
+              {current ? 'Save the confirmation' : 'Turn the confirmation on'}
+            </button>
+            {current && (
+              <button type="button" onClick={() => void off()}>
+                Turn it off
+              </button>
+            )}
+          </div>
+        </form>
+      )}
+    </Section>
+  );
+}
