@@ -15,6 +15,7 @@ import {
   storedRows,
   submit,
   submitWithEnv,
+  withinOneWindow,
 } from './helpers.ts';
 
 const FORM_URL = (formId: string) => `https://forms.test/f/${formId}`;
@@ -351,6 +352,7 @@ describe('C29: faults of the form itself', () => {
   });
 
   it('C21 + C29: per client address, over the limit is 429, as on the JSON endpoint', async () => {
+    await withinOneWindow();
     const p = await project();
     const tight = { ...env, ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT };
     const send = () =>
@@ -369,6 +371,7 @@ describe('C29: faults of the form itself', () => {
   });
 
   it('C21 + C29: refused posts (a wrong media type, a malformed multipart body) from many addresses leave the form’s budget to valid ones', async () => {
+    await withinOneWindow();
     const p = await project();
     const tight = {
       ...env,
@@ -394,6 +397,7 @@ describe('C29: faults of the form itself', () => {
   });
 
   it('C21 + C29: made-up form ids count as failed authentications of the address; past the limit they cost no D1 query', async () => {
+    await withinOneWindow();
     const tight = { ...env, AUTH_FAILURE_RATE_LIMIT: env.TIGHT_AUTH_FAILURE_RATE_LIMIT };
     const spy = spyD1(env.DB);
     const spied = { ...tight, DB: spy.db };

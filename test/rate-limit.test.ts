@@ -1,8 +1,8 @@
 // C21: rate limits with the Workers Rate Limiting binding (the tight limiters of vitest.config.ts:
-// 3 requests per key, 2 per address, 2 failed authentications per address, per 10 s).
+// 3 requests per key, 2 per address, 2 failed authentications per address, per 60 s window).
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StatusCode } from '../src/http/envelope.ts';
 import { createKey } from '../src/projects/admin.ts';
 import { database } from '../src/store/db.ts';
@@ -14,6 +14,7 @@ import {
   storedRows,
   submitWithEnv,
   VALID_BODY,
+  withinOneWindow,
 } from './helpers.ts';
 
 const tight = {
@@ -29,6 +30,8 @@ const TOO_MANY = {
 };
 
 describe('C21: rate limits', () => {
+  beforeEach(() => withinOneWindow());
+
   it('C21: per API key: over the limit is 429 with Retry-After in seconds, and nothing is stored', async () => {
     const p = await seedProject();
     for (let i = 0; i < 3; i++)
