@@ -29,6 +29,8 @@ let receiverUrl = '';
 /** The receiver answers 410 (gone) until told otherwise. */
 let receiverStatus = 410;
 const received: string[] = [];
+/** What the receiver got on a Slack-like path: the Slack target's stand-in (C36). */
+const slackPosts: string[] = [];
 const elsewhere: string[] = [];
 
 async function api(method: string, path: string, body?: unknown) {
@@ -93,6 +95,11 @@ beforeAll(async () => {
       body += c;
     });
     req.on('end', () => {
+      if (req.url?.startsWith('/services/')) {
+        slackPosts.push(body);
+        res.writeHead(200).end('ok');
+        return;
+      }
       received.push(body);
       res.writeHead(receiverStatus).end('answer from the receiver');
     });
@@ -274,12 +281,62 @@ describe('C33: the dashboard', () => {
     await shot('deliveries');
   });
 
+  it('turns on the confirmation and adds a Slack target: both are listed in Deliveries with their attempts', async () => {
+    await nav('Settings').click();
+    const confirmation = page.getByRole('region', { name: 'Confirmation email' });
+    await confirmation.getByLabel('Reply-To (your address)').fill('owner@example.com');
+    // The operator's say-so (C35): this project has neither Turnstile nor allowed origins.
+    await confirmation.getByLabel('Allow it although neither Turnstile nor allowed origins').check();
+    await confirmation.getByRole('button', { name: 'Turn the confirmation on' }).click();
+    await confirmation.getByRole('button', { name: 'Save the confirmation' }).waitFor();
+    const webhooks = page.getByRole('region', { name: 'Webhooks' });
+    await webhooks.getByLabel('Kind').selectOption('slack');
+    await webhooks.getByLabel('Webhook URL').fill(`${new URL(receiverUrl).origin}/services/T0/B0/standin`);
+    await webhooks.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Added: its URL is a secret, and is not shown again').waitFor();
+    // C36: the hook's URL is a secret, never listed whole.
+    await expect.poll(() => webhooks.textContent()).toContain('Slack: ');
+    expect(await webhooks.textContent()).not.toContain('standin');
+    await shot('settings-integrations');
+    const res = await fetch(`${worker}/api/v1/submit`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: '<!channel> Mary Jackson',
+        email: 'mj@example.com',
+        message: 'Wind tunnels',
+      }),
+    });
+    expect(res.status).toBe(201);
+    await expect.poll(() => slackPosts.length, { timeout: 30_000 }).toBe(1);
+    expect(JSON.parse(slackPosts[0] ?? '{}').blocks).toContainEqual({
+      type: 'section',
+      text: { type: 'plain_text', text: 'name\n<!channel> Mary Jackson', emoji: false },
+    });
+    const delivered = async () => {
+      const { data } = await api('GET', `/projects/${projectId}/deliveries`);
+      const all = data.deliveries as { kind: string; status: string }[];
+      return ['confirmation', 'slack'].filter((k) =>
+        all.some((d) => d.kind === k && d.status === 'delivered'),
+      );
+    };
+    await expect.poll(delivered, { timeout: 30_000 }).toEqual(['confirmation', 'slack']);
+    await nav('Deliveries').click();
+    for (const name of ['Confirmations to submitters', /^Slack: /]) {
+      const target = page.getByRole('region', { name });
+      await target.locator('.state.delivered').first().waitFor();
+      await target.locator('summary').first().click();
+      await expect.poll(() => target.getByRole('table').textContent()).toMatch(/#WhenAnswerTook1/);
+    }
+    await shot('deliveries-integrations');
+  });
+
   it('stats and the audit log', async () => {
     await nav('Stats').click();
     await page.getByRole('table').getByText('Accepted').waitFor();
     await shot('stats');
     await nav('Audit').click();
-    await page.getByText('webhook.add').waitFor();
+    await page.getByText('webhook.add').first().waitFor();
     await shot('audit');
   });
 
