@@ -195,7 +195,7 @@ export function ConfirmationSettings({
             />
           </label>
           {operator && (
-            <label class="check">
+            <label class="check whole">
               <input
                 type="checkbox"
                 checked={values.open}

@@ -165,6 +165,31 @@ describe('C33: the dashboard', () => {
     await shot('projects');
   });
 
+  it('creates a project: a rule at fault is named beside its field; the key is shown once', async () => {
+    const form = page.getByRole('form', { name: 'New project' });
+    await form.getByLabel('Name').first().fill('Newsletter');
+    await form.getByRole('button', { name: 'Add a field' }).click();
+    const age = form.locator('.field-editor').last();
+    await age.getByLabel('Name').fill('age');
+    await age.getByLabel('Type').selectOption('integer');
+    await age.getByLabel('min').fill('65');
+    await age.getByLabel('max').fill('18');
+    await form.getByRole('button', { name: 'Create the project' }).click();
+    // The server's check (the tool's own), shown next to the field it names.
+    await age.locator('.error').waitFor();
+    expect(await age.locator('.error').textContent()).toMatch(/'age'/);
+    expect(await age.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    await shot('new-project-error');
+    await age.getByLabel('max').fill('120');
+    await form.getByRole('button', { name: 'Create the project' }).click();
+    await page.getByText("The project's publishable key").waitFor();
+    await shot('new-project-key');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('heading', { name: 'Embed' }).waitFor();
+    await page.goto(`${worker}/admin/#/`);
+    await page.getByRole('link', { name: 'Newsletter' }).waitFor();
+  });
+
   it('finds a submission by search, and opens it with its picture and its PDF', async () => {
     await page.getByRole('link', { name: 'Clinic' }).click();
     await expect.poll(() => rows().count()).toBe(5);
