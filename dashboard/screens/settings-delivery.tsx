@@ -161,7 +161,10 @@ export function ConfirmationSettings({
         sending to any address needs Cloudflare's Email Service.
       </p>
       {emailFields.length === 0 ? (
-        <p>Add a string field with the format “email” first.</p>
+        <p>
+          It needs the field that holds the submitter's address: give a string field the format “email” under
+          Fields, above.
+        </p>
       ) : (
         <form onSubmit={save} class="grid">
           <label>

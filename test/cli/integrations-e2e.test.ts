@@ -55,7 +55,6 @@ beforeAll(async () => {
   const started = await startDev(dir, port);
   dev = started.process;
   devLog = started.log;
-  await forms('field', 'set', 'example', 'email:string:format=email');
   await forms('origin', 'add', 'example', 'http://localhost:5173');
 });
 
