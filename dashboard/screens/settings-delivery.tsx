@@ -137,13 +137,16 @@ export function ConfirmationSettings({
     },
   );
   const set = (patch: Partial<Confirmation>) => setValues({ ...values, ...patch });
+  // A field given the email format after this screen opened (or one since removed) is not in the
+  // state chosen then: the field is always one of those there are now.
+  const field = emailFields.includes(values.field) ? values.field : (emailFields[0] ?? '');
   const path = projectPath(project.id);
   const save = (event: Event) => {
     event.preventDefault();
     const { open, ...rest } = values;
     void act(async () => {
       await api('PATCH', path, {
-        confirmation: { ...rest, replyTo: rest.replyTo ?? '', ...(operator ? { open } : {}) },
+        confirmation: { ...rest, field, replyTo: rest.replyTo ?? '', ...(operator ? { open } : {}) },
       });
       reload();
     }, 'The confirmation is on');
@@ -169,7 +172,7 @@ export function ConfirmationSettings({
         <form onSubmit={save} class="grid">
           <label>
             The submitter's address is in
-            <select value={values.field} onChange={(e) => set({ field: e.currentTarget.value })}>
+            <select value={field} onChange={(e) => set({ field: e.currentTarget.value })}>
               {emailFields.map((f) => (
                 <option key={f}>{f}</option>
               ))}

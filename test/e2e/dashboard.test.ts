@@ -309,6 +309,19 @@ describe('C33: the dashboard', () => {
   it('turns on the confirmation and adds a Slack target: both are listed in Deliveries with their attempts', async () => {
     await nav('Settings').click();
     const confirmation = page.getByRole('region', { name: 'Confirmation email' });
+    // Without a field of the email format it says what it needs; given one, it is used at once.
+    const fields = page.getByRole('region', { name: 'Fields' });
+    const format = async (value: string) => {
+      const email = fields.locator('li').filter({ has: page.locator('strong', { hasText: /^email$/ }) });
+      await email.getByRole('button', { name: 'Change' }).click();
+      await fields.getByLabel('format').selectOption(value);
+      await fields.getByRole('button', { name: 'Save email' }).click();
+    };
+    await format('');
+    await confirmation.getByText('give a string field the format “email”').waitFor();
+    await nav('Embed').click();
+    await nav('Settings').click();
+    await format('email');
     await confirmation.getByLabel('Reply-To (your address)').fill('owner@example.com');
     // The operator's say-so (C35): this project has neither Turnstile nor allowed origins.
     await confirmation.getByLabel('Allow it although neither Turnstile nor allowed origins').check();
