@@ -131,35 +131,57 @@ function honeypot(name: string): string {
   return `  <input name="${escapeHtml(name)}" tabindex="-1" autocomplete="off" aria-hidden="true" hidden>`;
 }
 
+/** C22: the honeypot and Turnstile's place in the form, and Turnstile's script after it. */
+function guards(project: EmbedProject): { inside: string[]; after: string[] } {
+  return {
+    inside: [
+      ...(project.honeypot === null ? [] : [honeypot(project.honeypot)]),
+      ...(project.turnstile
+        ? ['  <div class="cf-turnstile" data-sitekey="YOUR_TURNSTILE_SITE_KEY"></div>']
+        : []),
+    ],
+    after: project.turnstile
+      ? ['<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>']
+      : [],
+  };
+}
+
+/** C29: the project's form address, and the attributes that post to it (C30: with its files). */
+function postsToFormAddress(project: EmbedProject, origin: string): string {
+  const files = project.fields.some((f) => f.type === 'file');
+  return `method="post" action="${escapeHtml(`${origin}/f/${project.formId ?? ''}`)}"${files ? ' enctype="multipart/form-data"' : ''}`;
+}
+
 /** C29: a plain HTML form posting to the project's form address. */
 export function plainForm(project: EmbedProject, origin: string): string {
-  const files = project.fields.some((f) => f.type === 'file');
+  const { inside, after } = guards(project);
   const lines = [
-    `<form method="post" action="${escapeHtml(`${origin}/f/${project.formId ?? ''}`)}"${files ? ' enctype="multipart/form-data"' : ''}>`,
+    `<form ${postsToFormAddress(project, origin)}>`,
     ...project.fields.map(control),
-    ...(project.honeypot === null ? [] : [honeypot(project.honeypot)]),
-    ...(project.turnstile
-      ? ['  <div class="cf-turnstile" data-sitekey="YOUR_TURNSTILE_SITE_KEY"></div>']
-      : []),
+    ...inside,
     '  <button type="submit">Send</button>',
     '</form>',
-    ...(project.turnstile
-      ? ['<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>']
-      : []),
+    ...after,
   ];
   return `${lines.join('\n')}\n`;
 }
 
-/** The widget's form: typed JSON, retried safely, each field's message beside its control. */
+/**
+ * The widget's form: typed JSON, retried safely, each field's message beside its control. A form
+ * with files is sent by the widget as multipart to its `action`, the form address (C30), so such a
+ * form has one.
+ */
 export function widgetForm(project: EmbedProject, origin: string, key: string): string {
-  const files = project.fields.filter((f) => f.type !== 'file');
+  const { inside, after } = guards(project);
+  const files = project.fields.some((f) => f.type === 'file');
   const lines = [
-    `<form data-endpoint="${escapeHtml(`${origin}/api/v1/submit`)}" data-key="${escapeHtml(key)}" data-success="Thank you! We received your message." novalidate>`,
+    `<form data-endpoint="${escapeHtml(`${origin}/api/v1/submit`)}" data-key="${escapeHtml(key)}" data-success="Thank you! We received your message."${files ? ` ${postsToFormAddress(project, origin)}` : ''} novalidate>`,
     '  <p data-forms-status></p>',
-    ...files.map(control),
-    ...(project.honeypot === null ? [] : [honeypot(project.honeypot)]),
+    ...project.fields.map(control),
+    ...inside,
     '  <button type="submit">Send</button>',
     '</form>',
+    ...after,
     `<script src="${escapeHtml(`${origin}/widget.js`)}" defer></script>`,
   ];
   return `${lines.join('\n')}\n`;

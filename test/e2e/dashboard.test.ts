@@ -276,6 +276,10 @@ describe('C33: the dashboard', () => {
     await expect
       .poll(() => snippet.textContent())
       .toContain('<input type="number" id="f-age" name="age" step="1" min="18">');
+    // The widget sends a form with files as multipart to the form address (C30): it has them all.
+    const widget = page.locator('pre.code').last();
+    expect(await widget.textContent()).toContain(`action="${worker}/f/${formId}"`);
+    expect(await widget.textContent()).toContain('<input type="file" id="f-cv" name="cv"');
     await page.locator('iframe.preview').last().scrollIntoViewIfNeeded();
     await shot('embed');
   });

@@ -51,15 +51,34 @@ describe('C33: embed snippets', () => {
     expect(html).toContain('<label><input type="checkbox" id="f-ok" name="ok"> Ok</label>');
   });
 
-  it('C22 + C33: the honeypot is hidden from people and the keyboard; Turnstile has its placeholder', () => {
-    const html = plainForm(
-      project([{ name: 'email', type: 'string', required: false }], { honeypot: 'website', turnstile: true }),
-      'https://f.example',
+  it('C22 + C33: the honeypot is hidden from people and the keyboard; Turnstile has its placeholder, in both forms', () => {
+    const guarded = project([{ name: 'email', type: 'string', required: false }], {
+      honeypot: 'website',
+      turnstile: true,
+    });
+    for (const html of [
+      plainForm(guarded, 'https://f.example'),
+      widgetForm(guarded, 'https://f.example', 'k'),
+    ]) {
+      expect(html).toContain(
+        '<input name="website" tabindex="-1" autocomplete="off" aria-hidden="true" hidden>',
+      );
+      expect(html).toContain('data-sitekey="YOUR_TURNSTILE_SITE_KEY"');
+      expect(html).toContain('src="https://challenges.cloudflare.com/turnstile/v0/api.js"');
+    }
+  });
+
+  it('C30 + C33: the widget form of a project with files posts them to the form address; without, JSON only', () => {
+    const cv = { name: 'cv', type: 'file' as const, required: true, rules: { accept: ['application/pdf'] } };
+    const name = { name: 'name', type: 'string' as const, required: true };
+    const withFiles = widgetForm(project([name, cv]), 'https://f.example', 'k');
+    expect(withFiles).toContain(
+      'method="post" action="https://f.example/f/f_abc" enctype="multipart/form-data" novalidate>',
     );
-    expect(html).toContain(
-      '<input name="website" tabindex="-1" autocomplete="off" aria-hidden="true" hidden>',
-    );
-    expect(html).toContain('data-sitekey="YOUR_TURNSTILE_SITE_KEY"');
+    expect(withFiles).toContain('<input type="file" id="f-cv" name="cv" required accept="application/pdf">');
+    const without = widgetForm(project([name]), 'https://f.example', 'k');
+    expect(without).not.toContain('action=');
+    expect(without).toContain('data-endpoint="https://f.example/api/v1/submit"');
   });
 
   it('C33 (property): a field name or choice from the project never breaks out of its attribute or element', () => {
