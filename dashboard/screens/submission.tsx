@@ -127,10 +127,7 @@ export function Detail({
             <button
               type="button"
               onClick={() =>
-                void update(
-                  { spam: !submission.spam },
-                  submission.spam ? 'Not spam: delivered to the targets' : 'Marked spam',
-                )
+                void update({ spam: !submission.spam }, submission.spam ? 'Marked not spam' : 'Marked spam')
               }
             >
               {submission.spam ? 'Not spam' : 'Spam'}
