@@ -16,7 +16,8 @@ import {
 } from '../manage/inbox.ts';
 import { eraseValue } from '../manage/submissions.ts';
 import { EraseBody } from '../read/contract.ts';
-import { contentDisposition, decodeCursor, encodeCursor, fileResponse } from '../read/routes.ts';
+import { contentDisposition, fileResponse } from '../read/files.ts';
+import { decodeCursor, encodeCursor } from '../read/routes.ts';
 import { type ManageRoutes, plural } from './define.ts';
 import {
   AuditEntrySchema,
