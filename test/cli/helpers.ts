@@ -186,16 +186,22 @@ export function toolOnTemp(name: string) {
   return tool;
 }
 
+export type Received = { path: string; headers: Record<string, string>; body: string; answered: number };
+
 /**
- * A webhook receiver on 127.0.0.1 for the file's tests: it records each request and answers
- * `answer` with `body` (or `answered <status>`); both can be changed between tests.
+ * A receiver on 127.0.0.1 (the local exception for destinations) for the file's tests: it records
+ * each request and answers `answer` (a status, or one chosen from its path and the requests before)
+ * with `body`
+ * (or `answered <status>`); both can be changed between tests. `url` is its `/hook`; any path is
+ * answered, so a Slack or Discord stand-in is `origin` with that platform's path.
  */
 export function receiverOnLoopback() {
   const hook = {
     url: '',
-    answer: 200,
+    origin: '',
+    answer: 200 as number | ((path: string, before: Received[]) => number),
     body: undefined as string | undefined,
-    received: [] as { headers: Record<string, string>; body: string }[],
+    received: [] as Received[],
   };
   const server = createHttpServer((req, res) => {
     let body = '';
@@ -203,14 +209,17 @@ export function receiverOnLoopback() {
       body += c;
     });
     req.on('end', () => {
-      hook.received.push({ headers: req.headers as Record<string, string>, body });
-      res.writeHead(hook.answer).end(hook.body ?? `answered ${hook.answer}`);
+      const path = req.url ?? '';
+      const answered = typeof hook.answer === 'number' ? hook.answer : hook.answer(path, hook.received);
+      hook.received.push({ path, headers: req.headers as Record<string, string>, body, answered });
+      res.writeHead(answered).end(hook.body ?? `answered ${answered}`);
     });
   });
   beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
-    hook.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+    hook.origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    hook.url = `${hook.origin}/hook`;
   });
   afterAll(() => {
     server.close();

@@ -4,18 +4,16 @@
 // value shown as plain text.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, spawnForms, startDev, tempDir } from './helpers.ts';
+import { freePort, receiverOnLoopback, spawnForms, startDev, tempDir } from './helpers.ts';
 
 const dir = tempDir('integrations');
 let port = 0;
 let dev: ChildProcess | undefined;
 let devLog: () => string = () => '';
-let slack: Server | undefined;
-let slackUrl = '';
-const posted: { path: string; body: string }[] = [];
+const slack = receiverOnLoopback();
+const posted = slack.received;
 
 async function forms(...args: string[]) {
   const result = await spawnForms(['--persist-to', dir, ...args]);
@@ -38,19 +36,6 @@ async function submit(body: unknown) {
 }
 
 beforeAll(async () => {
-  const slackPort = await freePort();
-  slack = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      posted.push({ path: req.url ?? '', body });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => slack?.listen(slackPort, '127.0.0.1', resolve));
-  slackUrl = `http://127.0.0.1:${slackPort}/services/T0LOCAL/B0LOCAL/standin`;
   port = await freePort();
   const started = await startDev(dir, port);
   dev = started.process;
@@ -60,7 +45,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
-  slack?.close();
 });
 
 describe('C35 + C36 on npm run dev', () => {
@@ -100,7 +84,14 @@ describe('C35 + C36 on npm run dev', () => {
   });
 
   it('C36: a Slack target on a local stand-in gets a well-formed message; a hostile value is plain text', async () => {
-    const added = await forms('webhook', 'add', 'example', slackUrl, '--kind', 'slack');
+    const added = await forms(
+      'webhook',
+      'add',
+      'example',
+      `${slack.origin}/services/T0LOCAL/B0LOCAL/standin`,
+      '--kind',
+      'slack',
+    );
     expect(added).toMatch(/^Added slack webhook wh_\w+\. Its URL is a secret/);
     expect(added).not.toContain('standin');
     const list = await forms('webhook', 'list', 'example');

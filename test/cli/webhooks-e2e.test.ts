@@ -3,18 +3,18 @@
 // retry schedule is shortened with WEBHOOK_RETRY_DELAYS, as a user may set it.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, spawnForms, startDev, tempDir } from './helpers.ts';
+import { freePort, receiverOnLoopback, spawnForms, startDev, tempDir } from './helpers.ts';
 
 const dir = tempDir('webhooks');
 let port = 0;
 let dev: ChildProcess | undefined;
 let devLog: () => string = () => '';
-let receiver: Server | undefined;
-let receiverUrl = '';
-const calls: { headers: Record<string, string>; body: string; answered: number }[] = [];
+// Fails its first three calls, then accepts.
+const hook = receiverOnLoopback();
+hook.answer = (_path, before) => (before.length < 3 ? 500 : 200);
+const calls = hook.received;
 
 async function forms(...args: string[]) {
   const result = await spawnForms(['--persist-to', dir, ...args]);
@@ -23,20 +23,6 @@ async function forms(...args: string[]) {
 }
 
 beforeAll(async () => {
-  const receiverPort = await freePort();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      const answered = calls.length < 3 ? 500 : 200;
-      calls.push({ headers: req.headers as Record<string, string>, body, answered });
-      res.writeHead(answered).end(answered === 200 ? 'thanks' : 'not now');
-    });
-  });
-  await new Promise<void>((resolve) => receiver?.listen(receiverPort, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
   port = await freePort();
   const started = await startDev(dir, port, ['--var', 'WEBHOOK_RETRY_DELAYS:1,1,1,1,1']);
   dev = started.process;
@@ -45,12 +31,11 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
-  receiver?.close();
 });
 
 describe('C26: a webhook on npm run dev', () => {
   it('fails three times, then receives the submission once per webhook-id, signed; the tool shows the four attempts', async () => {
-    const added = JSON.parse(await forms('webhook', 'add', 'example', receiverUrl, '--json')) as {
+    const added = JSON.parse(await forms('webhook', 'add', 'example', hook.url, '--json')) as {
       webhookId: string;
       secret: string;
       url: string;
@@ -59,7 +44,7 @@ describe('C26: a webhook on npm run dev', () => {
       webhookId: expect.stringMatching(/^wh_/),
       kind: 'webhook',
       secret: expect.stringMatching(/^whsec_/),
-      url: receiverUrl,
+      url: hook.url,
     });
     const key = readFileSync(`${dir}/example-key`, 'utf8').trim();
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/submit`, {
@@ -108,7 +93,7 @@ describe('C26: a webhook on npm run dev', () => {
     const tested = JSON.parse(
       await forms('webhook', 'test', 'example', webhooks[0]?.webhookId ?? '', '--json'),
     );
-    expect(tested).toMatchObject({ status: 200, excerpt: 'thanks', error: null });
+    expect(tested).toMatchObject({ status: 200, excerpt: 'answered 200', error: null });
     expect(calls).toHaveLength(before + 1);
     expect(JSON.parse(calls.at(-1)?.body ?? '{}')).toMatchObject({ type: 'webhook.test' });
   });

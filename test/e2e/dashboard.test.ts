@@ -5,12 +5,11 @@
 // sees its project only. axe-core finds no serious or critical violation on any screen, and
 // nothing is fetched from another origin. Screenshots go to test/e2e/artifacts/.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devVar } from '../../scripts/dev-vars.ts';
-import { freePort, tempDir } from '../cli/helpers.ts';
+import { receiverOnLoopback, tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, type Site, startSite } from './harness.ts';
 
 const AXE = readFileSync(join(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
@@ -24,13 +23,12 @@ let token = '';
 let projectId = '';
 let formId = '';
 let apiKey = '';
-let receiver: Server | undefined;
-let receiverUrl = '';
-/** The receiver answers 410 (gone) until told otherwise. */
+/** The receiver answers a webhook 410 (gone) until told otherwise; a Slack stand-in (C36) 200. */
 let receiverStatus = 410;
-const received: string[] = [];
-/** What the receiver got on a Slack-like path: the Slack target's stand-in (C36). */
-const slackPosts: string[] = [];
+const receiver = receiverOnLoopback();
+receiver.answer = (path) => (path.startsWith('/services/') ? 200 : receiverStatus);
+const received = () => receiver.received.filter((r) => r.path === '/hook');
+const slackPosts = () => receiver.received.filter((r) => r.path.startsWith('/services/')).map((r) => r.body);
 const elsewhere: string[] = [];
 
 async function api(method: string, path: string, body?: unknown) {
@@ -89,24 +87,6 @@ beforeAll(async () => {
   site = await startSite(tempDir('dashboard'), { path: '/', render: () => '' });
   worker = site.workerUrl;
   token = devVar('ADMIN_TOKEN') ?? '';
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      if (req.url?.startsWith('/services/')) {
-        slackPosts.push(body);
-        res.writeHead(200).end('ok');
-        return;
-      }
-      received.push(body);
-      res.writeHead(receiverStatus).end('answer from the receiver');
-    });
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => receiver?.listen(port, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${port}/hook`;
   const created = await api('POST', '/projects', {
     name: 'Clinic',
     fields: [
@@ -141,7 +121,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  receiver?.close();
   await site?.stop();
 });
 
@@ -287,7 +266,7 @@ describe('C33: the dashboard', () => {
   it('adds a webhook: its delivery fails (410 disables it), and is redelivered once enabled again', async () => {
     await nav('Settings').click();
     const webhooks = page.getByRole('region', { name: 'Webhooks' });
-    await webhooks.getByLabel('Webhook URL').fill(receiverUrl);
+    await webhooks.getByLabel('Webhook URL').fill(receiver.url);
     await webhooks.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText("The webhook's signing secret").waitFor();
     await page.getByRole('button', { name: 'Done' }).click();
@@ -297,7 +276,7 @@ describe('C33: the dashboard', () => {
       body: JSON.stringify({ name: 'Dorothy Vaughan', message: 'FORTRAN' }),
     });
     expect(res.status).toBe(201);
-    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => received().length, { timeout: 30_000 }).toBe(1);
     await nav('Deliveries').click();
     await page.getByText('Disabled: the receiver answered 410 Gone').waitFor({ timeout: 15_000 });
     await page.locator('.deliveries summary').first().click();
@@ -305,7 +284,7 @@ describe('C33: the dashboard', () => {
     receiverStatus = 200;
     await page.getByRole('button', { name: 'Enable it again' }).click();
     await page.getByRole('button', { name: 'Redeliver every failed one' }).click();
-    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => received().length, { timeout: 15_000 }).toBe(2);
     await page.locator('.state.delivered').first().waitFor();
     await shot('deliveries');
   });
@@ -333,7 +312,7 @@ describe('C33: the dashboard', () => {
     await confirmation.getByRole('button', { name: 'Save the confirmation' }).waitFor();
     const webhooks = page.getByRole('region', { name: 'Webhooks' });
     await webhooks.getByLabel('Kind').selectOption('slack');
-    await webhooks.getByLabel('Webhook URL').fill(`${new URL(receiverUrl).origin}/services/T0/B0/standin`);
+    await webhooks.getByLabel('Webhook URL').fill(`${receiver.origin}/services/T0/B0/standin`);
     await webhooks.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('Added: its URL is a secret, and is not shown again').waitFor();
     // C36: the hook's URL is a secret, never listed whole.
@@ -350,8 +329,8 @@ describe('C33: the dashboard', () => {
       }),
     });
     expect(res.status).toBe(201);
-    await expect.poll(() => slackPosts.length, { timeout: 30_000 }).toBe(1);
-    expect(JSON.parse(slackPosts[0] ?? '{}').blocks).toContainEqual({
+    await expect.poll(() => slackPosts().length, { timeout: 30_000 }).toBe(1);
+    expect(JSON.parse(slackPosts()[0] ?? '{}').blocks).toContainEqual({
       type: 'section',
       text: { type: 'plain_text', text: 'name\n<!channel> Mary Jackson', emoji: false },
     });
