@@ -130,30 +130,23 @@ describe('C30: uploading a file', () => {
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(PDF);
   });
 
-  it('C30: a name that is not plain ASCII keeps its UTF-8 name in filename*, and an ASCII stand-in in filename', async () => {
-    const p = await project();
-    await expectEnvelope(
-      await post(p.formId, form({ cv: [PDF, 'Lebenslauf "Jörg".pdf', 'application/pdf'] })),
-      201,
-    );
-    const [row] = await storedRows(p.projectId);
-    const res = await download(p.secretKey, row?.id ?? '');
-    expect(res.headers.get('Content-Disposition')).toBe(
-      `attachment; filename="Lebenslauf _J_rg_.pdf"; filename*=UTF-8''${encodeURIComponent('Lebenslauf "Jörg".pdf')}`,
-    );
-  });
-
-  it("C30: filename* holds only RFC 8187 attr-chars: ' ( ) * are percent-encoded too", async () => {
-    const p = await project();
-    await expectEnvelope(
-      await post(p.formId, form({ cv: [PDF, "it's (a) *test*!.pdf", 'application/pdf'] })),
-      201,
-    );
-    const [row] = await storedRows(p.projectId);
-    const res = await download(p.secretKey, row?.id ?? '');
-    expect(res.headers.get('Content-Disposition')).toBe(
+  it.each([
+    [
+      'a name that is not plain ASCII keeps its UTF-8 name in filename*, and an ASCII stand-in in filename',
+      'Lebenslauf "Jörg".pdf',
+      `attachment; filename="Lebenslauf _J_rg_.pdf"; filename*=UTF-8''Lebenslauf%20%22J%C3%B6rg%22.pdf`,
+    ],
+    [
+      "filename* holds only RFC 8187 attr-chars: ' ( ) * are percent-encoded too",
+      "it's (a) *test*!.pdf",
       `attachment; filename="it's (a) *test*!.pdf"; filename*=UTF-8''it%27s%20%28a%29%20%2Atest%2A!.pdf`,
-    );
+    ],
+  ])('C30: %s', async (_, name, disposition) => {
+    const p = await project();
+    await expectEnvelope(await post(p.formId, form({ cv: [PDF, name, 'application/pdf'] })), 201);
+    const [row] = await storedRows(p.projectId);
+    const res = await download(p.secretKey, row?.id ?? '');
+    expect(res.headers.get('Content-Disposition')).toBe(disposition);
     const encoded = res.headers.get('Content-Disposition')?.split("filename*=UTF-8''")[1] ?? '';
     expect(encoded).toMatch(/^(?:[A-Za-z0-9!#$&+\-.^_`|~]|%[0-9A-F]{2})+$/);
   });
