@@ -10,6 +10,7 @@ import { spyD1 } from './d1-spy.ts';
 import {
   expectEnvelope,
   fetchWorker,
+  ONE_WINDOW,
   seedProject,
   storedData,
   storedRows,
@@ -351,73 +352,88 @@ describe('C29: faults of the form itself', () => {
     expect(await storedRows(p.projectId)).toEqual([]);
   });
 
-  it('C21 + C29: per client address, over the limit is 429, as on the JSON endpoint', async () => {
-    await withinOneWindow();
-    const p = await project();
-    const tight = { ...env, ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT };
-    const send = () =>
-      submitWithEnv(tight, {
-        url: FORM_URL(p.formId),
-        contentType: 'application/x-www-form-urlencoded',
-        body: 'name=A',
-        headers: { ...json, 'CF-Connecting-IP': '203.0.113.9' },
-      });
-    await expectEnvelope(await send(), 201);
-    await expectEnvelope(await send(), 201);
-    const refused = await send();
-    await expectEnvelope(refused, 429);
-    expect(refused.headers.get('Retry-After')).toBe('10');
-    expect(await storedRows(p.projectId)).toHaveLength(2);
-  });
+  it(
+    'C21 + C29: per client address, over the limit is 429, as on the JSON endpoint',
+    ONE_WINDOW,
+    async () => {
+      await withinOneWindow();
+      const p = await project();
+      const tight = { ...env, ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT };
+      const send = () =>
+        submitWithEnv(tight, {
+          url: FORM_URL(p.formId),
+          contentType: 'application/x-www-form-urlencoded',
+          body: 'name=A',
+          headers: { ...json, 'CF-Connecting-IP': '203.0.113.9' },
+        });
+      await expectEnvelope(await send(), 201);
+      await expectEnvelope(await send(), 201);
+      const refused = await send();
+      await expectEnvelope(refused, 429);
+      expect(refused.headers.get('Retry-After')).toBe('10');
+      expect(await storedRows(p.projectId)).toHaveLength(2);
+    },
+  );
 
-  it('C21 + C29: refused posts (a wrong media type, a malformed multipart body) from many addresses leave the form’s budget to valid ones', async () => {
-    await withinOneWindow();
-    const p = await project();
-    const tight = {
-      ...env,
-      KEY_RATE_LIMIT: env.TIGHT_KEY_RATE_LIMIT,
-      ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT,
-    };
-    const send = (i: number, contentType: string, body: string) =>
-      submitWithEnv(tight, {
-        url: FORM_URL(p.formId),
-        contentType,
-        body,
-        headers: { ...json, 'CF-Connecting-IP': `203.0.113.${40 + i}` },
-      });
-    for (let i = 0; i < 4; i++) await expectEnvelope(await send(i, 'text/plain', 'name=A'), 415);
-    await expectEnvelope(await send(4, 'multipart/form-data; boundary=x', '--x\r\nbroken'), 400);
-    await expectEnvelope(await send(5, 'application/x-www-form-urlencoded', 'phone=nope'), 400);
-    for (let i = 0; i < 3; i++) {
-      await expectEnvelope(await send(10 + i, 'application/x-www-form-urlencoded', 'name=A'), 201);
-    }
-    // Valid posts still spend the form's budget (3 in the tight limiter).
-    await expectEnvelope(await send(20, 'application/x-www-form-urlencoded', 'name=A'), 429);
-    expect(await storedRows(p.projectId)).toHaveLength(3);
-  });
+  it(
+    'C21 + C29: refused posts (a wrong media type, a malformed multipart body) from many addresses leave the form’s budget to valid ones',
+    ONE_WINDOW,
+    async () => {
+      await withinOneWindow();
+      const p = await project();
+      const tight = {
+        ...env,
+        KEY_RATE_LIMIT: env.TIGHT_KEY_RATE_LIMIT,
+        ADDRESS_RATE_LIMIT: env.TIGHT_ADDRESS_RATE_LIMIT,
+      };
+      const send = (i: number, contentType: string, body: string) =>
+        submitWithEnv(tight, {
+          url: FORM_URL(p.formId),
+          contentType,
+          body,
+          headers: { ...json, 'CF-Connecting-IP': `203.0.113.${40 + i}` },
+        });
+      for (let i = 0; i < 4; i++) await expectEnvelope(await send(i, 'text/plain', 'name=A'), 415);
+      await expectEnvelope(await send(4, 'multipart/form-data; boundary=x', '--x\r\nbroken'), 400);
+      await expectEnvelope(await send(5, 'application/x-www-form-urlencoded', 'phone=nope'), 400);
+      for (let i = 0; i < 3; i++) {
+        await expectEnvelope(await send(10 + i, 'application/x-www-form-urlencoded', 'name=A'), 201);
+      }
+      // Valid posts still spend the form's budget (3 in the tight limiter).
+      await expectEnvelope(await send(20, 'application/x-www-form-urlencoded', 'name=A'), 429);
+      expect(await storedRows(p.projectId)).toHaveLength(3);
+    },
+  );
 
-  it('C21 + C29: made-up form ids count as failed authentications of the address; past the limit they cost no D1 query', async () => {
-    await withinOneWindow();
-    const tight = { ...env, AUTH_FAILURE_RATE_LIMIT: env.TIGHT_AUTH_FAILURE_RATE_LIMIT };
-    const spy = spyD1(env.DB);
-    const spied = { ...tight, DB: spy.db };
-    const madeUp = (address: string, formId = `f_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`) =>
-      submitWithEnv(spied, {
-        url: FORM_URL(formId),
-        contentType: 'application/x-www-form-urlencoded',
-        body: 'name=A',
-        headers: { ...json, 'CF-Connecting-IP': address },
-      });
-    await expectEnvelope(await madeUp('192.0.2.150'), 404);
-    // A malformed id costs no query, and counts too.
-    await expectEnvelope(await madeUp('192.0.2.150', 'not-a-form'), 404);
-    await expectEnvelope(await madeUp('192.0.2.150'), 429);
-    const before = spy.trips.length;
-    for (let i = 0; i < 10; i++) await expectEnvelope(await madeUp('192.0.2.150'), 429);
-    expect(spy.trips.length).toBe(before);
-    // Another address is not affected.
-    await expectEnvelope(await madeUp('192.0.2.151'), 404);
-  });
+  it(
+    'C21 + C29: made-up form ids count as failed authentications of the address; past the limit they cost no D1 query',
+    ONE_WINDOW,
+    async () => {
+      await withinOneWindow();
+      const tight = { ...env, AUTH_FAILURE_RATE_LIMIT: env.TIGHT_AUTH_FAILURE_RATE_LIMIT };
+      const spy = spyD1(env.DB);
+      const spied = { ...tight, DB: spy.db };
+      const madeUp = (
+        address: string,
+        formId = `f_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`,
+      ) =>
+        submitWithEnv(spied, {
+          url: FORM_URL(formId),
+          contentType: 'application/x-www-form-urlencoded',
+          body: 'name=A',
+          headers: { ...json, 'CF-Connecting-IP': address },
+        });
+      await expectEnvelope(await madeUp('192.0.2.150'), 404);
+      // A malformed id costs no query, and counts too.
+      await expectEnvelope(await madeUp('192.0.2.150', 'not-a-form'), 404);
+      await expectEnvelope(await madeUp('192.0.2.150'), 429);
+      const before = spy.trips.length;
+      for (let i = 0; i < 10; i++) await expectEnvelope(await madeUp('192.0.2.150'), 429);
+      expect(spy.trips.length).toBe(before);
+      // Another address is not affected.
+      await expectEnvelope(await madeUp('192.0.2.151'), 404);
+    },
+  );
 
   it('C29 + C31: a form whose project is deleted while cached is 404, and another project is untouched', async () => {
     const gone = await project();

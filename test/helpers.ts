@@ -128,8 +128,11 @@ export async function storedData(projectId: string): Promise<unknown[]> {
 /**
  * C21: the local Rate Limiting binding counts in windows aligned to the clock (60 s for the tight
  * limiters of vitest.config.ts). A test that spends a whole budget first waits out a window about
- * to end, or its requests would be counted in two windows and the limit never reached.
+ * to end, or its requests would be counted in two windows and the limit never reached. Such a
+ * test gets `ONE_WINDOW`'s time-out, room for the wait and the test.
  */
+export const ONE_WINDOW = { timeout: 25_000 };
+
 export async function withinOneWindow(periodSeconds = 60, needSeconds = 10): Promise<void> {
   const left = periodSeconds * 1000 - (Date.now() % (periodSeconds * 1000));
   if (left < needSeconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 100));

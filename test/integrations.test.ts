@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NotificationEmail } from '../src/delivery/email.ts';
 import { deliveryId } from '../src/store/deliveries.ts';
-import { submit, withinOneWindow } from './helpers.ts';
+import { ONE_WINDOW, submit, withinOneWindow } from './helpers.ts';
 import { api, newProject, ok, problem, secretKeyOf } from './manage/helpers.ts';
 import { consume, consumeOutbox, deliveryRow } from './queue.ts';
 
@@ -136,28 +136,32 @@ describe('C35: the confirmation to the submitter', () => {
     });
   });
 
-  it('C35: at most CONFIRMATIONS_PER_ADDRESS_PER_DAY to one address, across every project', async () => {
-    // The count is per UTC day: not across a midnight.
-    await withinOneWindow(86_400, 30);
-    const capped = { ...recording().env, CONFIRMATIONS_PER_ADDRESS_PER_DAY: '2' } as unknown as Env;
-    const mail = recording();
-    const withCap = { ...capped, EMAIL: mail.env.EMAIL } as Env;
-    const address = `cap-${crypto.randomUUID()}@example.com`;
-    const ids: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const p = await newProject(FIELDS, { origins: ['https://site.example'] });
-      await ok(await api('PATCH', `/projects/${p.projectId}`, { body: { confirmation: CONFIRMATION } }));
-      const target = await confirmationTarget(p.projectId);
-      for (let j = 0; j < 2; j++)
-        ids.push(await submitted(p, target, { email: address }, 'https://site.example'));
-    }
-    for (const id of ids) await consume(id, 1, withCap);
-    expect(mail.sent.map((m) => m.to)).toEqual([address, address]);
-    expect(await deliveryRow(ids[2] ?? '')).toMatchObject({
-      status: 'failed',
-      lastError: expect.stringMatching(/has had 2 confirmations today/),
-    });
-  });
+  it(
+    'C35: at most CONFIRMATIONS_PER_ADDRESS_PER_DAY to one address, across every project',
+    ONE_WINDOW,
+    async () => {
+      // The count is per UTC day: not across a midnight.
+      await withinOneWindow(86_400);
+      const capped = { ...recording().env, CONFIRMATIONS_PER_ADDRESS_PER_DAY: '2' } as unknown as Env;
+      const mail = recording();
+      const withCap = { ...capped, EMAIL: mail.env.EMAIL } as Env;
+      const address = `cap-${crypto.randomUUID()}@example.com`;
+      const ids: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const p = await newProject(FIELDS, { origins: ['https://site.example'] });
+        await ok(await api('PATCH', `/projects/${p.projectId}`, { body: { confirmation: CONFIRMATION } }));
+        const target = await confirmationTarget(p.projectId);
+        for (let j = 0; j < 2; j++)
+          ids.push(await submitted(p, target, { email: address }, 'https://site.example'));
+      }
+      for (const id of ids) await consume(id, 1, withCap);
+      expect(mail.sent.map((m) => m.to)).toEqual([address, address]);
+      expect(await deliveryRow(ids[2] ?? '')).toMatchObject({
+        status: 'failed',
+        lastError: expect.stringMatching(/has had 2 confirmations today/),
+      });
+    },
+  );
 
   it('C35: a project that loses its protection after turning it on sends none', async () => {
     const p = await newProject(FIELDS, { origins: ['https://site.example'] });

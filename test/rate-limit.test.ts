@@ -9,6 +9,7 @@ import { database } from '../src/store/db.ts';
 import { spyD1 } from './d1-spy.ts';
 import {
   expectEnvelope,
+  ONE_WINDOW,
   type SubmitOptions,
   seedProject,
   storedRows,
@@ -30,7 +31,7 @@ const TOO_MANY = {
 };
 
 describe('C21: rate limits', () => {
-  beforeEach(() => withinOneWindow());
+  beforeEach(() => withinOneWindow(), ONE_WINDOW.timeout);
 
   it('C21: per API key: over the limit is 429 with Retry-After in seconds, and nothing is stored', async () => {
     const p = await seedProject();
