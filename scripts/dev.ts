@@ -24,10 +24,9 @@ import { DEV_VARS, ensureAdminToken } from './dev-vars.ts';
 const EXAMPLE_ID = 'example';
 /** C29: the example project's HTML form address, fixed so that examples/plain.html can name it. */
 export const EXAMPLE_FORM_ID = 'f_example';
-// The address field has the email format, so that the confirmation (C35) can be turned on as is.
 const EXAMPLE_FIELDS = [
   'name:string',
-  'email:string:format=email',
+  'email:string',
   'phone:integer',
   'enquiry:boolean',
   'message:string',

@@ -40,6 +40,8 @@ beforeAll(async () => {
   const started = await startDev(dir, port);
   dev = started.process;
   devLog = started.log;
+  // The confirmation needs an address field of the email format (C35).
+  await forms('field', 'set', 'example', 'email:string:format=email');
   await forms('origin', 'add', 'example', 'http://localhost:5173');
 });
 
