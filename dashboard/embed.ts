@@ -175,7 +175,11 @@ export function widgetForm(project: EmbedProject, origin: string, key: string): 
   const { inside, after } = guards(project);
   const files = project.fields.some((f) => f.type === 'file');
   const lines = [
-    `<form data-endpoint="${escapeHtml(`${origin}/api/v1/submit`)}" data-key="${escapeHtml(key)}" data-success="Thank you! We received your message."${files ? ` ${postsToFormAddress(project, origin)}` : ''} novalidate>`,
+    // One attribute group a line, so that the snippet reads without scrolling sideways.
+    `<form data-endpoint="${escapeHtml(`${origin}/api/v1/submit`)}"`,
+    `      data-key="${escapeHtml(key)}"`,
+    `      data-success="Thank you! We received your message."`,
+    `      ${files ? `${postsToFormAddress(project, origin)} ` : ''}novalidate>`,
     '  <p data-forms-status></p>',
     ...project.fields.map(control),
     ...inside,
