@@ -15,6 +15,8 @@ const MAX_RETRY_DELAY = 43_200;
  * after the last, the delivery has failed.
  */
 export const RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 28800, 28800];
+/** C35: confirmations one address may get a day, unless CONFIRMATIONS_PER_ADDRESS_PER_DAY says. */
+export const CONFIRMATIONS_PER_DAY = 3;
 
 /** A number, as [vars] gives it (a TOML number) or as `--var` and tests give it (text). */
 const numeric = v.pipe(
@@ -96,7 +98,7 @@ const SETTINGS = {
   // C35: confirmations sent to one address per day (UTC), across every project.
   CONFIRMATIONS_PER_ADDRESS_PER_DAY: setting({
     schema: whole(1, 100),
-    default: 3,
+    default: CONFIRMATIONS_PER_DAY,
     bound: overMax(100),
     expected: 'a whole number from 1 to 100',
   }),

@@ -14,7 +14,7 @@ import {
   secretKeyInPage,
   tooManyRequests,
 } from '../http/replies.ts';
-import { toHex } from '../lib/hex.ts';
+import { sha256Text } from '../lib/hex.ts';
 import type { Actor } from '../manage/context.ts';
 import { keyHashOf, resolveProject } from '../projects/cache.ts';
 import { displayPrefix, looksLikeKey, parseBearer } from '../projects/keys.ts';
@@ -41,10 +41,6 @@ export type Principal = {
 export type ManageEnv = AppEnv & { Variables: AppEnv['Variables'] & { principal: Principal } };
 
 const encoder = new TextEncoder();
-
-export async function sha256Hex(text: string): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
-}
 
 /** Equal texts, compared as SHA-256 digests in constant time (neither length nor content leaks). */
 async function sameSecret(given: string, expected: string): Promise<boolean> {
@@ -77,7 +73,7 @@ export function operatorToken(env: Env): string | undefined {
 }
 
 /** The CSRF token of a session: derived from its id (which only the cookie holds), never stored. */
-export const csrfTokenOf = (sessionId: string) => sha256Hex(`csrf:${sessionId}`);
+export const csrfTokenOf = (sessionId: string) => sha256Text(`csrf:${sessionId}`);
 
 /** The worker's own origin, as a browser names it in `Origin`. */
 export const ownOrigin = (c: Context) => new URL(c.req.url).origin;
@@ -120,7 +116,7 @@ export async function credentialOf(c: Context<ManageEnv>): Promise<Principal | u
     }
     const expected = operatorToken(env);
     if (expected === undefined || !(await sameSecret(token, expected))) return refuse(c);
-    return { actor: { kind: 'operator' }, projectId: undefined, credentialHash: await sha256Hex(expected) };
+    return { actor: { kind: 'operator' }, projectId: undefined, credentialHash: await sha256Text(expected) };
   }
   const assertion = c.req.header(ACCESS_HEADER);
   if (assertion !== undefined && accessConfigured(env)) {
@@ -133,14 +129,14 @@ export async function credentialOf(c: Context<ManageEnv>): Promise<Principal | u
 
 /** The session of the cookie, if it is live and its credential still holds. */
 async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal | undefined> {
-  const idHash = await sha256Hex(id);
+  const idHash = await sha256Text(id);
   const row = await findSession(database(c.env.DB), idHash, new Date().toISOString());
   if (row === undefined) return undefined;
   let actor: Actor;
   if (row.actor === 'operator') {
     // Ends when the operator token changes.
     const token = operatorToken(c.env);
-    if (token === undefined || row.keyHash !== (await sha256Hex(token))) return undefined;
+    if (token === undefined || row.keyHash !== (await sha256Text(token))) return undefined;
     actor = { kind: 'operator' };
   } else if (row.actor.startsWith('access:')) {
     actor = { kind: 'access', email: row.actor.slice('access:'.length) };

@@ -3,11 +3,12 @@
 // its hash); the page keeps the session's CSRF token in memory, and asks for it again on reload.
 import type { Context } from 'hono';
 import { invalidCredentials } from '../http/replies.ts';
+import { sha256Text } from '../lib/hex.ts';
 import { actorName } from '../manage/context.ts';
 import { deleteSession, insertSession } from '../store/sessions.ts';
 import type { ManageRoutes } from './define.ts';
 import { managerOf } from './define.ts';
-import { csrfTokenOf, type ManageEnv, type Principal, SESSION_COOKIE, sha256Hex } from './principal.ts';
+import { csrfTokenOf, type ManageEnv, type Principal, SESSION_COOKIE } from './principal.ts';
 import { SessionSchema } from './schemas.ts';
 
 /** A session lasts at most 12 hours. */
@@ -64,7 +65,7 @@ export function sessionRoutes(routes: ManageRoutes): void {
       const now = Date.now();
       const expiresAt = new Date(now + SESSION_SECONDS * 1000).toISOString();
       await insertSession(managerOf(c, principal).db, {
-        idHash: await sha256Hex(id),
+        idHash: await sha256Text(id),
         actor: actorName(principal.actor),
         projectId: principal.projectId ?? null,
         keyHash: principal.credentialHash,

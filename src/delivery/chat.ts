@@ -5,14 +5,15 @@
 // format anything: Slack is given plain text, which it never parses; Discord is told to mention
 // nobody, and every character of its markdown is escaped.
 import type { DeliveryToSend } from '../store/deliveries.ts';
+import { LINE_BREAK } from './email.ts';
 
 export type ChatKind = 'slack' | 'discord';
 type Message = Pick<DeliveryToSend, 'projectId' | 'projectName' | 'submissionId' | 'receivedAt' | 'data'>;
 
 /** Every Unicode line terminator as a plain line break; other control characters dropped. */
-export function plainLines(text: string): string {
+function plainLines(text: string): string {
   return text
-    .replace(/\r\n|[\r\v\f\u0085\u2028\u2029]/g, '\n')
+    .replace(LINE_BREAK, '\n')
     .replace(/\p{Cc}/gu, (ch) => (ch === '\n' ? ch : ch === '\t' ? ' ' : ''))
     .replace(/\n{3,}/g, '\n\n');
 }
@@ -133,11 +134,4 @@ export function chatTest(kind: ChatKind, projectName: string): string {
   return kind === 'slack'
     ? JSON.stringify({ text: slackEscape(text), blocks: [{ type: 'section', text: plain(text) }] })
     : JSON.stringify({ allowed_mentions: { parse: [] }, content: discordEscape(text) });
-}
-
-/** The seconds a 429's `Retry-After` asks for (a number of seconds, or an HTTP date), if any. */
-export function retryAfterSeconds(header: string | null, now: number): number | undefined {
-  if (header === null) return undefined;
-  const seconds = /^\d+(?:\.\d+)?$/.test(header.trim()) ? Number(header) : (Date.parse(header) - now) / 1000;
-  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
 }

@@ -5,11 +5,20 @@
 // no deliveries), never to an address that fails the email format, at most a few a day to any
 // one address, and not from a form that anyone can post to without Turnstile or allowed origins
 // unless the operator allowed it.
-import { toHex } from '../lib/hex.ts';
+import { sha256Text } from '../lib/hex.ts';
 import { takeConfirmation } from '../store/confirmations.ts';
 import type { Db } from '../store/db.ts';
 import type { DeliveryToSend } from '../store/deliveries.ts';
-import { type EmailSender, headerText, isEmailAddress, type NotificationEmail, valueText } from './email.ts';
+import {
+  type EmailAttempt,
+  type EmailSender,
+  emailSender,
+  headerText,
+  isEmailAddress,
+  type NotificationEmail,
+  sendThrough,
+  valueText,
+} from './email.ts';
 
 export type ConfirmationSettings = Pick<
   DeliveryToSend,
@@ -54,11 +63,12 @@ export function confirmationProblem(
   return undefined;
 }
 
+/** The email to the submitter, from the submission's fields. */
 export function confirmationEmail(
-  d: ConfirmationSettings & Pick<DeliveryToSend, 'data'>,
+  d: ConfirmationSettings,
+  fields: Record<string, unknown>,
   from: string,
 ): NotificationEmail {
-  const fields = JSON.parse(d.data) as Record<string, unknown>;
   const body = fillTemplate(d.confirmBody ?? '', fields, false);
   return {
     from,
@@ -69,20 +79,12 @@ export function confirmationEmail(
   };
 }
 
-const encoder = new TextEncoder();
-const sha256 = async (text: string) =>
-  toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
-
-export type ConfirmationAttempt = {
-  ok: boolean;
-  status: null;
-  error: string | null;
-  excerpt: string | null;
+export type ConfirmationAttempt = EmailAttempt & {
   /** The delivery can never succeed: failed now, not retried. */
   final?: boolean;
 };
 
-/** One attempt: the checks, the day's cap, then the binding. */
+/** One attempt: the checks, the sender, the day's cap, then the binding. */
 export async function sendConfirmation(
   db: Db,
   setup: { binding: EmailSender | undefined; from: string | undefined; cap: number; now: Date },
@@ -91,18 +93,11 @@ export async function sendConfirmation(
   const fields = JSON.parse(d.data) as Record<string, unknown>;
   const problem = confirmationProblem(d, fields);
   if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null, final: true };
-  const { binding, from } = setup;
-  if (binding === undefined || !isEmailAddress(from)) {
-    return {
-      ok: false,
-      status: null,
-      error: 'email is not set up (the EMAIL binding, EMAIL_FROM)',
-      excerpt: null,
-    };
-  }
-  const message = confirmationEmail(d, from);
+  const sender = emailSender(setup.binding, setup.from);
+  if (typeof sender === 'string') return { ok: false, status: null, error: sender, excerpt: null };
+  const message = confirmationEmail(d, fields, sender.from);
   const day = setup.now.toISOString().slice(0, 10);
-  if (!(await takeConfirmation(db, await sha256(message.to.toLowerCase()), day, setup.cap))) {
+  if (!(await takeConfirmation(db, await sha256Text(message.to.toLowerCase()), day, setup.cap))) {
     return {
       ok: false,
       status: null,
@@ -111,15 +106,5 @@ export async function sendConfirmation(
       final: true,
     };
   }
-  try {
-    const { messageId } = await binding.send(message);
-    return { ok: true, status: null, error: null, excerpt: `sent ${messageId}`.slice(0, 200) };
-  } catch (cause) {
-    return {
-      ok: false,
-      status: null,
-      error: cause instanceof Error ? cause.message.slice(0, 200) : String(cause),
-      excerpt: null,
-    };
-  }
+  return sendThrough(sender.binding, message);
 }

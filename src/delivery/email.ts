@@ -21,7 +21,7 @@ export const headerText = (text: string, max: number) =>
  * Every Unicode line terminator (CR LF, CR, LF, VT, FF, NEL, LINE and PARAGRAPH SEPARATOR): a mail
  * client may break a line on any of them.
  */
-const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
+export const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
 
 /**
  * A field's value as text: strings as they are, every later line indented, so that no line of a
@@ -71,36 +71,40 @@ export function notificationEmail(
 /** The part of the `send_email` binding used here (the binding's `SendEmail` type is workerd's). */
 export type EmailSender = { send(message: NotificationEmail): Promise<{ messageId: string }> };
 
+export type EmailAttempt = { ok: boolean; status: null; error: string | null; excerpt: string | null };
+
+const failed = (error: string): EmailAttempt => ({ ok: false, status: null, error, excerpt: null });
+
+/** The binding and a good sender address (EMAIL_FROM), or why email is not set up. */
+export function emailSender(
+  binding: EmailSender | undefined,
+  from: string | undefined,
+): { binding: EmailSender; from: string } | string {
+  if (binding === undefined) return 'email is not set up: no send_email binding (EMAIL)';
+  if (!isEmailAddress(from)) return 'email is not set up: EMAIL_FROM is not an address';
+  return { binding, from };
+}
+
 /**
- * One attempt to send the email. The binding's refusal (an unverified destination, a sender not
- * allowed, a quota) is an error to record and retry, like a webhook's network error.
+ * One message through the binding. Its refusal (an unverified destination, a sender not allowed, a
+ * quota) is an error to record and retry, like a webhook's network error.
  */
+export async function sendThrough(binding: EmailSender, message: NotificationEmail): Promise<EmailAttempt> {
+  try {
+    const { messageId } = await binding.send(message);
+    return { ok: true, status: null, error: null, excerpt: `sent ${messageId}`.slice(0, 200) };
+  } catch (cause) {
+    return failed(errorText(cause, 200));
+  }
+}
+
+/** One attempt to send a notification (C27); email not set up is an error to record and retry. */
 export async function sendNotification(
   binding: EmailSender | undefined,
   from: string | undefined,
   d: Parameters<typeof notificationEmail>[0],
-): Promise<{ ok: boolean; status: null; error: string | null; excerpt: string | null }> {
-  if (binding === undefined) {
-    return {
-      ok: false,
-      status: null,
-      error: 'email is not set up: no send_email binding (EMAIL)',
-      excerpt: null,
-    };
-  }
-  if (!isEmailAddress(from)) {
-    return {
-      ok: false,
-      status: null,
-      error: 'email is not set up: EMAIL_FROM is not an address',
-      excerpt: null,
-    };
-  }
-  try {
-    const { messageId } = await binding.send(notificationEmail(d, from));
-    return { ok: true, status: null, error: null, excerpt: `sent ${messageId}`.slice(0, 200) };
-  } catch (cause) {
-    const error = errorText(cause, 200);
-    return { ok: false, status: null, error, excerpt: null };
-  }
+): Promise<EmailAttempt> {
+  const sender = emailSender(binding, from);
+  if (typeof sender === 'string') return failed(sender);
+  return sendThrough(sender.binding, notificationEmail(d, sender.from));
 }

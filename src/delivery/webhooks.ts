@@ -1,6 +1,6 @@
 // C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
-import { RETRY_DELAYS } from '../config.ts';
+import { CONFIRMATIONS_PER_DAY, RETRY_DELAYS } from '../config.ts';
 import { READ_PATH } from '../http/replies.ts';
 import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
 import { errorText } from '../lib/faults.ts';
@@ -8,7 +8,7 @@ import { readAtMost } from '../lib/stream.ts';
 import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
 import { type Claim, claimDelivery, type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
-import { type ChatKind, chatMessage, retryAfterSeconds } from './chat.ts';
+import { type ChatKind, chatMessage } from './chat.ts';
 import { sendConfirmation } from './confirm.ts';
 import { type EmailSender, sendNotification } from './email.ts';
 
@@ -51,6 +51,13 @@ async function excerptOf(res: Response): Promise<string | null> {
   const { bytes } = await readAtMost(res.body, READ_LIMIT - 1);
   const text = new TextDecoder().decode(bytes.subarray(0, READ_LIMIT)).slice(0, EXCERPT);
   return text === '' ? null : text;
+}
+
+/** The seconds a 429's `Retry-After` asks for (a number of seconds, or an HTTP date), if any. */
+export function retryAfterSeconds(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const seconds = /^\d+(?:\.\d+)?$/.test(header.trim()) ? Number(header) : (Date.parse(header) - now) / 1000;
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
 }
 
 export type Answer = {
@@ -159,24 +166,27 @@ async function sendOnce(
     const email = options.email;
     return sendConfirmation(
       db,
-      { binding: email?.binding, from: email?.from, cap: email?.confirmationsPerDay ?? 3, now },
+      {
+        binding: email?.binding,
+        from: email?.from,
+        cap: email?.confirmationsPerDay ?? CONFIRMATIONS_PER_DAY,
+        now,
+      },
       d,
     );
   }
-  if (isChat(d.kind)) {
-    const problem = chatDestinationProblem(d.url, d.kind, options.allowLocalHttp);
-    if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };
-    const answer = await postJson(d.url, chatMessage(d.kind, d, options.publicUrl), {}, options.fetch);
-    return { ...answer, ok: answer.status !== null && answer.status >= 200 && answer.status < 300 };
-  }
   // C26: checked again before each attempt: a destination stored before a rule tightened, say.
-  const problem = destinationProblem(d.url, options.allowLocalHttp);
+  const problem = isChat(d.kind)
+    ? chatDestinationProblem(d.url, d.kind, options.allowLocalHttp)
+    : destinationProblem(d.url, options.allowLocalHttp);
   if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };
-  const answer = await postSigned(
-    d.url,
-    { id: d.id, body: submissionEvent(d), secrets: signingSecrets(d, now), now },
-    options.fetch,
-  );
+  const answer = isChat(d.kind)
+    ? await postJson(d.url, chatMessage(d.kind, d, options.publicUrl), {}, options.fetch)
+    : await postSigned(
+        d.url,
+        { id: d.id, body: submissionEvent(d), secrets: signingSecrets(d, now), now },
+        options.fetch,
+      );
   return { ...answer, ok: answer.status !== null && answer.status >= 200 && answer.status < 300 };
 }
 

@@ -1,6 +1,13 @@
 // Bytes to lower-case hex, by table: on the hot path twice per submission (key hash, id).
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
+const encoder = new TextEncoder();
+
+/** The SHA-256 of a text's UTF-8 bytes, in hex: how keys, tokens, sessions and addresses are kept. */
+export async function sha256Text(text: string): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
+}
+
 export function toHex(bytes: Uint8Array): string {
   let out = '';
   for (const b of bytes) out += HEX[b];

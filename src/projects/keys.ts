@@ -1,6 +1,6 @@
 // C6–C7: bearer credentials and API keys. Pure: no storage here.
 import type { KeyKind } from '../../schema/tables.ts';
-import { toHex } from '../lib/hex.ts';
+import { sha256Text } from '../lib/hex.ts';
 
 /** Recognisable, so that secret scanners can find a leaked key (C7). */
 export const KEY_PREFIX = 'edgeform_';
@@ -44,12 +44,7 @@ export function looksLikeKey(token: string): boolean {
   return KEY_PATTERN.test(token);
 }
 
-const encoder = new TextEncoder();
-
-export async function hashKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(key));
-  return toHex(new Uint8Array(digest));
-}
+export const hashKey = sha256Text;
 
 /**
  * What `key list` shows of a key: its prefix of kind (`edgeform_pk_`, `edgeform_sk_`) and the first
