@@ -1,6 +1,6 @@
 // `forms field …`: add, change or remove a project's fields (C28).
 import type { Command } from 'commander';
-import { parseFieldSpec } from '../../src/fields/spec.ts';
+import { parseFieldSpec, SPEC_FORM } from '../../src/fields/spec.ts';
 import type { Context } from './context.ts';
 import { describeField } from './project.ts';
 
@@ -8,7 +8,7 @@ export function fieldCommands(cli: Command, { withOps, print }: Context): void {
   const field = cli.command('field').description('add, change or remove fields');
   field
     .command('add <project> <spec>')
-    .description('add a field, <name>:<type>[:required][:<rule>=<value>]…')
+    .description(`add a field, ${SPEC_FORM}`)
     .action(
       withOps(async (ops, global, projectId: string, spec: string) => {
         const def = parseFieldSpec(spec);

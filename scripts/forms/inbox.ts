@@ -2,7 +2,12 @@
 // from a terminal: a page with its filters, one submission, read/starred/spam marks, deletion;
 // its numbers per day; its audit log (C32); its search index rebuilt.
 import { type Command, Option } from 'commander';
-import { BULK_ACTIONS, type BulkAction, type SubmissionView } from '../../src/manage/inbox.ts';
+import {
+  BULK_ACTIONS,
+  type BulkAction,
+  MAX_STATS_DAYS,
+  type SubmissionView,
+} from '../../src/manage/inbox.ts';
 import { parseSince } from '../../src/manage/input.ts';
 import { type Context, table, UsageError } from './context.ts';
 
@@ -123,7 +128,11 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
   cli
     .command('stats <project>')
     .description('per day (UTC): accepted, spam, delivered, failed')
-    .option('--days <n>', 'days, today included (1–365, 30 unless told)', whole('--days', 365))
+    .option(
+      '--days <n>',
+      `days, today included (1–${MAX_STATS_DAYS}, 30 unless told)`,
+      whole('--days', MAX_STATS_DAYS),
+    )
     .action(
       withOps(async (ops, global, projectId: string, opts: { days?: number }) => {
         const days = await ops.submissionStats(projectId, opts.days ?? 30);

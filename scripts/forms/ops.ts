@@ -5,7 +5,7 @@
 import type { FieldDef } from '../../src/fields/validation.ts';
 import { Conflict, InvalidInput, NotFound } from '../../src/lib/faults.ts';
 import type { Manager } from '../../src/manage/context.ts';
-import { getDelivery, listDeliveries, redeliver } from '../../src/manage/deliveries.ts';
+import { listDeliveries, redeliver } from '../../src/manage/deliveries.ts';
 import { exportSubmissions } from '../../src/manage/export.ts';
 import { addOrigin, defineField, removeField, removeOrigin } from '../../src/manage/fields.ts';
 import {
@@ -15,7 +15,6 @@ import {
   listSubmissions,
   rebuildSearch,
   submissionStats,
-  updateSubmission,
 } from '../../src/manage/inbox.ts';
 import { parseErasureValue } from '../../src/manage/input.ts';
 import { createKey, listKeys, revokeKey } from '../../src/manage/keys.ts';
@@ -65,13 +64,11 @@ const OPERATIONS = {
   listNotifications,
   removeNotification,
   listDeliveries,
-  getDelivery,
   redeliver,
   erase,
   exportSubmissions,
   listSubmissions,
   getSubmission,
-  updateSubmission,
   bulkSubmissions,
   submissionStats,
   auditLog,
@@ -245,8 +242,6 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
     removeNotification: async (id, which) => call('DELETE', `${project(id)}/notifications/${e(which)}`),
     listDeliveries: async (id, options = {}) =>
       member<never>('deliveries')(await call('GET', `${project(id)}/deliveries${query({ ...options })}`)),
-    getDelivery: async (id, deliveryId) =>
-      member<never>('delivery')(await call('GET', `${project(id)}/deliveries/${e(deliveryId)}`)),
     redeliver: async (id, which) =>
       member<never>('results')(
         await call(
@@ -282,10 +277,6 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
     },
     getSubmission: async (id, submissionId) =>
       member<never>('submission')(await call('GET', `${project(id)}/submissions/${e(submissionId)}`)),
-    updateSubmission: async (id, submissionId, change) =>
-      member<never>('submission')(
-        await call('PATCH', `${project(id)}/submissions/${e(submissionId)}`, change),
-      ),
     bulkSubmissions: async (id, ids, action) =>
       call('POST', `${project(id)}/submissions/bulk`, { ids, action }),
     submissionStats: async (id, days) =>

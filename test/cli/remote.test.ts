@@ -3,72 +3,33 @@
 // print the same JSON and the same refusals, but for the ids, keys, secrets and times each run
 // makes. (Two databases: two workerd processes writing one SQLite file would wait on each other.)
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../scripts/database.ts';
 import { devVar } from '../../scripts/dev-vars.ts';
-import { main } from '../../scripts/forms/index.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { indexSubmissions } from '../../src/store/search.ts';
 import { insertSubmission } from '../../src/store/submissions.ts';
-import { freePort, inProcess, type Result, startDev, tempDir } from './helpers.ts';
+import { freePort, inProcess, type Result, receiverOnLoopback, startDev, tempDir } from './helpers.ts';
 
 const dir = tempDir('remote');
 let dev: ChildProcess | undefined;
 let database: Database | undefined;
 let base = '';
-let receiver: Server | undefined;
-let receiverUrl = '';
-const received: string[] = [];
+const hook = receiverOnLoopback();
 
-/** The tool with `--url`, its token in FORMS_ADMIN_TOKEN, in this process. */
-async function viaUrl(env: Record<string, string | undefined>, ...argv: string[]): Promise<Result> {
-  let stdout = '';
-  let stderr = '';
-  const { Writable, Readable } = await import('node:stream');
-  const sink = (add: (s: string) => void) =>
-    new Writable({
-      write(chunk, _e, done) {
-        add(String(chunk));
-        done();
-      },
-    });
-  const code = await main(['--url', base, ...argv], {
-    stdout: sink((s) => {
-      stdout += s;
-    }),
-    stderr: sink((s) => {
-      stderr += s;
-    }),
-    stdin: Readable.from([]),
-    env,
-  });
-  return { code, stdout, stderr };
-}
+/** The tool with `--url`, its token in FORMS_ADMIN_TOKEN, in this process (no database opened). */
+const viaUrl = (env: Record<string, string | undefined>, ...argv: string[]): Promise<Result> =>
+  inProcess(database as Database, { env })('--url', base, ...argv);
 
 beforeAll(async () => {
   const port = await freePort();
   dev = (await startDev(dir, port)).process;
   base = `http://127.0.0.1:${port}`;
   database = await openDatabase({ remote: false, persistTo: tempDir('remote-local') });
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      received.push(body);
-      res.end('ok');
-    });
-  });
-  const receiverPort = await freePort();
-  await new Promise<void>((resolve) => receiver?.listen(receiverPort, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${receiverPort}/hooks`;
 }, 120_000);
 
 afterAll(async () => {
   await database?.close();
-  receiver?.close();
   if (dev?.pid) process.kill(-dev.pid, 'SIGTERM');
 });
 
@@ -156,7 +117,7 @@ describe('C19 + C32: the tool and the management API give the same results', () 
       ({ project: p }) => ['notify', 'list', p],
       ({ project: p }) => ['notify', 'add', p, 'owner@example.com'],
       ({ project: p }) => ['notify', 'remove', p, 'owner@example.com'],
-      ({ project: p }) => ['webhook', 'add', p, receiverUrl],
+      ({ project: p }) => ['webhook', 'add', p, hook.url],
       ({ project: p }) => ['webhook', 'list', p],
       ({ project: p, hook }) => ['webhook', 'disable', p, hook],
       ({ project: p, hook }) => ['webhook', 'enable', p, hook],
@@ -226,11 +187,12 @@ describe('C19 + C32: the tool and the management API give the same results', () 
     });
     const wrong = await viaUrl({ FORMS_ADMIN_TOKEN: 'not-the-token' }, 'project', 'list');
     expect(wrong).toMatchObject({ code: 1, stderr: 'forms: the worker answered 401: Invalid credentials\n' });
-    const clear = await main(['--url', 'http://forms.example.com', 'project', 'list'], {
-      stdout: process.stdout,
-      stderr: { write: () => true } as never,
-      env: { FORMS_ADMIN_TOKEN: 'x' },
-    });
-    expect(clear).toBe(2);
+    const clear = await inProcess(database as Database, { env: { FORMS_ADMIN_TOKEN: 'x' } })(
+      '--url',
+      'http://forms.example.com',
+      'project',
+      'list',
+    );
+    expect(clear.code).toBe(2);
   });
 });
