@@ -16,7 +16,7 @@ export class Problem extends Error {
 let csrfToken = '';
 let onSignedOut: () => void = () => {};
 
-export function useSession(token: string, signedOut: () => void): void {
+export function startSession(token: string, signedOut: () => void): void {
   csrfToken = token;
   onSignedOut = signedOut;
 }

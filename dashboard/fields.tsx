@@ -132,7 +132,7 @@ export function FieldEditor({
         )}
       </div>
       {error && (
-        <p class="error" id={`${id}-error`}>
+        <p class="error" id={`${id}-error`} role="alert">
           {error}
         </p>
       )}

@@ -3,7 +3,7 @@
 // Screens are chosen by the URL's fragment (`#/p/<project>/inbox`), which holds no secret.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, Problem, useSession } from './api.ts';
+import { api, Problem, startSession } from './api.ts';
 import { AuditScreen } from './screens/audit.tsx';
 import { DeliveriesScreen } from './screens/deliveries.tsx';
 import { EmbedScreen } from './screens/embed.tsx';
@@ -114,12 +114,14 @@ function Screen({ session, route }: { session: Session; route: Route }) {
 function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const route = useRoute();
+  // The CSRF token and the way out are in place before any screen's first request.
+  const signedIn = (s: Session | null) => {
+    if (s) startSession(s.csrfToken, () => setSession(null));
+    setSession(s);
+  };
   useEffect(() => {
-    currentSession().then(setSession, () => setSession(null));
+    currentSession().then(signedIn, () => setSession(null));
   }, []);
-  useEffect(() => {
-    if (session) useSession(session.csrfToken, () => setSession(null));
-  }, [session]);
   useEffect(() => {
     document.title = route.projectId ? `${LABELS[route.tab]} · edge-forms` : 'edge-forms';
   }, [route]);
@@ -151,7 +153,7 @@ function App() {
         )}
       </header>
       <main id="main" tabIndex={-1}>
-        {session ? <Screen session={session} route={route} /> : <SignIn onSignedIn={setSession} />}
+        {session ? <Screen session={session} route={route} /> : <SignIn onSignedIn={signedIn} />}
       </main>
       <Notes />
       <ConfirmDialog />

@@ -97,11 +97,6 @@ function NewProject({ onCreated }: { onCreated: () => void }) {
           {error.text}
         </p>
       )}
-      {error?.field !== undefined && (
-        <p class="sr-only" role="alert">
-          {error.text}
-        </p>
-      )}
       <div class="row">
         <button type="button" onClick={() => setDrafts([...drafts, emptyDraft()])}>
           Add a field

@@ -368,7 +368,19 @@ export function SettingsScreen({ projectId, session }: ScreenProps) {
         operator={session.projectId === null}
         reload={loaded.reload}
       />
-      <Behaviour key={JSON.stringify(project)} project={project} reload={loaded.reload} />
+      {/* Made anew when a setting it shows changes, not when an origin, a key or a field does: typing survives those. */}
+      <Behaviour
+        key={JSON.stringify([
+          project.retentionDays,
+          project.honeypot,
+          project.unknownFields,
+          project.thankYouUrl,
+          project.replyToField,
+          project.turnstile,
+        ])}
+        project={project}
+        reload={loaded.reload}
+      />
       {session.projectId === null && (
         <Section title="Delete the project">
           <button type="button" class="danger" onClick={() => void remove()}>

@@ -242,6 +242,9 @@ describe('C33: the dashboard', () => {
 
   it('adds a field in Settings, and the Embed snippet has it at once', async () => {
     await nav('Settings').click();
+    // Typing in one form survives a change saved by another (the project is read again).
+    const honeypot = page.getByRole('region', { name: 'Behaviour' }).getByLabel('Honeypot field');
+    await honeypot.fill('website');
     await page.getByRole('button', { name: 'Add a field' }).click();
     const editor = page.locator('.field-editor').last();
     await editor.getByLabel('Name').fill('age');
@@ -249,6 +252,15 @@ describe('C33: the dashboard', () => {
     await editor.getByLabel('min').fill('18');
     await page.getByRole('button', { name: 'Add the field' }).click();
     await page.getByText('age', { exact: true }).waitFor();
+    // The project as read again: the new field listed with its own Change button.
+    await page
+      .getByRole('region', { name: 'Fields' })
+      .locator('li')
+      .filter({ has: page.locator('strong', { hasText: /^age$/ }) })
+      .getByRole('button', { name: 'Change' })
+      .waitFor();
+    expect(await honeypot.inputValue()).toBe('website');
+    await honeypot.fill('');
     await shot('settings');
     await nav('Embed').click();
     const snippet = page.locator('pre.code').first();
