@@ -15,7 +15,7 @@ import { StatsScreen } from './screens/stats.tsx';
 import { ConfirmDialog, Notes, useLoad } from './ui.tsx';
 import './style.css';
 
-import type { Session } from './session.ts';
+import { type Session, screenPath } from './session.ts';
 
 const TABS = ['inbox', 'deliveries', 'settings', 'embed', 'stats', 'audit'] as const;
 type Tab = (typeof TABS)[number];
@@ -77,10 +77,7 @@ function ProjectNav({ session, route }: { session: Session; route: Route & { pro
       <ul class="tabs">
         {TABS.map((tab) => (
           <li key={tab}>
-            <a
-              href={`#/p/${encodeURIComponent(route.projectId)}/${tab}`}
-              aria-current={route.tab === tab ? 'page' : undefined}
-            >
+            <a href={screenPath(route.projectId, tab)} aria-current={route.tab === tab ? 'page' : undefined}>
               {LABELS[tab]}
             </a>
           </li>

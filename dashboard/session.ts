@@ -4,6 +4,10 @@ export type Session = { actor: string; projectId: string | null; expiresAt: stri
 /** What every project screen is given. */
 export type ScreenProps = { projectId: string; session: Session };
 
+/** The fragment of a project's screen, and of one item on it (the inbox's submission). */
+export const screenPath = (projectId: string, tab: string, item?: string) =>
+  `#/p/${encodeURIComponent(projectId)}/${tab}${item === undefined ? '' : `/${encodeURIComponent(item)}`}`;
+
 /** Moves to another screen (the URL's fragment: never a secret). */
 export const go = (path: string) => {
   location.hash = path;

@@ -24,6 +24,47 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { ...state, reload: useCallback(() => setRound((r) => r + 1), []) };
 }
 
+/** One page of a list the API reads by cursor. */
+export type Page<T> = { items: T[]; nextCursor?: string | undefined };
+
+/**
+ * A list read a page at a time: the first page again whenever `deps` change or `reload` is called
+ * (a reply to an earlier question is dropped; `onFirstPage` runs with each first page), and `more`
+ * adds the next page.
+ */
+export function usePages<T>(
+  page: (cursor?: string) => Promise<Page<T>>,
+  deps: unknown[],
+  onFirstPage?: () => void,
+) {
+  const [rows, setRows] = useState<T[]>([]);
+  const [next, setNext] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    page().then(
+      (first) => {
+        if (!live) return;
+        setRows(first.items);
+        setNext(first.nextCursor);
+        setError(undefined);
+        onFirstPage?.();
+      },
+      (e: unknown) => live && setError(messageOf(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, round]);
+  const more = async () => {
+    const after = await page(next);
+    setRows((r) => [...r, ...after.items]);
+    setNext(after.nextCursor);
+  };
+  return { rows, setRows, next, error, more, reload: useCallback(() => setRound((n) => n + 1), []) };
+}
+
 export const messageOf = (error: unknown) =>
   error instanceof Problem || error instanceof Error ? error.message : String(error);
 

@@ -1,8 +1,7 @@
 // C32, C33: who changed what, and when: every change made to the project, newest first.
-import { useEffect, useState } from 'preact/hooks';
 import { api, projectPath, query } from '../api.ts';
 import type { ScreenProps } from '../session.ts';
-import { act, messageOf, Time } from '../ui.tsx';
+import { act, Time, usePages } from '../ui.tsx';
 
 type Entry = {
   id: string;
@@ -11,20 +10,23 @@ type Entry = {
   action: string;
   detail: Record<string, unknown> | null;
 };
-type Page = { entries: Entry[]; nextCursor?: string };
 
 export function AuditScreen({ projectId }: ScreenProps) {
-  const [entries, setEntries] = useState<Entry[]>([]);
-  const [next, setNext] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  const load = async (cursor?: string) => {
-    const page = await api<Page>('GET', projectPath(projectId, `/audit${query({ cursor, limit: 100 })}`));
-    setEntries((all) => (cursor === undefined ? page.entries : [...all, ...page.entries]));
-    setNext(page.nextCursor);
-  };
-  useEffect(() => {
-    load().catch((e) => setError(messageOf(e)));
-  }, [projectId]);
+  const {
+    rows: entries,
+    next,
+    error,
+    more,
+  } = usePages<Entry>(
+    async (cursor) => {
+      const page = await api<{ entries: Entry[]; nextCursor?: string }>(
+        'GET',
+        projectPath(projectId, `/audit${query({ cursor, limit: 100 })}`),
+      );
+      return { items: page.entries, nextCursor: page.nextCursor };
+    },
+    [projectId],
+  );
   return (
     <>
       <h1>Audit log</h1>
@@ -58,7 +60,7 @@ export function AuditScreen({ projectId }: ScreenProps) {
         </table>
       </section>
       {next && (
-        <button type="button" onClick={() => void act(() => load(next))}>
+        <button type="button" onClick={() => void act(more)}>
           Older changes
         </button>
       )}

@@ -2,7 +2,7 @@
 // of its answer; one or every failed one sent again; a webhook disabled by 410 shown as such, and
 // turned back on.
 import { api, projectPath } from '../api.ts';
-import type { ScreenProps } from '../session.ts';
+import { type ScreenProps, screenPath } from '../session.ts';
 import { act, plural, Section, Time, useLoad } from '../ui.tsx';
 
 type Attempt = {
@@ -139,7 +139,7 @@ export function DeliveriesScreen({ projectId }: ScreenProps) {
       {data.data && targets.length === 0 && (
         <p>
           No webhooks or email addresses yet: add them in{' '}
-          <a href={`#/p/${encodeURIComponent(projectId)}/settings`}>Settings</a>.
+          <a href={screenPath(projectId, 'settings')}>Settings</a>.
         </p>
       )}
       {targets.map((t) => {

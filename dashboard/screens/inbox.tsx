@@ -3,8 +3,8 @@
 // opened beside the list. Keys: j/k move, o or Enter open, s star, # delete, / search, x select.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, projectPath, query } from '../api.ts';
-import { go, type ScreenProps } from '../session.ts';
-import { act, confirm, messageOf, plural, Time } from '../ui.tsx';
+import { go, type ScreenProps, screenPath } from '../session.ts';
+import { act, confirm, plural, Time, usePages } from '../ui.tsx';
 import { Detail, type Submission } from './submission.tsx';
 
 type Filters = {
@@ -57,12 +57,8 @@ const ACTIONS = [
 export function InboxScreen({ projectId, item }: ScreenProps & { item?: string | undefined }) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [typed, setTyped] = useState('');
-  const [rows, setRows] = useState<Submission[]>([]);
-  const [next, setNext] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [focus, setFocus] = useState(0);
-  const [round, setRound] = useState(0);
   const list = useRef<HTMLUListElement>(null);
   const search = useRef<HTMLInputElement>(null);
 
@@ -73,38 +69,20 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
   }, [typed]);
 
   const path = projectPath(projectId, '/submissions');
-  useEffect(() => {
-    let live = true;
-    api<{ submissions: Submission[]; nextCursor?: string }>(
-      'GET',
-      `${path}${query(filterQuery(filters))}`,
-    ).then(
-      (page) => {
-        if (!live) return;
-        setRows(page.submissions);
-        setNext(page.nextCursor);
-        setError(undefined);
-        setSelected(new Set());
-      },
-      (e) => live && setError(messageOf(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [path, filters, round]);
+  const { rows, setRows, next, error, more, reload } = usePages<Submission>(
+    async (cursor) => {
+      const page = await api<{ submissions: Submission[]; nextCursor?: string }>(
+        'GET',
+        `${path}${query({ ...filterQuery(filters), cursor })}`,
+      );
+      return { items: page.submissions, nextCursor: page.nextCursor };
+    },
+    [path, filters],
+    () => setSelected(new Set()),
+  );
 
-  const more = async () => {
-    const page = await api<{ submissions: Submission[]; nextCursor?: string }>(
-      'GET',
-      `${path}${query({ ...filterQuery(filters), cursor: next })}`,
-    );
-    setRows((r) => [...r, ...page.submissions]);
-    setNext(page.nextCursor);
-  };
-
-  const open = (id: string) => go(`/p/${encodeURIComponent(projectId)}/inbox/${encodeURIComponent(id)}`);
+  const open = (id: string) => go(screenPath(projectId, 'inbox', id));
   const changed = (s: Submission) => setRows((r) => r.map((x) => (x.id === s.id ? s : x)));
-  const reload = () => setRound((n) => n + 1);
 
   const bulk = async (action: string, ids: string[]) => {
     if (
@@ -113,14 +91,10 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
     )
       return;
     await act(
-      async () => {
-        const done = await api<{ changed: number }>('POST', `${path}/bulk`, { ids, action });
-        return done;
-      },
+      () => api<{ changed: number }>('POST', `${path}/bulk`, { ids, action }),
       action === 'delete' ? `Deleted ${plural(ids.length, 'submission')}` : 'Done',
     );
-    if (action === 'delete' && item !== undefined && ids.includes(item))
-      go(`/p/${encodeURIComponent(projectId)}/inbox`);
+    if (action === 'delete' && item !== undefined && ids.includes(item)) go(screenPath(projectId, 'inbox'));
     reload();
   };
 
@@ -312,7 +286,7 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
           id={item}
           onChange={changed}
           onDelete={() => void bulk('delete', [item])}
-          onClose={() => go(`/p/${encodeURIComponent(projectId)}/inbox`)}
+          onClose={() => go(screenPath(projectId, 'inbox'))}
         />
       )}
     </div>

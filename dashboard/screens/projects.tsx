@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, Problem, projectPath } from '../api.ts';
 import { type Day, Sparkline } from '../chart.tsx';
 import { type Draft, emptyDraft, FieldEditor, fieldNamed, toField } from '../fields.tsx';
-import { go, type Session } from '../session.ts';
+import { go, type Session, screenPath } from '../session.ts';
 import { messageOf, plural, ShownOnce, Time, useLoad } from '../ui.tsx';
 
 type Summary = {
@@ -24,7 +24,7 @@ function Card({ project }: { project: Summary }) {
   return (
     <li class="card">
       <h2>
-        <a href={`#/p/${encodeURIComponent(project.id)}/inbox`}>{project.name}</a>
+        <a href={screenPath(project.id, 'inbox')}>{project.name}</a>
       </h2>
       <p>
         <strong class={project.unread > 0 ? 'badge' : undefined}>{project.unread} unread</strong> of{' '}
@@ -71,7 +71,7 @@ function NewProject({ onCreated }: { onCreated: () => void }) {
         <ShownOnce
           label="The project's publishable key"
           value={created.apiKey}
-          onDone={() => go(`/p/${encodeURIComponent(created.projectId)}/embed`)}
+          onDone={() => go(screenPath(created.projectId, 'embed'))}
         />
       </div>
     );
