@@ -4,7 +4,15 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-export type Day = { day: string; accepted: number; spam: number; delivered: number; failed: number };
+export type Day = {
+  day: string;
+  accepted: number;
+  spam: number;
+  delivered: number;
+  failed: number;
+  /** C35: confirmations that a daily cap stopped. */
+  confirmationsCapped: number;
+};
 
 const seconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 const css = (name: string) =>

@@ -138,6 +138,10 @@ export const submissions = sqliteTable(
     // the sweep) clears it once the row is indexed. Search is fresh within seconds of
     // the 201, and the hot path writes no row for it. Rows stored before search got it too.
     searchPending: integer('search_pending').default(1),
+    // C35: the challenge this very submission passed in its own request: 'turnstile' when
+    // siteverify accepted its token (a test secret's only under local development). A confirmation
+    // goes only to the address of a submission that passed one (or of a project the operator opened).
+    challenge: text('challenge'),
   },
   (t) => [
     index('submissions_project_id').on(t.projectId, t.id),
@@ -177,8 +181,9 @@ export const searchTerms = sqliteTable(
 export const TARGET_KINDS = ['webhook', 'email', 'slack', 'discord', 'confirmation'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
-// C26: why a target was disabled: it answered 410 Gone, or someone turned it off.
-export const DISABLED_REASONS = ['gone', 'manual'] as const;
+// C26: why a target was disabled: it answered 410 Gone, or someone turned it off; C37: a notification
+// address whose owner has not agreed yet (nothing is sent to it until they follow the mailed link).
+export const DISABLED_REASONS = ['gone', 'manual', 'unverified'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 // C26: a webhook's signing secret (`whsec_…`) is kept as given, since the worker must sign with it;
@@ -200,9 +205,13 @@ export const webhooks = sqliteTable(
     // sent to it, and its pending deliveries are cancelled (C26). `disabled_reason` says which.
     disabledAt: text('disabled_at'),
     disabledReason: text('disabled_reason', { enum: DISABLED_REASONS }),
+    // C37: an address waiting for its owner's agreement: the SHA-256 of the token its verification
+    // mail links to (the token itself is only in that mail), and when the link stops working.
+    verifyHash: text('verify_hash'),
+    verifyUntil: text('verify_until'),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [index('webhooks_project').on(t.projectId)],
+  (t) => [index('webhooks_project').on(t.projectId), uniqueIndex('webhooks_verify').on(t.verifyHash)],
 );
 
 // C26: `cancelled` is final, like `failed`: the target was disabled (410 Gone, or by hand) before the
@@ -292,18 +301,24 @@ export const sessions = sqliteTable('sessions', {
   keyHash: text('key_hash'),
   createdAt: text('created_at').notNull(),
   expiresAt: text('expires_at').notNull(),
+  // C37: an Access session is checked against Access again at this time (at least hourly): a
+  // request then must carry a valid Access token of the same identity, or the session ends.
+  recheckAt: text('recheck_at'),
 });
 
-// C35: confirmations sent to each address per day (UTC), across every project, for the daily cap:
-// the address itself is kept only as its SHA-256.
-export const confirmationCounts = sqliteTable(
-  'confirmation_counts',
+// C35, C37: mail counted per day (UTC) for the caps, by what is counted (`scope`):
+// `confirm:<project>:<mailbox hash>` (one mailbox's confirmations from one project),
+// `confirm:<project>` (the project's), `capped:<project>` (confirmations a cap stopped, for the
+// owner's stats), `verify:<mailbox hash>` and `verify-project:<project>` (verification mails). A
+// mailbox is kept only as the SHA-256 of its normalised address, and forgotten with its day.
+export const mailCounts = sqliteTable(
+  'mail_counts',
   {
-    addressHash: text('address_hash').notNull(),
+    scope: text('scope').notNull(),
     day: text('day').notNull(),
     count: integer('count').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.addressHash, t.day] })],
+  (t) => [primaryKey({ columns: [t.scope, t.day] })],
 );
 
 export type Project = typeof projects.$inferSelect;

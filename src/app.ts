@@ -8,7 +8,7 @@ import { adminApp } from './admin/app.ts';
 import type { AppEnv } from './auth/authenticate.ts';
 import { formRoutes } from './form/routes.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
-import { MANAGE_PATH, SESSION_PATH } from './http/replies.ts';
+import { MANAGE_PATH, SESSION_PATH, VERIFY_PATH } from './http/replies.ts';
 import { readRoutes } from './read/routes.ts';
 import { submitRoutes } from './submit/routes.ts';
 
@@ -23,6 +23,7 @@ readRoutes(app);
 
 // C32: the management API (the operator, Access, a project's secret key, or a session; no CORS),
 // an app of its own, built on its first request: no other request pays for declaring its routes.
+// C37: with it, the page where a notification address's owner agrees.
 /** The request's execution context, which a request made without one (app.request) lacks. */
 const executionContextOf = (c: Context<AppEnv>) => {
   try {
@@ -32,7 +33,8 @@ const executionContextOf = (c: Context<AppEnv>) => {
   }
 };
 const toAdmin = (c: Context<AppEnv>) => adminApp().fetch(c.req.raw, c.env, executionContextOf(c));
-for (const path of [MANAGE_PATH, `${MANAGE_PATH}/*`, SESSION_PATH]) app.all(path, toAdmin);
+for (const path of [MANAGE_PATH, `${MANAGE_PATH}/*`, SESSION_PATH, `${VERIFY_PATH}/*`])
+  app.all(path, toAdmin);
 
 // C29: plain HTML forms, at each project's form address.
 formRoutes(app);

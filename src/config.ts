@@ -15,8 +15,12 @@ const MAX_RETRY_DELAY = 43_200;
  * after the last, the delivery has failed.
  */
 export const RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 7200, 14400, 28800, 28800];
-/** C35: confirmations one address may get a day, unless CONFIRMATIONS_PER_ADDRESS_PER_DAY says. */
-export const CONFIRMATIONS_PER_DAY = 3;
+/**
+ * C35: confirmations one mailbox may get from one project a day, and that one project may send a
+ * day, unless CONFIRMATIONS_PER_ADDRESS_PER_DAY and CONFIRMATIONS_PER_PROJECT_PER_DAY say.
+ */
+export const CONFIRMATIONS_PER_DAY = 1;
+export const CONFIRMATIONS_PER_PROJECT = 200;
 
 /** A number, as [vars] gives it (a TOML number) or as `--var` and tests give it (text). */
 const numeric = v.pipe(
@@ -95,12 +99,19 @@ const SETTINGS = {
     default: 30,
     expected: 'a whole number of seconds from 1 to 120',
   }),
-  // C35: confirmations sent to one address per day (UTC), across every project.
+  // C35: confirmations one mailbox gets from one project per day (UTC).
   CONFIRMATIONS_PER_ADDRESS_PER_DAY: setting({
-    schema: whole(1, 100),
+    schema: whole(1, 10),
     default: CONFIRMATIONS_PER_DAY,
-    bound: overMax(100),
-    expected: 'a whole number from 1 to 100',
+    bound: overMax(10),
+    expected: 'a whole number from 1 to 10',
+  }),
+  // C35: confirmations one project sends per day (UTC), whoever they go to.
+  CONFIRMATIONS_PER_PROJECT_PER_DAY: setting({
+    schema: whole(0, 100_000),
+    default: CONFIRMATIONS_PER_PROJECT,
+    bound: overMax(100_000),
+    expected: 'a whole number from 0 to 100000',
   }),
   // C36: the worker's own address (`https://forms.example.com`), for a chat message's link to the
   // submission in the dashboard; unset, messages carry no link.

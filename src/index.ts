@@ -4,10 +4,11 @@ import { app } from './app.ts';
 import { consumeDeliveries, type DeliveryMessage, sweepDeliveries } from './delivery/queue.ts';
 import { sweepFileDeletions } from './files/r2.ts';
 import { causeText } from './lib/faults.ts';
-import { purgeConfirmationCounts } from './store/confirmations.ts';
 import { database } from './store/db.ts';
+import { purgeMailCounts } from './store/mail-counts.ts';
 import { projectsWithRetention } from './store/projects.ts';
 import { purgeSessions } from './store/sessions.ts';
+import { MAX_STATS_DAYS } from './store/stats.ts';
 import { deleteReceivedBefore, purgeIdempotencyKeys } from './store/submissions.ts';
 
 /** Chunks of deletions one run may make per project (C25): the next hourly run goes on. */
@@ -34,9 +35,13 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
   const before = new Date(controller.scheduledTime - IDEMPOTENCY_WINDOW_MS).toISOString();
   const purged = await purgeIdempotencyKeys(db, before);
   console.log(JSON.stringify({ level: 'info', job: 'purge-idempotency-keys', before, purged }));
-  // C35: the daily cap's counts of days gone.
+  // C35, C37: the caps' counts of days gone (each mailbox's hash with them); the owner's count of
+  // capped confirmations is kept as long as the stats reach back.
   const today = new Date(controller.scheduledTime).toISOString().slice(0, 10);
-  await purgeConfirmationCounts(db, today);
+  const statsFrom = new Date(controller.scheduledTime - MAX_STATS_DAYS * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+  await purgeMailCounts(db, today, statsFrom);
   // C32: sessions past their end are forgotten (they were refused already).
   const ended = await purgeSessions(db, new Date(controller.scheduledTime).toISOString());
   if (ended > 0) console.log(JSON.stringify({ level: 'info', job: 'purge-sessions', ended }));

@@ -15,6 +15,7 @@ import {
   submitWithEnv,
   VALID_BODY,
 } from './helpers.ts';
+import { mockSiteverify, verdict } from './siteverify.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -106,25 +107,6 @@ describe('C22: honeypot', () => {
     ]);
   });
 });
-
-type Verify = (form: FormData) => Response | Promise<Response>;
-
-/** Siteverify, answered by `verify`; every other outbound request fails the test. */
-function mockSiteverify(verify: Verify) {
-  const calls: FormData[] = [];
-  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const request = new Request(input, init);
-    if (request.url !== SITEVERIFY_URL || request.method !== 'POST')
-      throw new Error(`unexpected fetch ${request.url}`);
-    const form = await request.formData();
-    calls.push(form);
-    return verify(form);
-  });
-  return { calls, spy };
-}
-
-const verdict = (success: boolean, codes: string[] = []) =>
-  Response.json({ success, 'error-codes': codes, hostname: 'site.example' });
 
 /** Siteverify that passes each token once, and calls it spent after (no idempotency_key kept). */
 function redeemOnce() {

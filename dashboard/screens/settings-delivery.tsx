@@ -159,10 +159,18 @@ export function ConfirmationSettings({
   return (
     <Section title="Confirmation email">
       <p class="help">
-        Each submitter gets this email at the address they gave: never for spam, and at most a few a day to
-        any address. It needs Turnstile or allowed origins, so that nobody can make the form mail strangers;
-        sending to any address needs Cloudflare's Email Service.
+        Each submitter who passed Turnstile gets this email at the address they gave: never for spam, one a
+        day to a mailbox at most, and a few hundred a day from the project. Allowed origins protect nothing
+        against a script, so only Turnstile lets it be sent: nobody can make the form mail strangers. What
+        they typed is shown as plain text without links, and never in the subject. Sending to any address
+        needs Cloudflare's Email Service.
       </p>
+      {!project.turnstile && !current?.open && (
+        <p class="warning">
+          The project has no Turnstile secret: set one under Behaviour first
+          {operator ? ', or open the confirmation to every submission (below)' : ''}.
+        </p>
+      )}
       {emailFields.length === 0 ? (
         <p>
           It needs the field that holds the submitter's address: give a string field the format “email” under
@@ -179,7 +187,7 @@ export function ConfirmationSettings({
             </select>
           </label>
           <label>
-            Subject ({'{{field}}'} for a value)
+            Subject ({'{{field}}'} only for a number, yes/no or choice)
             <input value={values.subject} required onInput={(e) => set({ subject: e.currentTarget.value })} />
           </label>
           <label>
@@ -207,7 +215,8 @@ export function ConfirmationSettings({
                 checked={values.open}
                 onChange={(e) => set({ open: e.currentTarget.checked })}
               />
-              Allow it although neither Turnstile nor allowed origins protect the form
+              Open: send it for submissions that passed no Turnstile challenge too (anyone could then make the
+              form mail any address)
             </label>
           )}
           <div class="row">

@@ -158,6 +158,7 @@ function AddField({
 /** A list with an input to add to it, each entry with its remove button. */
 function ListEditor({
   title,
+  help,
   items,
   label,
   placeholder,
@@ -165,7 +166,9 @@ function ListEditor({
   onRemove,
 }: {
   title: string;
-  items: { id: string; text: string }[];
+  help?: string | undefined;
+  /** `note`: what is to know of an entry beside it (an address waiting for its owner's agreement). */
+  items: { id: string; text: string; note?: string | undefined }[];
   label: string;
   placeholder: string;
   onAdd: (text: string) => Promise<unknown>;
@@ -174,10 +177,14 @@ function ListEditor({
   const [text, setText] = useState('');
   return (
     <Section title={title}>
+      {help && <p class="help">{help}</p>}
       <ul class="plain">
         {items.map((i) => (
           <li key={i.id} class="row spread">
-            <span>{i.text}</span>
+            <span>
+              {i.text}
+              {i.note && <span class="state waiting"> {i.note}</span>}
+            </span>
             <button type="button" class="danger" onClick={() => void act(() => onRemove(i.id), 'Removed')}>
               Remove
             </button>
@@ -309,10 +316,9 @@ export function SettingsScreen({ projectId, session }: ScreenProps) {
   const loaded = useLoad(() => api<{ project: Project }>('GET', projectPath(projectId)), [projectId]);
   const emails = useLoad(
     () =>
-      api<{ notifications: { notificationId: string; address: string }[] }>(
-        'GET',
-        projectPath(projectId, '/notifications'),
-      ),
+      api<{
+        notifications: { notificationId: string; address: string; state: 'active' | 'waiting' | 'expired' }[];
+      }>('GET', projectPath(projectId, '/notifications')),
     [projectId],
   );
   const project = loaded.data?.project;
@@ -350,7 +356,21 @@ export function SettingsScreen({ projectId, session }: ScreenProps) {
       <Webhooks projectId={projectId} />
       <ListEditor
         title="Email recipients"
-        items={(emails.data?.notifications ?? []).map((n) => ({ id: n.notificationId, text: n.address }))}
+        help={
+          session.projectId === null
+            ? undefined
+            : 'An address you add gets one mail asking its owner to agree; nothing else is sent to it until they do (C37).'
+        }
+        items={(emails.data?.notifications ?? []).map((n) => ({
+          id: n.notificationId,
+          text: n.address,
+          note:
+            n.state === 'waiting'
+              ? 'waiting for its owner to agree (a mail with a link was sent)'
+              : n.state === 'expired'
+                ? 'its link expired: remove it and add it again'
+                : undefined,
+        }))}
         label="Address"
         placeholder="owner@example.com"
         onAdd={async (address) => {

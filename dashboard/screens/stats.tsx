@@ -30,6 +30,14 @@ export function StatsScreen({ projectId }: ScreenProps) {
             {total('accepted')} accepted, {total('spam')} spam, {total('delivered')} delivered,{' '}
             {total('failed')} failed.
           </p>
+          {total('confirmationsCapped') > 0 && (
+            <p class="warning" role="status">
+              A daily cap stopped {total('confirmationsCapped')} confirmation
+              {total('confirmationsCapped') === 1 ? '' : 's'} to submitters in this period: one mailbox gets
+              one a day from a project, and a project sends at most its daily number (C35). Deliveries lists
+              each one.
+            </p>
+          )}
           <DaysChart days={stats.data.days} />
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
           <section class="table-scroll" tabIndex={0} aria-label="The table, scrollable">
@@ -42,6 +50,7 @@ export function StatsScreen({ projectId }: ScreenProps) {
                   <th scope="col">Spam</th>
                   <th scope="col">Delivered</th>
                   <th scope="col">Failed</th>
+                  <th scope="col">Confirmations capped</th>
                 </tr>
               </thead>
               <tbody>
@@ -52,6 +61,7 @@ export function StatsScreen({ projectId }: ScreenProps) {
                     <td>{d.spam}</td>
                     <td>{d.delivered}</td>
                     <td>{d.failed}</td>
+                    <td>{d.confirmationsCapped}</td>
                   </tr>
                 ))}
               </tbody>

@@ -11,14 +11,19 @@ export function confirmCommands(cli: Command, { withOps, print }: Context): void
     .description('the confirmation email to the person who submits a form');
   confirm
     .command('set <project>')
-    .description('send each submitter a confirmation (not for spam; a few a day to any address at most)')
+    .description(
+      'send each submitter who passed Turnstile a confirmation (not for spam; one a day to a mailbox at most)',
+    )
     .requiredOption('--field <name>', 'the string field with format=email that holds their address')
-    .requiredOption('--subject <text>', 'the subject, one line; {{field}} stands for a value')
+    .requiredOption(
+      '--subject <text>',
+      'the subject, one line; {{field}} stands for a number, yes/no or choice (never free text)',
+    )
     .requiredOption('--body-file <path>', 'a plain-text file: the body; {{field}} stands for a value')
     .requiredOption('--reply-to <address>', 'your address, for their replies')
     .option(
       '--open',
-      'allow it although neither Turnstile nor allowed origins protect the form (anyone could make it mail strangers)',
+      'the operator sends it for submissions that passed no Turnstile challenge too (anyone could make the form mail strangers)',
     )
     .action(
       withOps(
@@ -62,7 +67,7 @@ export function confirmCommands(cli: Command, { withOps, print }: Context): void
           confirmation === null
             ? `${projectId} sends no confirmation.`
             : [
-                `To: the address in '${confirmation.field}'${confirmation.open ? ' (allowed on an open form)' : ''}`,
+                `To: the address in '${confirmation.field}'${confirmation.open ? ' (open: without a Turnstile challenge too)' : ', of a submission that passed Turnstile'}`,
                 `Reply-To: ${confirmation.replyTo ?? '(none)'}`,
                 `Subject: ${confirmation.subject}`,
                 '',

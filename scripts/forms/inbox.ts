@@ -127,7 +127,7 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
 
   cli
     .command('stats <project>')
-    .description('per day (UTC): accepted, spam, delivered, failed')
+    .description('per day (UTC): accepted, spam, delivered, failed, confirmations a cap stopped')
     .option(
       '--days <n>',
       `days, today included (1–${MAX_STATS_DAYS}, 30 unless told)`,
@@ -138,13 +138,14 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
         const days = await ops.submissionStats(projectId, opts.days ?? 30);
         print(global, { days }, () =>
           table([
-            ['DAY', 'ACCEPTED', 'SPAM', 'DELIVERED', 'FAILED'],
+            ['DAY', 'ACCEPTED', 'SPAM', 'DELIVERED', 'FAILED', 'CAPPED'],
             ...days.map((d) => [
               d.day,
               String(d.accepted),
               String(d.spam),
               String(d.delivered),
               String(d.failed),
+              String(d.confirmationsCapped),
             ]),
           ]),
         );

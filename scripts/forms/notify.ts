@@ -1,4 +1,5 @@
-// `forms notify …`: the addresses that get an email per accepted submission (C27).
+// `forms notify …`: the addresses that get an email per accepted submission (C27); one added with a
+// project's key waits for its owner's agreement (C37).
 import type { Command } from 'commander';
 import { type Context, table } from './context.ts';
 
@@ -16,6 +17,11 @@ export function notifyCommands(cli: Command, { withOps, print }: Context): void 
         print(global, added, () =>
           [
             `Added email notification ${added.notificationId} → ${added.address}`,
+            ...(added.state === 'waiting'
+              ? [
+                  `It waits for its owner to agree (C37): verification mail ${added.verification ?? 'not sent'}`,
+                ]
+              : []),
             added.replyToField === null
               ? 'Reply-To: none (set one with --reply-to-field <field>)'
               : `Reply-To: the address in field '${added.replyToField}', when it holds one`,
@@ -34,8 +40,8 @@ export function notifyCommands(cli: Command, { withOps, print }: Context): void 
             ? `No email notifications for ${projectId}: forms notify add ${projectId} <address>`
             : [
                 table([
-                  ['ID', 'ADDRESS', 'CREATED'],
-                  ...notifications.map((r) => [r.notificationId, r.address, r.createdAt]),
+                  ['ID', 'ADDRESS', 'STATE', 'CREATED'],
+                  ...notifications.map((r) => [r.notificationId, r.address, r.state, r.createdAt]),
                 ]),
                 `Reply-To field: ${replyToField ?? '(none)'}`,
               ].join('\n'),

@@ -57,11 +57,15 @@ export const writeEnv = (env: Env) => ({
   lostWriteSeconds: config(env).LOST_WRITE_SECONDS,
 });
 
-/** The row of an accepted submission, with its outbox marker (C26) when its project has targets. */
+/**
+ * The row of an accepted submission, with its outbox marker (C26) when its project has targets,
+ * and (C35) the challenge it passed in its own request.
+ */
 export function acceptedRow(
   project: { id: string; hasTargets: boolean },
   value: Record<string, unknown>,
   spam: boolean,
+  challenged = false,
 ): NewSubmission {
   return {
     id: uuidv7(),
@@ -71,6 +75,7 @@ export function acceptedRow(
     spam,
     // Spam is delivered to nobody.
     outbox: project.hasTargets && !spam ? 1 : null,
+    ...(challenged ? { challenge: 'turnstile' } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { type AppEnv, refuseSecretKeyInPage } from '../auth/authenticate.ts';
 import type { Payer } from '../auth/rate-limit.ts';
+import { config } from '../config.ts';
 import { UploadedFile } from '../fields/file.ts';
 import { type Submission, validateSubmission } from '../fields/validation.ts';
 import { deleteFiles, putFiles, restoreFiles } from '../files/r2.ts';
@@ -12,7 +13,7 @@ import { findIdempotencyKey } from '../store/submissions.ts';
 import { acceptedRow, commitRow, writeEnv } from './commit.ts';
 import { bodyHash, claimKey, replayFirst } from './idempotency.ts';
 import type { Sent } from './pipeline.ts';
-import { checkTurnstile, takeToken } from './turnstile.ts';
+import { checkTurnstile, isTestSecret, takeToken } from './turnstile.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];
 const encoder = new TextEncoder();
@@ -67,8 +68,11 @@ export function validate(project: ResolvedProject, sent: Sent, tokenHeader: stri
   return { value: result.value, spam, token, idempotencyBytes: sent.idempotencyBytes };
 }
 
-/** The outcome of the Turnstile check (C22), and the body's hash for a request with a key (C20). */
-export type Verdict = { spentToken: boolean; hash: string | undefined };
+/**
+ * The outcome of the Turnstile check (C22): whether the token was redeemed already, and (C35)
+ * whether this very request passed a challenge; the body's hash for a request with a key (C20).
+ */
+export type Verdict = { spentToken: boolean; challenged: boolean; hash: string | undefined };
 
 /**
  * Between steps 9 and 10 (C22): for a project with a Turnstile secret, siteverify. A token redeemed
@@ -87,17 +91,18 @@ export async function verifyTurnstile(
       ? undefined
       : await bodyHash(accepted.idempotencyBytes ?? encoder.encode(JSON.stringify(accepted.value)));
   const secret = project.turnstileSecret;
-  const spentToken =
-    secret !== null &&
-    (await checkTurnstile(
-      secret,
-      project.id,
-      accepted.token,
-      c.req.header('CF-Connecting-IP'),
-      idempotencyKey,
-      hash,
-    ));
-  return { spentToken, hash };
+  if (secret === null) return { spentToken: false, challenged: false, hash };
+  const spentToken = await checkTurnstile(
+    secret,
+    project.id,
+    accepted.token,
+    c.req.header('CF-Connecting-IP'),
+    idempotencyKey,
+    hash,
+  );
+  // C35: a test secret passes any token: a challenge only under local development.
+  const challenged = !spentToken && (!isTestSecret(secret) || config(c.env).ALLOW_LOCAL_WEBHOOKS);
+  return { spentToken, challenged, hash };
 }
 
 type FileEntry = [string, UploadedFile];
@@ -127,11 +132,11 @@ export async function store(
   payer: Payer,
   accepted: Accepted,
   idempotencyKey: string | undefined,
-  { spentToken, hash }: Verdict,
+  { spentToken, challenged, hash }: Verdict,
 ): Promise<{ replayed: boolean }> {
   const db = database(c.env.DB);
   const files = Object.entries(accepted.value).filter((e): e is FileEntry => e[1] instanceof UploadedFile);
-  const base = acceptedRow(project, accepted.value, accepted.spam);
+  const base = acceptedRow(project, accepted.value, accepted.spam, challenged);
   const row = files.length === 0 ? base : { ...base, files: JSON.stringify(files.map(([name]) => name)) };
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
   // Files put in R2 for a row that was surely not stored are deleted again, after the answer.

@@ -12,6 +12,13 @@ export const SITEVERIFY_TIMEOUT_MS = 3_000;
 /** Turnstile tokens are at most 2048 characters. */
 const MAX_TOKEN_LENGTH = 2048;
 
+/**
+ * Cloudflare's published test secrets (`1x0…0AA` always passes, `2x…` fails, `3x…` is spent): any
+ * token passes them, so (C35) a submission checked with one passed no challenge, except under
+ * local development.
+ */
+export const isTestSecret = (secret: string) => /^\dx0+AA$/.test(secret);
+
 // The operator's mistake, not a bot's: siteverify refuses the project's secret itself.
 const MISCONFIGURED = ['invalid-input-secret', 'missing-input-secret'];
 

@@ -23,15 +23,19 @@ export function accessConfigured(env: Env): env is Env & { ACCESS_TEAM_DOMAIN: s
   return Boolean(env.ACCESS_TEAM_DOMAIN?.trim()) && Boolean(env.ACCESS_AUD?.trim());
 }
 
+/** Who Access vouches for, and until when its token does (C37: a session never outlives it). */
+export type AccessIdentity = { email: string; expiresAt: number };
+
 /**
- * The email of the identity the token stands for, once its signature (RS256, a key of the team),
- * issuer, audience and time are verified; undefined for any token that fails. The team's keys
- * out of reach (a timeout, a network failure) is an outage: 503 (C18), not a refusal.
+ * The identity the token stands for, once its signature (RS256, a key of the team), issuer,
+ * audience and time are verified; undefined for any token that fails, or that has no `exp` (C37:
+ * a token that never ends is refused). The team's keys out of reach (a timeout, a network failure)
+ * is an outage: 503 (C18), not a refusal.
  */
 export async function accessIdentity(
   token: string,
   settings: { ACCESS_TEAM_DOMAIN: string; ACCESS_AUD: string },
-): Promise<string | undefined> {
+): Promise<AccessIdentity | undefined> {
   const issuer = teamIssuer(settings.ACCESS_TEAM_DOMAIN);
   let keys = keySets.get(issuer);
   if (keys === undefined) {
@@ -43,9 +47,11 @@ export async function accessIdentity(
       issuer,
       audience: settings.ACCESS_AUD.trim(),
       algorithms: ['RS256'],
+      requiredClaims: ['exp'],
     });
     const email = payload.email;
-    return typeof email === 'string' && email !== '' ? email : undefined;
+    if (typeof email !== 'string' || email === '' || typeof payload.exp !== 'number') return undefined;
+    return { email, expiresAt: payload.exp * 1000 };
   } catch (error) {
     if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) {
       throw new UnavailableError('access', error);

@@ -6,6 +6,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import type { DescribeRouteOptions } from 'hono-openapi';
 import type * as v from 'valibot';
+import { config } from '../config.ts';
+import { sendMail } from '../delivery/email.ts';
 import { enqueueStored } from '../delivery/queue.ts';
 import {
   describeRoute,
@@ -19,6 +21,7 @@ import { REASON_PHRASES } from '../http/envelope.ts';
 import { type Documented, errorResponses, okEnvelope, okResponse } from '../http/openapi.ts';
 import {
   conflict,
+  crossSiteSignIn,
   crossSiteWrite,
   internalError,
   invalidBody,
@@ -38,7 +41,7 @@ import { sendJson } from '../http/send.ts';
 import { Conflict, InvalidInput, NotFound, UnavailableError } from '../lib/faults.ts';
 import type { Manager } from '../manage/context.ts';
 import { database } from '../store/db.ts';
-import { credentialOf, type ManageEnv, type Principal, principalOf, refuse } from './principal.ts';
+import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, refuse } from './principal.ts';
 
 /** The largest body a management route reads. */
 export const MAX_MANAGE_BODY = 64 * 1024;
@@ -143,6 +146,11 @@ function guard(access: RouteSpec<never, never, never>['access']): MiddlewareHand
   return async (c, next) => {
     let principal: Principal;
     try {
+      // C37: signing in is same-site only, whatever the credential: a page of another origin
+      // cannot have a browser trade a credential (Access adds its token to every request) for a
+      // session.
+      const origin = c.req.header('Origin');
+      if (access === 'credential' && origin !== undefined && origin !== ownOrigin(c)) throw crossSiteSignIn();
       const credential = access === 'credential' ? await credentialOf(c) : undefined;
       if (access === 'credential' && credential === undefined) await refuse(c);
       principal = credential ?? (await principalOf(c));
@@ -171,6 +179,11 @@ export function managerOf(c: Context<ManageEnv>, principal: Principal): Manager 
         queue,
         ids.map((id) => ({ id })),
       ),
+    // C37: the verification mail of an address that must agree first, with a link to this worker.
+    mail: {
+      baseUrl: config(c.env).PUBLIC_URL ?? new URL(c.req.url).origin,
+      send: (make) => sendMail(c.env.EMAIL, config(c.env).EMAIL_FROM, make),
+    },
   };
 }
 

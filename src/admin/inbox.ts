@@ -277,7 +277,7 @@ export function inboxRoutes(routes: ManageRoutes): void {
     path: '/projects/:projectId/stats',
     tag: TAG,
     operationId: 'projectStats',
-    summary: 'Per day (UTC): accepted, spam, deliveries delivered and failed',
+    summary: 'Per day (UTC): accepted, spam, deliveries delivered and failed, confirmations a cap stopped',
     access: 'project',
     params: ProjectParams,
     query: StatsQuery,
@@ -287,7 +287,9 @@ export function inboxRoutes(routes: ManageRoutes): void {
       members: { days: v.array(DayStatsSchema) },
       example: {
         message: '30 days',
-        days: [{ day: '2026-11-22', accepted: 12, spam: 1, delivered: 11, failed: 1 }],
+        days: [
+          { day: '2026-11-22', accepted: 12, spam: 1, delivered: 11, failed: 1, confirmationsCapped: 0 },
+        ],
       },
     },
     handler: async ({ m, params, query }) => {

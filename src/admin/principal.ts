@@ -19,10 +19,25 @@ import type { Actor } from '../manage/context.ts';
 import { keyHashOf, resolveProject } from '../projects/cache.ts';
 import { displayPrefix, looksLikeKey, parseBearer } from '../projects/keys.ts';
 import { database } from '../store/db.ts';
-import { findSession } from '../store/sessions.ts';
+import { deleteSession, findSession, recheckSession } from '../store/sessions.ts';
 import { accessConfigured, accessIdentity } from './access.ts';
 
 export const SESSION_COOKIE = 'edgeform_session';
+/**
+ * C37: on https the cookie is `__Host-` prefixed: the browser keeps it only if Secure, for this
+ * host alone and the whole path, so no sibling subdomain can plant or shadow it.
+ */
+export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Plain http on this machine (`wrangler dev`): no `Secure`, so no `__Host-` either. */
+export const isLocalHttp = (c: Context) => {
+  const url = new URL(c.req.url);
+  return url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
+};
+
+/** The session cookie's name for this request's scheme. */
+export const sessionCookieName = (c: Context) => (isLocalHttp(c) ? SESSION_COOKIE : HOST_SESSION_COOKIE);
 export const CSRF_HEADER = 'X-CSRF-Token';
 export const ACCESS_HEADER = 'Cf-Access-Jwt-Assertion';
 /** 32 random bytes in base64url. */
@@ -36,6 +51,8 @@ export type Principal = {
   credentialHash: string | null;
   /** For a cookie: the session's stored hash, its CSRF token and its end. */
   session?: { idHash: string; csrfToken: string; expiresAt: string };
+  /** C37: an Access identity's token ends then (ms): a session made from it ends no later. */
+  accessExpiresAt?: number;
 };
 
 export type ManageEnv = AppEnv & { Variables: AppEnv['Variables'] & { principal: Principal } };
@@ -120,25 +137,73 @@ export async function credentialOf(c: Context<ManageEnv>): Promise<Principal | u
   }
   const assertion = c.req.header(ACCESS_HEADER);
   if (assertion !== undefined && accessConfigured(env)) {
-    const email = await accessIdentity(assertion, env);
-    if (email === undefined) return refuse(c);
-    return { actor: { kind: 'access', email }, projectId: undefined, credentialHash: null };
+    const identity = await accessIdentity(assertion, env);
+    if (identity === undefined) return refuse(c);
+    return {
+      actor: { kind: 'access', email: identity.email },
+      projectId: undefined,
+      credentialHash: null,
+      accessExpiresAt: identity.expiresAt,
+    };
   }
   return undefined;
 }
 
-/** The session of the cookie, if it is live and its credential still holds. */
+/** A session lasts at most 12 hours. */
+export const SESSION_SECONDS = 12 * 60 * 60;
+/** C37: live sessions per credential: a new one ends the oldest beyond it. */
+export const MAX_SESSIONS_PER_CREDENTIAL = 10;
+
+/** C37: an Access session is checked against Access again this often, at least. */
+export const ACCESS_RECHECK_MS = 60 * 60 * 1000;
+
+/**
+ * C37: an Access session due for its check: the request must carry a valid Access token of the
+ * same identity (Access adds one to every request it lets through), which moves the check an hour
+ * on and the session's end to the token's (never past its first twelve hours). Else it ends.
+ */
+async function recheckAccess(
+  c: Context<ManageEnv>,
+  row: { idHash: string; actor: string; createdAt: string; expiresAt: string },
+  now: number,
+): Promise<string | undefined> {
+  const assertion = c.req.header(ACCESS_HEADER);
+  const identity =
+    assertion !== undefined && accessConfigured(c.env) ? await accessIdentity(assertion, c.env) : undefined;
+  const db = database(c.env.DB);
+  if (identity === undefined || `access:${identity.email}` !== row.actor) {
+    await deleteSession(db, row.idHash);
+    return undefined;
+  }
+  const expiresAt = new Date(
+    Math.min(identity.expiresAt, Date.parse(row.createdAt) + SESSION_SECONDS * 1000),
+  ).toISOString();
+  await recheckSession(db, row.idHash, new Date(now + ACCESS_RECHECK_MS).toISOString(), expiresAt);
+  return expiresAt;
+}
+
+/**
+ * The session of the cookie, if it is live and its credential still holds. C37: a key's session
+ * spends the key's rate limit; an Access session is checked against Access again when due.
+ */
 async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal | undefined> {
   const idHash = await sha256Text(id);
-  const row = await findSession(database(c.env.DB), idHash, new Date().toISOString());
+  const now = Date.now();
+  const row = await findSession(database(c.env.DB), idHash, new Date(now).toISOString());
   if (row === undefined) return undefined;
   let actor: Actor;
+  let expiresAt = row.expiresAt;
   if (row.actor === 'operator') {
     // Ends when the operator token changes.
     const token = operatorToken(c.env);
     if (token === undefined || row.keyHash !== (await sha256Text(token))) return undefined;
     actor = { kind: 'operator' };
   } else if (row.actor.startsWith('access:')) {
+    if (row.recheckAt === null || Date.parse(row.recheckAt) <= now) {
+      const until = await recheckAccess(c, row, now);
+      if (until === undefined) return undefined;
+      expiresAt = until;
+    }
     actor = { kind: 'access', email: row.actor.slice('access:'.length) };
   } else {
     // Ends with its key: revoked (C17: seen within the cache's seconds), the session is no more.
@@ -146,41 +211,46 @@ async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal |
     const project = await resolveProject(database(c.env.DB), row.keyHash, config(c.env).CONFIG_CACHE_SECONDS);
     if (project === undefined || project.id !== row.projectId || project.keyKind !== 'secret')
       return undefined;
+    // C37: the key's own budget, as if the key itself were sent.
+    await limitEarly(c, c.env, { bucket: row.keyHash, shared: false, projectId: project.id });
     actor = { kind: 'key', prefix: row.actor.slice('key:'.length) };
   }
   return {
     actor,
     projectId: row.projectId ?? undefined,
     credentialHash: row.keyHash,
-    session: { idHash, csrfToken: await csrfTokenOf(id), expiresAt: row.expiresAt },
+    session: { idHash, csrfToken: await csrfTokenOf(id), expiresAt },
   };
 }
 
 /**
- * C32: the caller, from a credential, else from the session cookie; none is 401. With the cookie,
- * every method but GET and HEAD must come from the worker's own origin with the CSRF token.
+ * C32: the caller: the session of the cookie, unless a bearer credential is sent; else a credential
+ * (a bearer token or key, or an Access token); none is 401. With the cookie, every method but GET
+ * and HEAD must come from the worker's own origin with the CSRF token. (Behind Access, the
+ * dashboard's requests carry both the cookie and Access's token: the session answers, and Access's
+ * token is what it is checked against again, C37.)
  */
 export async function principalOf(c: Context<ManageEnv>): Promise<Principal> {
-  const credential = await credentialOf(c);
-  if (credential !== undefined) {
-    // Access adds its header to every request its cookie comes with, another site's too: a change
-    // it vouches for must not come from another origin's page.
-    const origin = c.req.header('Origin');
-    const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
-    if (credential.actor.kind === 'access' && write && origin !== undefined && origin !== ownOrigin(c)) {
-      throw crossSiteWrite();
-    }
-    return credential;
-  }
-  const cookie = getCookie(c, SESSION_COOKIE);
+  const cookie = c.req.header('Authorization') === undefined ? getCookie(c, sessionCookieName(c)) : undefined;
   const session = cookie === undefined ? undefined : await sessionOf(c, cookie);
-  if (session === undefined) return refuse(c);
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-    const origin = c.req.header('Origin');
-    const csrf = c.req.header(CSRF_HEADER) ?? '';
-    if (origin !== ownOrigin(c) || !(await sameSecret(csrf, session.session?.csrfToken ?? ''))) {
-      throw crossSiteWrite();
+  if (session !== undefined) {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const origin = c.req.header('Origin');
+      const csrf = c.req.header(CSRF_HEADER) ?? '';
+      if (origin !== ownOrigin(c) || !(await sameSecret(csrf, session.session?.csrfToken ?? ''))) {
+        throw crossSiteWrite();
+      }
     }
+    return session;
   }
-  return session;
+  const credential = await credentialOf(c);
+  if (credential === undefined) return refuse(c);
+  // Access adds its header to every request its cookie comes with, another site's too: a change
+  // it vouches for must not come from another origin's page.
+  const origin = c.req.header('Origin');
+  const write = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+  if (credential.actor.kind === 'access' && write && origin !== undefined && origin !== ownOrigin(c)) {
+    throw crossSiteWrite();
+  }
+  return credential;
 }

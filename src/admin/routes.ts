@@ -2,6 +2,7 @@
 // delivery targets and deliveries, and the inbox. Each route calls one operation of src/manage.
 import type { HonoBase } from 'hono/hono-base';
 import type { AppEnv } from '../auth/authenticate.ts';
+import { consentRoutes } from './consent.ts';
 import { ManageRoutes } from './define.ts';
 import { inboxRoutes } from './inbox.ts';
 import type { ManageEnv } from './principal.ts';
@@ -16,4 +17,5 @@ export function manageRoutes(app: HonoBase<AppEnv>): void {
   targetRoutes(routes);
   inboxRoutes(routes);
   routes.close();
+  consentRoutes(app);
 }

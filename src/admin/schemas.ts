@@ -191,6 +191,12 @@ export const WebhookBody = v.strictObject({
   ),
 });
 export const WebhookPatch = v.strictObject({ enabled: v.boolean() });
+/** C37: an address is active, waiting for its owner's agreement, or its link expired. */
+export const NotificationStateSchema = described(
+  v.picklist(['active', 'waiting', 'expired']),
+  "`waiting`: its owner has not agreed yet, and nothing is sent to it (C37); `expired`: the link's 72 hours passed (remove it and add it again).",
+);
+
 export const NotificationBody = v.strictObject({ address: v.string(), replyToField: v.optional(v.string()) });
 export const SubmissionPatch = v.strictObject({
   read: v.optional(v.boolean()),
@@ -329,6 +335,7 @@ export const DayStatsSchema = v.object({
   spam: v.number(),
   delivered: v.number(),
   failed: v.number(),
+  confirmationsCapped: described(v.number(), 'C35: confirmations that a daily cap stopped.'),
 });
 
 export const AuditEntrySchema = v.object({

@@ -2,31 +2,31 @@
 // read (HttpOnly), that no other site sends (SameSite=Strict), and whose id D1 never sees (only
 // its hash); the page keeps the session's CSRF token in memory, and asks for it again on reload.
 import type { Context } from 'hono';
-import { invalidCredentials } from '../http/replies.ts';
-import { sha256Text } from '../lib/hex.ts';
+import { crossSiteSignIn, invalidCredentials } from '../http/replies.ts';
+import { randomToken, sha256Text } from '../lib/hex.ts';
 import { actorName } from '../manage/context.ts';
 import { deleteSession, insertSession } from '../store/sessions.ts';
 import type { ManageRoutes } from './define.ts';
 import { managerOf } from './define.ts';
-import { csrfTokenOf, type ManageEnv, type Principal, SESSION_COOKIE } from './principal.ts';
+import {
+  ACCESS_RECHECK_MS,
+  csrfTokenOf,
+  isLocalHttp,
+  MAX_SESSIONS_PER_CREDENTIAL,
+  type ManageEnv,
+  type Principal,
+  SESSION_SECONDS,
+  sessionCookieName,
+} from './principal.ts';
 import { SessionSchema } from './schemas.ts';
 
-/** A session lasts at most 12 hours. */
-export const SESSION_SECONDS = 12 * 60 * 60;
-
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** The cookie: `Secure` everywhere but on this machine, where `wrangler dev` serves plain http. */
+/**
+ * The cookie: `Secure` and (C37) `__Host-` everywhere but on this machine, where `wrangler dev`
+ * serves plain http.
+ */
 function cookie(c: Context, value: string, maxAge: number): string {
-  const secure = LOCAL_HOSTS.has(new URL(c.req.url).hostname) ? '' : '; Secure';
-  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
-}
-
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replaceAll('=', '');
+  const secure = isLocalHttp(c) ? '' : '; Secure';
+  return `${sessionCookieName(c)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
 }
 
 const view = (p: Principal, csrfToken: string, expiresAt: string) => ({
@@ -51,8 +51,9 @@ export function sessionRoutes(routes: ManageRoutes): void {
     operationId: 'signIn',
     summary: 'Exchanges a credential for a session cookie (C32)',
     description:
-      'Send the operator token or a secret key as `Authorization: Bearer …` (or an Access JWT). The reply sets `edgeform_session` (HttpOnly, SameSite=Strict, Secure but on localhost, 12 hours) and gives the CSRF token that every change made with the cookie must send as `X-CSRF-Token`.',
+      "Send the operator token or a secret key as `Authorization: Bearer …` (or an Access JWT), from no page or from the worker's own (another `Origin` is 403). The reply sets `__Host-edgeform_session` (`edgeform_session` on http://localhost; HttpOnly, SameSite=Strict, Secure, 12 hours, or until the Access token ends) and gives the CSRF token that every change made with the cookie must send as `X-CSRF-Token`. A credential has at most 10 sessions: a new one ends the oldest.",
     access: 'credential',
+    refusals: [{ name: 'from another origin', reply: crossSiteSignIn() }],
     reply: {
       status: 201,
       description: 'Signed in: the cookie is set.',
@@ -61,22 +62,36 @@ export function sessionRoutes(routes: ManageRoutes): void {
     },
     extra: {},
     handler: async ({ c, principal }) => {
-      const id = base64url(crypto.getRandomValues(new Uint8Array(32)));
+      const id = randomToken();
       const now = Date.now();
-      const expiresAt = new Date(now + SESSION_SECONDS * 1000).toISOString();
-      await insertSession(managerOf(c, principal).db, {
-        idHash: await sha256Text(id),
-        actor: actorName(principal.actor),
-        projectId: principal.projectId ?? null,
-        keyHash: principal.credentialHash,
-        createdAt: new Date(now).toISOString(),
-        expiresAt,
-      });
+      // C37: a session made from an Access token never outlives it, and is checked again hourly.
+      const ends = Math.min(
+        now + SESSION_SECONDS * 1000,
+        principal.accessExpiresAt ?? Number.POSITIVE_INFINITY,
+      );
+      const expiresAt = new Date(ends).toISOString();
+      await insertSession(
+        managerOf(c, principal).db,
+        {
+          idHash: await sha256Text(id),
+          actor: actorName(principal.actor),
+          projectId: principal.projectId ?? null,
+          keyHash: principal.credentialHash,
+          createdAt: new Date(now).toISOString(),
+          expiresAt,
+          recheckAt:
+            principal.accessExpiresAt === undefined ? null : new Date(now + ACCESS_RECHECK_MS).toISOString(),
+        },
+        MAX_SESSIONS_PER_CREDENTIAL,
+      );
       return {
         status: 201,
         message: 'Signed in',
         data: { session: view(principal, await csrfTokenOf(id), expiresAt) },
-        headers: { 'Set-Cookie': cookie(c, id, SESSION_SECONDS), 'Cache-Control': 'no-store' },
+        headers: {
+          'Set-Cookie': cookie(c, id, Math.max(0, Math.floor((ends - now) / 1000))),
+          'Cache-Control': 'no-store',
+        },
       };
     },
   });

@@ -21,6 +21,7 @@ import {
   DeliverySchema,
   NotificationBody,
   NotificationParams,
+  NotificationStateSchema,
   ProjectParams,
   WebhookBody,
   WebhookParams,
@@ -255,7 +256,12 @@ export function targetRoutes(routes: ManageRoutes): void {
       members: {
         replyToField: v.nullable(v.string()),
         notifications: v.array(
-          v.object({ notificationId: v.string(), address: v.string(), createdAt: v.string() }),
+          v.object({
+            notificationId: v.string(),
+            address: v.string(),
+            state: NotificationStateSchema,
+            createdAt: v.string(),
+          }),
         ),
       },
       example: {
@@ -265,6 +271,7 @@ export function targetRoutes(routes: ManageRoutes): void {
           {
             notificationId: 'em_2k4d8s0q1m3z',
             address: 'owner@example.com',
+            state: 'active',
             createdAt: '2026-11-22T08:00:00.000Z',
           },
         ],
@@ -281,19 +288,30 @@ export function targetRoutes(routes: ManageRoutes): void {
     path: '/projects/:projectId/notifications',
     tag: TAG,
     operationId: 'addNotification',
-    summary: 'Emails an address per accepted submission (C27)',
+    summary:
+      'Emails an address per accepted submission (C27); one added with a secret key must agree first (C37)',
+    description:
+      "Added by the operator, the address is active at once. Added with a project's secret key (or a session made from one), it is `waiting`: it is sent one mail with a link (at most 2 a day to one address, 20 a day from one project), and nothing else until its owner follows it; the link works for 72 hours. `verification` says whether that mail went.",
     access: 'project',
     params: ProjectParams,
     body: NotificationBody,
     reply: {
       status: 201,
       description: 'Added.',
-      members: { notificationId: v.string(), address: v.string(), replyToField: v.nullable(v.string()) },
+      members: {
+        notificationId: v.string(),
+        address: v.string(),
+        replyToField: v.nullable(v.string()),
+        state: NotificationStateSchema,
+        verification: v.optional(v.string()),
+      },
       example: {
         message: 'Notification added',
         notificationId: 'em_2k4d8s0q1m3z',
         address: 'owner@example.com',
         replyToField: 'email',
+        state: 'waiting',
+        verification: 'sent',
       },
     },
     handler: async ({ m, params, body }) => ({

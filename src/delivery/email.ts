@@ -98,13 +98,22 @@ export async function sendThrough(binding: EmailSender, message: NotificationEma
   }
 }
 
+/** One mail made for the sender address, through the binding; or why email is not set up. */
+export function sendMail(
+  binding: EmailSender | undefined,
+  from: string | undefined,
+  make: (from: string) => NotificationEmail,
+): Promise<EmailAttempt> {
+  const sender = emailSender(binding, from);
+  if (typeof sender === 'string') return Promise.resolve(failed(sender));
+  return sendThrough(sender.binding, make(sender.from));
+}
+
 /** One attempt to send a notification (C27); email not set up is an error to record and retry. */
-export async function sendNotification(
+export function sendNotification(
   binding: EmailSender | undefined,
   from: string | undefined,
   d: Parameters<typeof notificationEmail>[0],
 ): Promise<EmailAttempt> {
-  const sender = emailSender(binding, from);
-  if (typeof sender === 'string') return failed(sender);
-  return sendThrough(sender.binding, notificationEmail(d, sender.from));
+  return sendMail(binding, from, (sender) => notificationEmail(d, sender));
 }

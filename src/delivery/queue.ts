@@ -106,7 +106,10 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db
       email: {
         binding: env.EMAIL,
         from: settings.EMAIL_FROM,
-        confirmationsPerDay: settings.CONFIRMATIONS_PER_ADDRESS_PER_DAY,
+        caps: {
+          perMailbox: settings.CONFIRMATIONS_PER_ADDRESS_PER_DAY,
+          perProject: settings.CONFIRMATIONS_PER_PROJECT_PER_DAY,
+        },
       },
       publicUrl: settings.PUBLIC_URL,
       retryDelays: settings.WEBHOOK_RETRY_DELAYS,

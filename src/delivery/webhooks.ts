@@ -1,6 +1,6 @@
 // C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
-import { CONFIRMATIONS_PER_DAY, RETRY_DELAYS } from '../config.ts';
+import { CONFIRMATIONS_PER_DAY, CONFIRMATIONS_PER_PROJECT, RETRY_DELAYS } from '../config.ts';
 import { READ_PATH } from '../http/replies.ts';
 import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
 import { errorText } from '../lib/faults.ts';
@@ -9,7 +9,7 @@ import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
 import { type Claim, claimDelivery, type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
 import { type ChatKind, chatMessage } from './chat.ts';
-import { sendConfirmation } from './confirm.ts';
+import { type ConfirmationCaps, sendConfirmation } from './confirm.ts';
 import { type EmailSender, sendNotification } from './email.ts';
 
 /** A receiver gets this long to answer; longer is a failed attempt. */
@@ -124,12 +124,12 @@ export type AttemptOutcome =
 
 /**
  * What sends email (C27): the `send_email` binding and the sender address, EMAIL_FROM; and (C35)
- * how many confirmations one address may get a day.
+ * the confirmations' daily caps.
  */
 export type EmailSetup = {
   binding: EmailSender | undefined;
   from: string | undefined;
-  confirmationsPerDay?: number;
+  caps?: ConfirmationCaps;
 };
 
 /** How an attempt is made: where it may go, email, the worker's address (C36), and how to fetch. */
@@ -169,7 +169,7 @@ async function sendOnce(
       {
         binding: email?.binding,
         from: email?.from,
-        cap: email?.confirmationsPerDay ?? CONFIRMATIONS_PER_DAY,
+        caps: email?.caps ?? { perMailbox: CONFIRMATIONS_PER_DAY, perProject: CONFIRMATIONS_PER_PROJECT },
         now,
       },
       d,

@@ -25,6 +25,7 @@ import {
   JSON_MEDIA,
   preflightOperation,
 } from '../http/openapi.ts';
+import { PAGE_HEADERS } from '../http/page.ts';
 import * as replies from '../http/replies.ts';
 import {
   created,
@@ -45,7 +46,7 @@ import { formCacheKey, type ResolvedProject, resolveForm } from '../projects/cac
 import { database } from '../store/db.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
-import { errorPage, PAGE_HEADERS, thankYouPage } from './pages.ts';
+import { errorPage, thankYouPage } from './pages.ts';
 
 export const FORM_PREFIX = '/f/';
 export const FORM_PATH = `${FORM_PREFIX}:formId`;

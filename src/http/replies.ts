@@ -171,6 +171,8 @@ export const notFound = () =>
 /** C32: the paths of the management API and of its sessions. */
 export const MANAGE_PATH = '/api/v1/projects';
 export const SESSION_PATH = '/api/v1/session';
+/** C37: where a notification address's verification link leads. */
+export const VERIFY_PATH = '/verify';
 
 /** C32: no credential, or one that is not valid. */
 export const invalidCredentials = () => unauthorized('Invalid credentials');
@@ -192,6 +194,14 @@ export const operatorOnly = () =>
   );
 
 /** C32: a change made with a session cookie, without the worker's own Origin or the CSRF token. */
+/** C37: a sign-in from another origin's page: a browser must not trade a credential for a session there. */
+export const crossSiteSignIn = () =>
+  new ApiError(
+    403,
+    'Request refused',
+    'Sign in from this worker’s own pages (or from no page at all): another origin’s page cannot make a session',
+  );
+
 export const crossSiteWrite = () =>
   new ApiError(
     403,

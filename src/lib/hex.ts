@@ -13,3 +13,14 @@ export function toHex(bytes: Uint8Array): string {
   for (const b of bytes) out += HEX[b];
   return out;
 }
+
+/** Bytes in base64url, without padding. */
+export function toBase64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replaceAll('=', '');
+}
+
+/** A secret of 32 random bytes, in base64url (43 characters): session ids, links' tokens. */
+export const randomToken = () => toBase64url(crypto.getRandomValues(new Uint8Array(32)));

@@ -1,16 +1,21 @@
 // C19: what every management operation is given: the database, and who asks (for the audit
 // log). Each operation exists once: the command-line tool and the management API both call it.
+import type { Mailer } from '../delivery/consent.ts';
 import { NotFound } from '../lib/faults.ts';
 import { recordAudit } from '../store/audit.ts';
 import type { Db } from '../store/db.ts';
 import { projectDetails } from '../store/projects.ts';
 
-/** Who makes a change: the operator (by token or Cloudflare Access), a project's key, or the tool. */
+/**
+ * Who makes a change: the operator (by token or Cloudflare Access), a project's key, the tool, or
+ * (C37) the owner of an address, agreeing to receive a project's submissions.
+ */
 export type Actor =
   | { kind: 'tool' }
   | { kind: 'operator' }
   | { kind: 'access'; email: string }
-  | { kind: 'key'; prefix: string };
+  | { kind: 'key'; prefix: string }
+  | { kind: 'recipient' };
 
 export type Manager = {
   db: Db;
@@ -20,7 +25,13 @@ export type Manager = {
    * seconds. Elsewhere (the tool) the minute's sweep finds them.
    */
   enqueue?: ((submissionIds: string[]) => Promise<void>) | undefined;
+  /** In the worker: sends its own mail (C37: a verification) and knows its address for links. */
+  mail?: Mailer | undefined;
 };
+
+/** C37: whether the actor speaks for the operator (by token, Access or the tool), not a project. */
+export const isOperator = (actor: Actor) =>
+  actor.kind === 'operator' || actor.kind === 'access' || actor.kind === 'tool';
 
 /** How the audit log names an actor (C32). */
 export function actorName(actor: Actor): string {

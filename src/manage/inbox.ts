@@ -17,8 +17,8 @@ import {
   type StoredSubmission,
 } from '../store/inbox.ts';
 import { indexSubmissions, markForIndexing, matchesQuery, pendingOf } from '../store/search.ts';
-import { type DayStats, dailyStats } from '../store/stats.ts';
-import { type Manager, recordChange, requireProject } from './context.ts';
+import { type DayStats, dailyStats, MAX_STATS_DAYS } from '../store/stats.ts';
+import { isOperator, type Manager, recordChange, requireProject } from './context.ts';
 
 /** What an inbox shows of a submission. */
 export type SubmissionView = {
@@ -179,7 +179,7 @@ export async function deleteSubmission(
   return { deleted: id };
 }
 
-export const MAX_STATS_DAYS = 365;
+export { MAX_STATS_DAYS };
 
 /** The last `days` days (UTC, today included): accepted, spam, delivered and failed, per day. */
 export async function submissionStats(m: Manager, projectId: string, days = 30): Promise<DayStats[]> {
@@ -200,7 +200,14 @@ export async function auditLog(
   const p = await requireProject(m, projectId);
   const limit = options.limit ?? 100;
   const rows = await listAudit(m.db, p.id, { before: options.before, limit: limit + 1 });
-  return { entries: rows.slice(0, limit), more: rows.length > limit };
+  // C37: a project's key sees the operator's changes as the operator's, never who (an Access
+  // identity is a person's address).
+  const shown = isOperator(m.actor)
+    ? rows
+    : rows.map((r) =>
+        r.actor.startsWith('access:') || r.actor === 'tool' ? { ...r, actor: 'operator' } : r,
+      );
+  return { entries: shown.slice(0, limit), more: rows.length > limit };
 }
 
 /**

@@ -3,6 +3,7 @@
 // input is one InvalidInput that says what would do. Field definitions are checked in
 // src/fields/spec.ts.
 import { UNKNOWN_FIELD_POLICIES, type UnknownFieldPolicy } from '../../schema/tables.ts';
+import { placeholdersOf } from '../delivery/confirm.ts';
 import { isEmailAddress } from '../delivery/email.ts';
 import { FIELD_NAME, TURNSTILE_FIELD } from '../fields/spec.ts';
 import { InvalidInput } from '../lib/faults.ts';
@@ -135,7 +136,10 @@ export type ConfirmationInput = {
   body: string;
   /** The project owner's address, for replies. */
   replyTo: string;
-  /** The operator allows it on a project with neither Turnstile nor allowed origins. */
+  /**
+   * The operator sends it for submissions that passed no Turnstile challenge too (a risk: anyone
+   * can then have the project mail any address). Absent: as it was.
+   */
   open?: boolean | undefined;
 };
 
@@ -167,6 +171,18 @@ export function parseConfirmation(
     /[\p{Cc}\p{Zl}\p{Zp}]/u.test(input.subject)
   ) {
     throw new InvalidInput('The confirmation subject is 1 to 200 characters on one line');
+  }
+  // C35: the subject takes no value a stranger typed: only a number, a yes/no or one of the
+  // owner's own choices.
+  for (const name of placeholdersOf(input.subject)) {
+    const named = fields.find((f) => f.name === name);
+    const rules = named?.rules ? (JSON.parse(named.rules) as { oneOf?: unknown }) : {};
+    const chosen = named?.type === 'string' && Array.isArray(rules.oneOf);
+    if (named !== undefined && !chosen && named.type === 'string') {
+      throw new InvalidInput(
+        `The confirmation subject takes no text a submitter typed: '{{${name}}}' is free text (put it in the body; the subject may name a number, a yes/no, or a field with choices)`,
+      );
+    }
   }
   if (input.body.trim() === '' || input.body.length > MAX_CONFIRMATION_BODY) {
     throw new InvalidInput(`The confirmation body is 1 to ${MAX_CONFIRMATION_BODY} characters of plain text`);

@@ -19,7 +19,7 @@ import {
   newConfirmationId,
   setWebhookEnabled as setTargetEnabled,
 } from '../store/targets.ts';
-import { type Manager, type ProjectDetails, recordChange, requireProject } from './context.ts';
+import { isOperator, type Manager, type ProjectDetails, recordChange, requireProject } from './context.ts';
 import {
   type ConfirmationInput,
   parseConfirmation,
@@ -259,8 +259,9 @@ export async function updateProject(
 
 /**
  * C35: the confirmation's settings, and its target turned on (made the first time) or off. It is
- * refused on a project anyone can post to from anywhere (neither Turnstile nor allowed origins)
- * unless `open` says so, which only the operator may.
+ * sent only for a submission that passed the project's Turnstile challenge, so it needs a
+ * Turnstile secret, unless the operator opens it (`open`: sent for any submission, a risk they
+ * take). No project key may open it (nor a session made from one); `open` absent keeps it as it is.
  */
 async function confirmationSettings(
   m: Manager,
@@ -279,15 +280,15 @@ async function confirmationSettings(
     };
   }
   const settings = parseConfirmation(input, p.fields);
-  const open = input.open === true;
-  if (open && m.actor.kind === 'key') {
+  const open = input.open ?? p.confirmOpen;
+  if (open && !p.confirmOpen && !isOperator(m.actor)) {
     throw new InvalidInput(
-      'Only the operator may allow confirmations from a form that neither Turnstile nor allowed origins protect',
+      'Only the operator may send confirmations for submissions that passed no Turnstile challenge (open)',
     );
   }
-  if (!open && p.turnstileSecret === null && p.origins.length === 0) {
+  if (!open && p.turnstileSecret === null) {
     throw new InvalidInput(
-      'A confirmation needs Turnstile or allowed origins first, so that a public form cannot be made to mail strangers (or the operator allows it: open)',
+      "A confirmation is sent only for a submission that passed Turnstile, so that a public form cannot be made to mail strangers: set the project's Turnstile secret first (allowed origins protect nothing against a script; or the operator opens it: open)",
     );
   }
   if (target === undefined) {

@@ -2,12 +2,15 @@
 // once) and notification addresses.
 import type { TargetKind } from '../../schema/tables.ts';
 import { chatTest } from '../delivery/chat.ts';
+import { sendVerification, VERIFY_HOURS } from '../delivery/consent.ts';
 import { type Answer, postJson, postSigned, signingSecrets } from '../delivery/webhooks.ts';
 import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
 import { Conflict, InvalidInput, NotFound } from '../lib/faults.ts';
+import { randomToken, sha256Text } from '../lib/hex.ts';
 import { newWebhookSecret } from '../lib/webhook-signature.ts';
 import { updateProjectSettings } from '../store/projects.ts';
 import {
+  addressAwaiting,
   addressOf,
   removeWebhook as deleteTarget,
   insertWebhook,
@@ -17,9 +20,10 @@ import {
   newWebhookId,
   rotateWebhookSecret,
   setWebhookEnabled as switchTarget,
+  verifyAddress,
   type Webhook,
 } from '../store/targets.ts';
-import { type Manager, recordChange, requireProject } from './context.ts';
+import { isOperator, type Manager, recordChange, requireProject } from './context.ts';
 import { parseEmailAddress, parseReplyToField } from './input.ts';
 
 /** What a test's answer shows: its status (null: none), an error, an excerpt. */
@@ -153,9 +157,13 @@ export async function rotateSecret(m: Manager, projectId: string, id: string) {
   return { webhookId: id, secret, previousUntil: until };
 }
 
-/** C26: turns a webhook on (its cancelled deliveries can then go again) or off (they are cancelled). */
+/**
+ * C26: turns a webhook on (its cancelled deliveries can then go again) or off (they are cancelled).
+ * Only a webhook (or a chat hook): an email address or the confirmation is not one (C37).
+ */
 export async function setWebhookEnabled(m: Manager, projectId: string, id: string, enabled: boolean) {
   const p = await requireProject(m, projectId);
+  await requireWebhook(m, p.id, id);
   if (!(await switchTarget(m.db, p.id, id, enabled))) throw noWebhook(p.id, id);
   await recordChange(m, p.id, enabled ? 'webhook.enable' : 'webhook.disable', { webhookId: id });
   return { projectId: p.id, webhookId: id, state: enabled ? ('active' as const) : ('disabled' as const) };
@@ -198,7 +206,19 @@ export async function testWebhook(
   return { webhookId: hook.id, url: hook.url, messageId, ...answerOf(answer) };
 }
 
-/** C27: an address that gets an email per accepted submission, and the Reply-To field, if given. */
+/** C37: where a notification address stands: on, waiting for its owner's agreement, or its link expired. */
+export type NotificationState = 'active' | 'waiting' | 'expired';
+
+function notificationState(n: Webhook, now: string): NotificationState {
+  if (n.disabledReason !== 'unverified') return 'active';
+  return n.verifyUntil !== null && n.verifyUntil > now ? 'waiting' : 'expired';
+}
+
+/**
+ * C27: an address that gets an email per accepted submission, and the Reply-To field, if given.
+ * C37: added by anyone but the operator, it waits for its owner's agreement: it is sent one
+ * verification mail (capped) and nothing else until its link is followed.
+ */
 export async function addNotification(m: Manager, projectId: string, address: string, replyToField?: string) {
   const to = parseEmailAddress(address);
   const p = await requireProject(m, projectId);
@@ -211,31 +231,74 @@ export async function addNotification(m: Manager, projectId: string, address: st
       `Project '${p.id}' has ${MAX_NOTIFICATIONS} email addresses already: remove one first`,
     );
   }
+  const consent = !isOperator(m.actor);
+  if (consent && m.mail === undefined) {
+    throw new InvalidInput(
+      'An address added by a project key must agree first, and email cannot be sent from here',
+    );
+  }
+  const token = randomToken();
+  const until = new Date(Date.now() + VERIFY_HOURS * 3_600_000).toISOString();
   const row = {
     id: newNotificationId(),
     projectId: p.id,
     kind: 'email' as TargetKind,
     url: mailto(to),
     secret: '',
+    ...(consent ? { waiting: { verifyHash: await sha256Text(token), verifyUntil: until } } : {}),
   };
   await insertWebhook(m.db, row);
   if (replyTo !== p.replyToField) await updateProjectSettings(m.db, p.id, { replyToField: replyTo });
+  const verification =
+    consent && m.mail !== undefined ? await sendVerification(m.db, m.mail, p, to, token, until) : undefined;
   await recordChange(m, p.id, 'notification.add', {
     notificationId: row.id,
     address: to,
     replyToField: replyTo,
+    ...(verification === undefined ? {} : { verification }),
   });
-  return { notificationId: row.id, address: to, replyToField: replyTo };
+  return {
+    notificationId: row.id,
+    address: to,
+    replyToField: replyTo,
+    state: (consent ? 'waiting' : 'active') as NotificationState,
+    ...(verification === undefined ? {} : { verification }),
+  };
 }
 
 export async function listNotifications(m: Manager, projectId: string) {
   const p = await requireProject(m, projectId);
+  const now = new Date().toISOString();
   const notifications = (await listAll(m.db, p.id, 'email')).map((n) => ({
     notificationId: n.id,
     address: addressOf(n.url),
+    state: notificationState(n, now),
     createdAt: n.createdAt,
   }));
   return { replyToField: p.replyToField, notifications };
+}
+
+/** C37: the project and address a verification link is for, while it works; NotFound after. */
+export async function linkedAddress(m: Manager, token: string) {
+  const found = await addressAwaiting(m.db, await sha256Text(token), new Date().toISOString());
+  if (found === undefined) throw expiredLink();
+  const p = await requireProject(m, found.projectId);
+  return { projectName: p.name, address: addressOf(found.url) };
+}
+
+const expiredLink = () =>
+  new NotFound('This link does not work any more: it was used, it expired, or the address was removed');
+
+/** C37: the address's owner agrees: from now on it gets the project's submissions. */
+export async function agreeToAddress(m: Manager, token: string) {
+  const found = await verifyAddress(m.db, await sha256Text(token), new Date().toISOString());
+  if (found === undefined) throw expiredLink();
+  const p = await requireProject(m, found.projectId);
+  await recordChange(m, p.id, 'notification.verify', {
+    notificationId: found.id,
+    address: addressOf(found.url),
+  });
+  return { projectName: p.name, address: addressOf(found.url) };
 }
 
 /** Stops emailing an address (by its id or the address), and drops its deliveries. */

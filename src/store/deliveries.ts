@@ -2,11 +2,11 @@
 // attempt, and the claim that lets one attempt at a time run per delivery.
 import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
-  allowedOrigins,
   type DeliveryState,
   type DisabledReason,
   deliveries,
   deliveryAttempts,
+  fields,
   projects,
   submissions,
   type TargetKind,
@@ -104,13 +104,17 @@ export type DeliveryToSend = {
   /** C27: what an email needs of its project. */
   projectName: string;
   replyToField: string | null;
-  /** C35: the project's confirmation, and whether its form is protected (Turnstile, or origins). */
+  /**
+   * C35: the project's confirmation; the challenge the submission passed (null: none); and the
+   * choices (`oneOf`) of the project's fields, as a JSON object by field name, or null.
+   */
   confirmField: string | null;
   confirmSubject: string | null;
   confirmBody: string | null;
   confirmReplyTo: string | null;
   confirmOpen: boolean;
-  protectedForm: boolean;
+  challenge: string | null;
+  choices: string | null;
 };
 
 /**
@@ -144,10 +148,12 @@ function selectToSend(db: Db, id: string) {
       confirmBody: projects.confirmBody,
       confirmReplyTo: projects.confirmReplyTo,
       confirmOpen: projects.confirmOpen,
-      protectedForm:
-        sql<boolean>`(${projects.turnstileSecret} is not null or exists (select 1 from ${allowedOrigins} where ${allowedOrigins.projectId} = ${projects.id}))`
-          .mapWith((v) => v === 1 || v === true)
-          .as('protected_form'),
+      challenge: submissions.challenge,
+      choices: sql<
+        string | null
+      >`(select json_group_object(${fields.name}, json_extract(${fields.rules}, '$.oneOf')) from ${fields} where ${fields.projectId} = ${projects.id} and json_extract(${fields.rules}, '$.oneOf') is not null)`.as(
+        'field_choices',
+      ),
     })
     .from(deliveries)
     .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
@@ -320,7 +326,9 @@ export async function cancelOfDisabledTargets(db: Db, now: string): Promise<numb
     db.all<{ id: string }>(sql`
       update ${deliveries} set status = 'cancelled', next_attempt_at = null, updated_at = ${now},
         last_error = case (select ${webhooks.disabledReason} from ${webhooks} where ${webhooks.id} = ${deliveries.webhookId})
-          when 'manual' then ${cancelledBecause('manual')} else ${cancelledBecause('gone')} end
+          when 'manual' then ${cancelledBecause('manual')}
+          when 'unverified' then ${cancelledBecause('unverified')}
+          else ${cancelledBecause('gone')} end
       where ${deliveries.status} = 'pending'
         and (${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${now})
         and ${deliveries.webhookId} in (select ${webhooks.id} from ${webhooks} where ${webhooks.disabledAt} is not null)

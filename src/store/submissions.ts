@@ -46,6 +46,8 @@ export type NewSubmission = {
   outbox?: 1 | null;
   /** C30: the names of its file fields, as a JSON array; their files are in R2 already. */
   files?: string | null;
+  /** C35: the challenge it passed in its own request ('turnstile'), or none. */
+  challenge?: string | null;
   /** C32: the hash of the key it came with (not a column): its last use is recorded. */
   keyHash?: string;
 };
@@ -65,8 +67,8 @@ function keysDue(rows: readonly NewSubmission[]): string[] {
   return [...due];
 }
 
-// D1 binds at most 100 parameters per statement: 11 rows of at most 9 columns.
-const ROWS_PER_INSERT = 11;
+// D1 binds at most 100 parameters per statement: a statement holds as many rows as fit.
+const MAX_PARAMS = 100;
 
 type Column = Exclude<keyof Required<NewSubmission>, 'keyHash'>;
 type Encoder = { mapToDriverValue(value: unknown): unknown; default?: unknown };
@@ -74,21 +76,37 @@ type InsertParam = { row: number; column: Column; encoder: Encoder };
 type InsertSql = { sql: string; params: InsertParam[] };
 const insertSqls = new Map<number, InsertSql>();
 
+/** The optional columns a statement's rows need, as bits (the cache's key) and as columns. */
+type Shape = { flags: number; keyed: boolean; columns: Column[] };
+
+function shapeOf(rows: readonly NewSubmission[]): Shape {
+  const keyed = rows.some((r) => r.idempotencyKey != null);
+  const withFiles = rows.some((r) => r.files != null);
+  // C26: the outbox marker is a column of the row, in the same statement: no submission without
+  // its deliveries, and no extra round trip, nor extra row.
+  const withOutbox = rows.some((r) => r.outbox === 1);
+  const withChallenge = rows.some((r) => r.challenge != null);
+  const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];
+  if (keyed) columns.push('idempotencyKey', 'bodyHash');
+  if (withFiles) columns.push('files');
+  if (withOutbox) columns.push('outbox');
+  if (withChallenge) columns.push('challenge');
+  const flags = (keyed ? 8 : 0) + (withFiles ? 4 : 0) + (withOutbox ? 2 : 0) + (withChallenge ? 1 : 0);
+  return { flags, keyed, columns };
+}
+
 /**
  * The insert of `n` rows, as SQL with its parameters in order, built by Drizzle from the table once
  * per row count and kept (building it on every batch was a tenth of the accepted path: bench/RESULTS.md).
  * Rows with Idempotency-Keys may conflict (C20): their insert skips those and returns the ids it
  * stored. Rows without cannot, so theirs is a plain insert, and returns nothing.
  */
-function insertSql(db: Db, n: number, keyed: boolean, withFiles: boolean, withOutbox: boolean): InsertSql {
+function insertSql(db: Db, n: number, shape: Shape): InsertSql {
   // A number, not text: this runs for every batch.
-  const cacheKey = n * 8 + (keyed ? 4 : 0) + (withFiles ? 2 : 0) + (withOutbox ? 1 : 0);
+  const cacheKey = n * 16 + shape.flags;
   let built = insertSqls.get(cacheKey);
   if (built === undefined) {
-    const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];
-    if (keyed) columns.push('idempotencyKey', 'bodyHash');
-    if (withFiles) columns.push('files');
-    if (withOutbox) columns.push('outbox');
+    const { columns, keyed } = shape;
     // C34: a new row is unread, not starred, and waiting to be indexed: constants in the SQL, no
     // parameters (D1 allows 100 a statement).
     const rows = Array.from({ length: n }, (_, i) => ({
@@ -134,16 +152,12 @@ function driverValue(rows: readonly NewSubmission[], { row, column, encoder }: I
 export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]): Promise<boolean[]> {
   const d1 = db.$client;
   const statements: D1PreparedStatement[] = [];
-  let keyed = false;
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    const chunkKeyed = chunk.some((r) => r.idempotencyKey != null);
-    keyed ||= chunkKeyed;
-    const withFiles = chunk.some((r) => r.files != null);
-    // C26: the outbox marker is a column of the row, in the same statement: no submission without
-    // its deliveries, and no extra round trip, nor extra row.
-    const withOutbox = chunk.some((r) => r.outbox === 1);
-    const { sql: text, params } = insertSql(db, chunk.length, chunkKeyed, withFiles, withOutbox);
+  const shape = shapeOf(rows);
+  const keyed = shape.keyed;
+  const perInsert = Math.floor(MAX_PARAMS / shape.columns.length);
+  for (let i = 0; i < rows.length; i += perInsert) {
+    const chunk = rows.slice(i, i + perInsert);
+    const { sql: text, params } = insertSql(db, chunk.length, shape);
     statements.push(d1.prepare(text).bind(...params.map((param) => driverValue(chunk, param))));
   }
   // C32: the keys' last use, in the same write, at most once a minute each.

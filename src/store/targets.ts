@@ -1,6 +1,6 @@
 // C26, C27: a project's delivery targets: its webhooks and its notification addresses, with their
 // signing secrets and whether they are on.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { type DisabledReason, deliveries, type TargetKind, webhooks } from '../../schema/tables.ts';
 import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
@@ -23,9 +23,68 @@ export const addressOf = (url: string) => (url.startsWith('mailto:') ? url.slice
 
 export async function insertWebhook(
   db: Db,
-  row: { id: string; projectId: string; url: string; secret: string; kind?: TargetKind },
+  row: {
+    id: string;
+    projectId: string;
+    url: string;
+    secret: string;
+    kind?: TargetKind;
+    /** C37: an address waiting for its owner's agreement: off, with its link's token hash. */
+    waiting?: { verifyHash: string; verifyUntil: string };
+  },
 ) {
-  await storage(() => db.insert(webhooks).values({ ...row, createdAt: new Date().toISOString() }));
+  const { waiting, ...target } = row;
+  const createdAt = new Date().toISOString();
+  await storage(() =>
+    db.insert(webhooks).values({
+      ...target,
+      createdAt,
+      ...(waiting === undefined ? {} : { ...waiting, disabledAt: createdAt, disabledReason: 'unverified' }),
+    }),
+  );
+}
+
+/**
+ * C37: the address whose verification link carries this token's hash, if the link still works at
+ * `now`: turned on, its link spent. Returns the project and address it was, or undefined.
+ */
+export async function verifyAddress(
+  db: Db,
+  verifyHash: string,
+  now: string,
+): Promise<{ id: string; projectId: string; url: string } | undefined> {
+  const [row] = await storage(() =>
+    db
+      .update(webhooks)
+      .set({ disabledAt: null, disabledReason: null, verifyHash: null, verifyUntil: null })
+      .where(
+        and(
+          eq(webhooks.verifyHash, verifyHash),
+          eq(webhooks.kind, 'email'),
+          eq(webhooks.disabledReason, 'unverified'),
+          gt(webhooks.verifyUntil, now),
+        ),
+      )
+      .returning({ id: webhooks.id, projectId: webhooks.projectId, url: webhooks.url }),
+  );
+  return row;
+}
+
+/** C37: the address a still-working verification link is for, without spending it. */
+export async function addressAwaiting(
+  db: Db,
+  verifyHash: string,
+  now: string,
+): Promise<{ projectId: string; url: string } | undefined> {
+  const [row] = await storage(() =>
+    db
+      .select({ projectId: webhooks.projectId, url: webhooks.url })
+      .from(webhooks)
+      .where(
+        and(eq(webhooks.verifyHash, verifyHash), eq(webhooks.kind, 'email'), gt(webhooks.verifyUntil, now)),
+      ),
+  );
+  return row;
 }
 
 /**
@@ -84,11 +143,11 @@ export async function rotateWebhookSecret(
   return rotated.length > 0;
 }
 
-/** What the last error of a delivery cancelled with its target says (C26). */
+/** What the last error of a delivery cancelled with its target says (C26, C37). */
 export function cancelledBecause(reason: DisabledReason | null): string {
-  return reason === 'manual'
-    ? 'cancelled: the target was disabled'
-    : 'cancelled: the target was disabled after answering 410 Gone';
+  if (reason === 'manual') return 'cancelled: the target was disabled';
+  if (reason === 'unverified') return 'cancelled: the address has not agreed to receive submissions (C37)';
+  return 'cancelled: the target was disabled after answering 410 Gone';
 }
 
 /**

@@ -34,10 +34,12 @@ describe('forms notify', () => {
       '--reply-to-field',
       'email',
     );
+    // C37: the tool speaks for the operator: the address is active at once.
     expect(added).toEqual({
       notificationId: expect.stringMatching(/^em_[a-z2-7]{12}$/),
       address: 'owner@example.com',
       replyToField: 'email',
+      state: 'active',
     });
     const text = await forms('notify', 'add', p.projectId, 'second@example.com');
     expect(text.stdout).toBe(

@@ -318,8 +318,9 @@ describe('C33: the dashboard', () => {
     await nav('Settings').click();
     await format('email');
     await confirmation.getByLabel('Reply-To (your address)').fill('owner@example.com');
-    // The operator's say-so (C35): this project has neither Turnstile nor allowed origins.
-    await confirmation.getByLabel('Allow it although neither Turnstile nor allowed origins').check();
+    // The operator's say-so (C35): this project has no Turnstile (its siteverify needs the network).
+    await confirmation.getByText('The project has no Turnstile secret').waitFor();
+    await confirmation.getByLabel('Open: send it for submissions that passed no Turnstile challenge').check();
     await confirmation.getByRole('button', { name: 'Turn the confirmation on' }).click();
     await confirmation.getByRole('button', { name: 'Save the confirmation' }).waitFor();
     const webhooks = page.getByRole('region', { name: 'Webhooks' });

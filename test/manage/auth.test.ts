@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, sessions } from '../../schema/tables.ts';
+import { sha256Text } from '../../src/lib/hex.ts';
 import { database } from '../../src/store/db.ts';
 import { fetchWorkerWith, ONE_WINDOW, withinOneWindow } from '../helpers.ts';
 import { api, BASE, newProject, ok, operatorToken, problem, request, secretKeyOf } from './helpers.ts';
@@ -140,7 +141,7 @@ describe('C32: Cloudflare Access', () => {
   const issuer = 'https://forms-test.cloudflareaccess.com';
   let sign: (
     claims: Record<string, unknown>,
-    options?: { kid?: string; expires?: string },
+    options?: { kid?: string; expires?: string | null },
   ) => Promise<string>;
 
   beforeAll(async () => {
@@ -152,12 +153,13 @@ describe('C32: Cloudflare Access', () => {
       if (url === `${issuer}/cdn-cgi/access/certs`) return Response.json({ keys: [jwk] });
       return realFetch(input, init);
     });
-    sign = (claims, options = {}) =>
-      new SignJWT(claims)
+    sign = (claims, options = {}) => {
+      const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? 'test-kid' })
-        .setIssuedAt()
-        .setExpirationTime(options.expires ?? '5m')
-        .sign(privateKey);
+        .setIssuedAt();
+      if (options.expires !== null) jwt.setExpirationTime(options.expires ?? '5m');
+      return jwt.sign(privateKey);
+    };
   });
 
   const withJwt = (jwt: string) => ({ token: null, headers: { 'Cf-Access-Jwt-Assertion': jwt } });
@@ -219,7 +221,77 @@ describe('C32: Cloudflare Access', () => {
     const res = await api('POST', '/session', withJwt(jwt));
     const data = await ok<{ session: { actor: string; projectId: string | null } }>(res, 201);
     expect(data.session).toMatchObject({ actor: 'access:ops@example.com', projectId: null });
-    expect(res.headers.get('Set-Cookie')).toMatch(/^edgeform_session=/);
+    expect(res.headers.get('Set-Cookie')).toMatch(/^__Host-edgeform_session=/);
+  });
+
+  it('C37: signing in with an Access token from another origin’s page is refused (Access adds it to any request)', async () => {
+    const jwt = await sign({ iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' });
+    const headers = { 'Cf-Access-Jwt-Assertion': jwt, Origin: 'https://evil.example' };
+    const res = await api('POST', '/session', { token: null, headers });
+    expect(await problem(res, 403)).toMatch(/^Sign in from this worker’s own pages/);
+    expect(res.headers.get('Set-Cookie')).toBeNull();
+  });
+
+  it('C37: a token without `exp` is refused: it would never end', async () => {
+    const jwt = await sign(
+      { iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' },
+      { expires: null },
+    );
+    expect(await problem(await api('GET', '/projects', withJwt(jwt)), 401)).toBe(INVALID);
+    expect(await problem(await api('POST', '/session', withJwt(jwt)), 401)).toBe(INVALID);
+  });
+
+  it('C37: an Access session never outlives its token', async () => {
+    const jwt = await sign(
+      { iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' },
+      { expires: '5m' },
+    );
+    const res = await api('POST', '/session', withJwt(jwt));
+    const { session } = await ok<{ session: { expiresAt: string } }>(res, 201);
+    const left = Date.parse(session.expiresAt) - Date.now();
+    expect(left).toBeGreaterThan(4 * 60_000);
+    expect(left).toBeLessThanOrEqual(5 * 60_000);
+    const maxAge = Number(/Max-Age=(\d+)/.exec(res.headers.get('Set-Cookie') ?? '')?.[1]);
+    expect(maxAge).toBeGreaterThan(240);
+    expect(maxAge).toBeLessThanOrEqual(300);
+  });
+
+  it('C37: an Access session is checked against Access again when due: without a valid token of the same identity it ends', async () => {
+    const claims = { iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' };
+    const res = await api('POST', '/session', withJwt(await sign(claims, { expires: '2h' })));
+    await ok(res, 201);
+    const cookie = (res.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '';
+    const idHash = await sha256Text(cookie.slice(cookie.indexOf('=') + 1));
+    const mine = eq(sessions.idHash, idHash);
+    const due = () =>
+      database(env.DB)
+        .update(sessions)
+        .set({ recheckAt: new Date(Date.now() - 1000).toISOString() })
+        .where(mine);
+    // Not due: the cookie alone serves.
+    await ok(await api('GET', '/projects', { token: null, headers: { Cookie: cookie } }));
+    // Due, with a fresh token of the same identity: served, and the next check is an hour on.
+    await due();
+    const fresh = await sign(claims, { expires: '30m' });
+    await ok(
+      await api('GET', '/projects', {
+        token: null,
+        headers: { Cookie: cookie, 'Cf-Access-Jwt-Assertion': fresh },
+      }),
+    );
+    const [rechecked] = await database(env.DB).select().from(sessions).where(mine);
+    expect(Date.parse(rechecked?.recheckAt ?? '') - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect(Date.parse(rechecked?.expiresAt ?? '') - Date.now()).toBeLessThanOrEqual(30 * 60_000);
+    // Due, with another identity's token: the session ends (that token answers for itself alone).
+    await due();
+    const other = await sign({ ...claims, email: 'someone@example.com' });
+    // GET /session answers for a session only: the other identity has none.
+    const asOther = { Cookie: cookie, 'Cf-Access-Jwt-Assertion': other };
+    expect(await problem(await api('GET', '/session', { token: null, headers: asOther }), 401)).toBe(INVALID);
+    expect(await database(env.DB).select().from(sessions).where(mine)).toEqual([]);
+    expect(
+      await problem(await api('GET', '/projects', { token: null, headers: { Cookie: cookie } }), 401),
+    ).toBe(INVALID);
   });
 
   it('C32: without ACCESS_TEAM_DOMAIN and ACCESS_AUD, the header is no credential', async () => {
@@ -249,7 +321,8 @@ describe('C32: sessions', () => {
   it('C32: signing in sets an HttpOnly, Secure, SameSite=Strict cookie of at most 12 hours; D1 keeps only its hash', async () => {
     const { res, cookie, session } = await signIn();
     const header = res.headers.get('Set-Cookie') ?? '';
-    expect(header).toMatch(/^edgeform_session=[A-Za-z0-9_-]{43}; /);
+    // C37: `__Host-` on https: Secure, this host only, the whole path.
+    expect(header).toMatch(/^__Host-edgeform_session=[A-Za-z0-9_-]{43}; /);
     for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/', 'Max-Age=43200']) {
       expect(header).toContain(attribute);
     }
@@ -260,9 +333,63 @@ describe('C32: sessions', () => {
     expect(stored).not.toContain(session.csrfToken);
   });
 
-  it('C32: on localhost the cookie is not Secure (wrangler dev serves plain http)', async () => {
-    const { res } = await signIn(operatorToken(), 'http://localhost:8787');
+  it('C32: on localhost the cookie is not Secure (wrangler dev serves plain http), so not __Host- either', async () => {
+    const { res, cookie } = await signIn(operatorToken(), 'http://localhost:8787');
     expect(res.headers.get('Set-Cookie')).not.toContain('Secure');
+    expect(cookie).toMatch(/^edgeform_session=/);
+    const local = new Request('http://localhost:8787/api/v1/projects', { headers: { Cookie: cookie } });
+    await ok(await fetchWorkerWith(env, local));
+    // The plain name is no session on https: a sibling of the host could have planted it.
+    expect(
+      await problem(await api('GET', '/projects', { token: null, headers: { Cookie: cookie } }), 401),
+    ).toBe(INVALID);
+  });
+
+  it('C37: signing in from another origin’s page is refused, whatever the credential', async () => {
+    const p = await newProject();
+    const key = await secretKeyOf(p.projectId);
+    for (const token of [operatorToken(), key]) {
+      const res = await api('POST', '/session', { token, headers: { Origin: 'https://evil.example' } });
+      expect(await problem(res, 403)).toMatch(/^Sign in from this worker’s own pages/);
+      expect(res.headers.get('Set-Cookie')).toBeNull();
+    }
+    await ok(await api('POST', '/session', { token: key, headers: { Origin: BASE } }), 201);
+  });
+
+  it('C37: a credential has at most 10 sessions: the 11th ends the oldest', async () => {
+    const p = await newProject();
+    const key = await secretKeyOf(p.projectId);
+    const cookies: string[] = [];
+    for (let i = 0; i < 11; i++) cookies.push((await signIn(key)).cookie);
+    const get = (cookie: string) =>
+      api('GET', `/projects/${p.projectId}`, { token: null, headers: { Cookie: cookie } });
+    expect(await problem(await get(cookies[0] ?? ''), 401)).toBe(INVALID);
+    for (const cookie of cookies.slice(1)) await ok(await get(cookie));
+    const stored = await database(env.DB).select().from(sessions).where(eq(sessions.projectId, p.projectId));
+    expect(stored).toHaveLength(10);
+    // Another credential's sessions are its own.
+    await ok(await api('GET', '/projects', { token: null, headers: { Cookie: (await signIn()).cookie } }));
+  });
+
+  it('C37: a session made from a key spends the key’s own rate limit', ONE_WINDOW, async () => {
+    await withinOneWindow();
+    const tight = { ...env, KEY_RATE_LIMIT: env.TIGHT_KEY_RATE_LIMIT };
+    const p = await newProject();
+    const key = await secretKeyOf(p.projectId);
+    const { cookie } = await signIn(key);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await fetchWorkerWith(
+        tight,
+        request('GET', `/projects/${p.projectId}`, { token: null, headers: { Cookie: cookie } }),
+      );
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // The key itself has spent the same budget.
+    const direct = await fetchWorkerWith(tight, request('GET', `/projects/${p.projectId}`, { token: key }));
+    expect(direct.status).toBe(429);
   });
 
   it('C32: the cookie reads; GET /session gives the CSRF token again', async () => {

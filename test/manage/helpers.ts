@@ -75,3 +75,14 @@ export async function secretKeyOf(projectId: string): Promise<string> {
   );
   return data.key;
 }
+
+/**
+ * C32: a dashboard session made from a credential: the headers a change made with it sends (its
+ * cookie, its CSRF token, the worker's own Origin).
+ */
+export async function signedIn(token: string): Promise<Record<string, string>> {
+  const res = await api('POST', '/session', { token });
+  const data = await ok<{ session: { csrfToken: string } }>(res, 201);
+  const cookie = (res.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '';
+  return { Cookie: cookie, 'X-CSRF-Token': data.session.csrfToken, Origin: BASE };
+}

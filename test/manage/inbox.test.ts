@@ -263,7 +263,14 @@ describe('C34: the inbox', () => {
       days: { day: string; accepted: number; spam: number; delivered: number; failed: number }[];
     }>(await api('GET', `/projects/${p.projectId}/stats?days=7`));
     expect(days).toHaveLength(7);
-    expect(days.at(-1)).toEqual({ day: today, accepted: 2, spam: 1, delivered: 0, failed: 0 });
+    expect(days.at(-1)).toEqual({
+      day: today,
+      accepted: 2,
+      spam: 1,
+      delivered: 0,
+      failed: 0,
+      confirmationsCapped: 0,
+    });
     expect(days.slice(0, 6).every((d) => d.accepted === 0)).toBe(true);
     expect(await problem(await api('GET', `/projects/${p.projectId}/stats?days=400`), 400)).toMatch(/days/);
   });

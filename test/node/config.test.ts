@@ -62,7 +62,8 @@ describe('the settings (src/config.ts)', () => {
       MAX_UPLOAD_BYTES: 10_000_000,
       EMAIL_FROM: 'forms@example.com',
       LOST_WRITE_SECONDS: 30,
-      CONFIRMATIONS_PER_ADDRESS_PER_DAY: 3,
+      CONFIRMATIONS_PER_ADDRESS_PER_DAY: 1,
+      CONFIRMATIONS_PER_PROJECT_PER_DAY: 200,
       PUBLIC_URL: undefined,
     });
   });
@@ -79,6 +80,7 @@ describe('the settings (src/config.ts)', () => {
         EMAIL_FROM: 'not an address hunter2',
         LOST_WRITE_SECONDS: 600,
         CONFIRMATIONS_PER_ADDRESS_PER_DAY: 500,
+        CONFIRMATIONS_PER_PROJECT_PER_DAY: -1,
         PUBLIC_URL: 'ftp://forms.example/hunter2',
       },
       (line) => warnings.push(line),
@@ -91,7 +93,8 @@ describe('the settings (src/config.ts)', () => {
       MAX_UPLOAD_BYTES: 10_000_000,
       EMAIL_FROM: undefined,
       LOST_WRITE_SECONDS: 30,
-      CONFIRMATIONS_PER_ADDRESS_PER_DAY: 100,
+      CONFIRMATIONS_PER_ADDRESS_PER_DAY: 10,
+      CONFIRMATIONS_PER_PROJECT_PER_DAY: 200,
       PUBLIC_URL: undefined,
     });
     const lines = warnings.map((w) => JSON.parse(w) as { setting: string; using: unknown; level: string });
@@ -103,7 +106,8 @@ describe('the settings (src/config.ts)', () => {
       ['MAX_UPLOAD_BYTES', 10_000_000],
       ['EMAIL_FROM', null],
       ['LOST_WRITE_SECONDS', 30],
-      ['CONFIRMATIONS_PER_ADDRESS_PER_DAY', 100],
+      ['CONFIRMATIONS_PER_ADDRESS_PER_DAY', 10],
+      ['CONFIRMATIONS_PER_PROJECT_PER_DAY', 200],
       ['PUBLIC_URL', null],
     ]);
     expect(lines.every((l) => l.level === 'warn')).toBe(true);
