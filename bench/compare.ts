@@ -1,27 +1,48 @@
 // `npm run bench:compare -- <git ref>`: the working tree against another commit, side by side in
 // one Miniflare, one D1 and one floor, so that a change is judged by ratios measured in the same
 // run (absolute figures drift by tens of percent between runs on this machine). Runs are
-// interleaved (floor, ref, tree, floor, tree, ref, …); prints each one's ratio to the floor.
+// interleaved (floor, ref, tree, floor, tree, ref, …); prints each one's ratio to the floor, then
+// each one's start-up (median of five `wrangler check startup`, interleaved) and size.
 // Settings: BENCH_SCENARIO (accepted), BENCH_CONNECTIONS (10), BENCH_SECONDS (2), BENCH_REPETITIONS (5).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildBundle, load, median, type Run, type Scenario, scenarios, seed, start } from './harness.ts';
+import {
+  buildBundle,
+  load,
+  measureStartup,
+  median,
+  type Run,
+  type Scenario,
+  scenarios,
+  seed,
+  start,
+} from './harness.ts';
 
 const ref = process.argv[2] ?? 'HEAD';
 const scenario = (process.env.BENCH_SCENARIO ?? 'accepted') as Scenario;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 5);
+const STARTUP_RUNS = 5;
 
 const work = mkdtempSync(join(tmpdir(), 'forms-compare-'));
 const checkout = join(work, 'ref');
 execFileSync('git', ['worktree', 'add', '--detach', checkout, ref], { stdio: ['ignore', 2, 2] });
 try {
   symlinkSync(resolve('node_modules'), join(checkout, 'node_modules'));
-  await buildBundle(join(work, 'ref-dist'), checkout);
-  await buildBundle(join(work, 'tree-dist'));
+  const builds = {
+    ref: await buildBundle(join(work, 'ref-dist'), checkout),
+    tree: await buildBundle(join(work, 'tree-dist')),
+  };
+  // Start-up, interleaved (ref, tree, tree, ref, …): STARTUP_RUNS runs of each.
+  const startups: Record<'ref' | 'tree', number[]> = { ref: [], tree: [] };
+  for (let run = 0; run < STARTUP_RUNS; run++) {
+    for (const which of run % 2 ? (['tree', 'ref'] as const) : (['ref', 'tree'] as const)) {
+      startups[which].push(...measureStartup(builds[which], 1).ms);
+    }
+  }
   const state = join(work, 'state');
   const { apiKey } = await seed(state);
   const request = scenarios(apiKey)[scenario];
@@ -53,6 +74,16 @@ try {
     );
   }
   console.log(`floor: rps ${median(floor.map((r) => r.rps)).toFixed(0)}`);
+  console.log(
+    `\nstart-up (wrangler check startup, active CPU, ${STARTUP_RUNS} runs each, interleaved) and size`,
+  );
+  for (const worker of ['ref', 'tree'] as const) {
+    const ms = startups[worker];
+    const built = builds[worker];
+    console.log(
+      `${worker === 'ref' ? ref : 'working tree'}: startup median ${median(ms)} ms (min ${Math.min(...ms)}, max ${Math.max(...ms)}), ${built.files.length} module(s), ${(built.gzipBytes / 1024).toFixed(1)} KiB gzip`,
+    );
+  }
 } finally {
   execFileSync('git', ['worktree', 'remove', '--force', checkout]);
   rmSync(work, { recursive: true, force: true });

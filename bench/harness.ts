@@ -2,8 +2,9 @@
 // persisted local D1 with the real migrations and a seeded project, the workers in one Miniflare
 // (each on its own direct socket), and the load generator in its own process.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
 import { buildAssets } from '../scripts/build-assets.ts';
@@ -26,29 +27,47 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/** A built worker: its module files in `outdir` (the entry first) and their size. */
+export type Built = { outdir: string; files: string[]; bytes: number; gzipBytes: number; split: boolean };
+
 /**
- * The production bundle, minified, into `outdir`, with the entry that hands it in-memory limiters;
- * of the checkout in `cwd` (another worktree, for `bench:compare`) when given.
+ * The production build, minified, into `outdir`, with the entry that hands it in-memory limiters;
+ * of the checkout in `cwd` (another worktree, for `bench:compare`) when given. A checkout with
+ * scripts/build-worker.ts is built by it (the entry and its chunks); an older one by wrangler.
  */
-export async function buildBundle(outdir: string, cwd?: string): Promise<Buffer> {
-  if (cwd === undefined) {
-    await buildAssets();
-    // BENCH_MINIFY=false keeps the names, for profiles.
-    const minify = process.env.BENCH_MINIFY === 'false' ? ['--minify=false'] : ['--minify'];
-    wrangler(['deploy', '--dry-run', ...minify, '--outdir', outdir]);
+export async function buildBundle(outdir: string, cwd?: string, minify = true): Promise<Built> {
+  const root = cwd ?? process.cwd();
+  const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
+  if (cwd === undefined) await buildAssets();
+  else execFileSync('npm', ['run', '--silent', 'build:assets'], { cwd, env, stdio: ['ignore', 2, 2] });
+  let built: Built;
+  if (existsSync(join(root, 'scripts/build-worker.ts'))) {
+    const script = join(root, 'scripts/build-worker.ts');
+    const { buildWorker } = (await import(script)) as typeof import('../scripts/build-worker.ts');
+    built = { outdir, split: true, ...(await buildWorker(outdir, minify)) };
   } else {
-    const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
-    execFileSync('npm', ['run', '--silent', 'build:assets'], { cwd, env, stdio: ['ignore', 2, 2] });
-    execFileSync('wrangler', ['deploy', '--dry-run', '--minify', '--outdir', outdir], {
-      cwd,
-      env,
-      stdio: ['ignore', 2, 2],
-    });
+    execFileSync(
+      'wrangler',
+      ['deploy', '--dry-run', minify ? '--minify' : '--minify=false', '--outdir', outdir],
+      {
+        cwd: root,
+        env,
+        stdio: ['ignore', 2, 2],
+      },
+    );
+    const bundle = readFileSync(join(outdir, 'index.js'));
+    built = {
+      outdir,
+      split: false,
+      files: ['index.js'],
+      bytes: bundle.length,
+      gzipBytes: gzipSync(bundle).length,
+    };
   }
-  // The production bundle, untouched, behind an entry that hands it in-memory limiters.
+  // The production build, untouched, behind an entry that hands it in-memory limiters.
   writeFileSync(
     join(outdir, 'bench-entry.js'),
-    `import worker from './index.js';
+    `import worker from './${built.files[0]}';
 const windows = new Map();
 const limiter = (name, limit, period) => ({
   async limit({ key }) {
@@ -65,7 +84,38 @@ const limiters = {
 export default { fetch: (request, env, ctx) => worker.fetch(request, { ...env, ...limiters }, ctx) };
 `,
   );
-  return readFileSync(join(outdir, 'index.js'));
+  writeFileSync(join(outdir, 'bench-modules.json'), JSON.stringify(built.files));
+  // What `wrangler check startup` profiles: the upload, as `wrangler deploy` would make it.
+  const upload = built.split
+    ? ['deploy', join(outdir, built.files[0] ?? ''), '--no-bundle', '-c', join(root, 'wrangler.toml')]
+    : ['deploy', '--minify'];
+  execFileSync('wrangler', [...upload, '--dry-run', '--outfile', join(outdir, 'upload.bundle')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 2],
+  });
+  return built;
+}
+
+/** `wrangler check startup` of a build, `runs` times: each run's active CPU time (ms) and profile. */
+export function measureStartup(built: Built, runs: number): { ms: number[]; profiles: string[] } {
+  const ms: number[] = [];
+  const profiles: string[] = [];
+  for (let run = 0; run < runs; run++) {
+    const profile = join(built.outdir, `startup-${run}.cpuprofile`);
+    const output = execFileSync(
+      'wrangler',
+      ['check', 'startup', '--worker', join(built.outdir, 'upload.bundle'), '--outfile', profile],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    ms.push(Number(/Active: ([\d.]+) ms/.exec(output)?.[1] ?? Number.NaN));
+    profiles.push(profile);
+  }
+  return { ms, profiles };
 }
 
 /** A persisted local D1 with the real migrations, and a project with SPEC's five fields. */
@@ -109,7 +159,10 @@ export async function start(
   const [d1] = config.d1_databases;
   const service = (name: string, outdir: string) => ({
     name,
-    modules: (LIMITER === 'memory' ? ['bench-entry.js', 'index.js'] : ['index.js']).map((file) => ({
+    modules: [
+      ...(LIMITER === 'memory' ? ['bench-entry.js'] : []),
+      ...(JSON.parse(readFileSync(join(outdir, 'bench-modules.json'), 'utf8')) as string[]),
+    ].map((file) => ({
       type: 'ESModule' as const,
       path: join(outdir, file),
     })),
@@ -215,4 +268,70 @@ export function load(url: string, request: Request, connections: number, amount:
       code === 0 ? resolve(JSON.parse(out) as Run) : reject(new Error(`load: exit ${code}`)),
     );
   });
+}
+
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  positionTicks?: { line: number; ticks: number }[];
+};
+
+/**
+ * Where the start-up's CPU time went, by source module: each sample of the profiles of an
+ * unminified build (whose output marks each module's first line with `// <path>`) is charged to
+ * the module of the line it was taken on. Time on no line of ours (compiling a module, the
+ * runtime) is charged to `(compile: <file>)` or the runtime's own name. Milliseconds per run.
+ */
+export function costByModule(outdir: string, profiles: readonly string[]): [string, number][] {
+  const marks = new Map<string, [number, string][]>();
+  const marksOf = (url: string) => {
+    const file = url
+      .split('/')
+      .slice(-2)
+      .join('/')
+      .replace(/^[^/]*\/(index\.m?js)$/, '$1');
+    let found = marks.get(file);
+    if (found === undefined) {
+      found = [];
+      const path = join(outdir, file);
+      if (existsSync(path)) {
+        for (const [i, line] of readFileSync(path, 'utf8').split('\n').entries()) {
+          const m = /^\/\/ ((?:node_modules|src|schema)\/\S+)$/.exec(line);
+          if (m?.[1]) found.push([i, m[1]]);
+        }
+      }
+      marks.set(file, found);
+    }
+    return { file, found };
+  };
+  const moduleOf = (url: string, line: number) => {
+    const { file, found } = marksOf(url);
+    if (line < 0) return `(compile: ${file})`;
+    let name = `(top of ${file})`;
+    for (const [start, path] of found) {
+      if (start > line) break;
+      name = path;
+    }
+    // A package by its name: its files are one cause.
+    return name.replace(/^node_modules\/((?:@[^/]+\/)?[^/]+)\/.*$/, '$1');
+  };
+  const totals = new Map<string, number>();
+  for (const path of profiles) {
+    const profile = JSON.parse(readFileSync(path, 'utf8')) as {
+      nodes: ProfileNode[];
+      samples: number[];
+      timeDeltas: number[];
+    };
+    const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const node = nodes.get(id);
+      if (node === undefined || node.callFrame.functionName === '(idle)') return;
+      const frame = node.callFrame;
+      const line = node.positionTicks?.[0] ? node.positionTicks[0].line - 1 : frame.lineNumber;
+      const name = frame.url === '' ? frame.functionName || '(runtime)' : moduleOf(frame.url, line);
+      // As wrangler counts Active: each sample is charged the time since the one before it.
+      totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000 / profiles.length);
+    });
+  }
+  return [...totals].sort((a, b) => b[1] - a[1]);
 }

@@ -2,20 +2,12 @@
 // (C29) and the widget's form (with a publishable key), each control with the input type and
 // validation attributes its rules allow. Every value from the project is escaped for HTML.
 
-export type FieldRules = {
-  format?: 'email' | 'url' | 'date' | 'date-time' | 'uuid';
-  minLength?: number;
-  maxLength?: number;
-  min?: number;
-  max?: number;
-  oneOf?: string[];
-  pattern?: string;
-  maxSize?: number;
-  accept?: string[];
-};
+import type { FieldRules, FieldType } from '../src/fields/catalogue.ts';
+
+export type { FieldRules };
 export type Field = {
   name: string;
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'file';
+  type: FieldType;
   required: boolean;
   rules?: FieldRules;
 };

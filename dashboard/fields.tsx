@@ -2,6 +2,7 @@
 // its type takes. The server checks it as the tool checks a field spec; its sentence is shown next
 // to the field it names.
 import { useId } from 'preact/hooks';
+import { FORMATS, RULES_OF } from '../src/fields/catalogue.ts';
 import type { Field, FieldRules } from './embed.ts';
 
 export type Draft = {
@@ -10,14 +11,6 @@ export type Draft = {
   required: boolean;
   /** Each rule as typed: text, turned into JSON by `toField`. */
   rules: Partial<Record<keyof FieldRules, string>>;
-};
-
-const RULES_OF: Record<Field['type'], (keyof FieldRules)[]> = {
-  string: ['format', 'minLength', 'maxLength', 'oneOf', 'pattern'],
-  integer: ['min', 'max'],
-  number: ['min', 'max'],
-  boolean: [],
-  file: ['maxSize', 'accept'],
 };
 
 const HINTS: Record<keyof FieldRules, string> = {
@@ -114,7 +107,7 @@ export function FieldEditor({
                 onChange={(e) => set({ rules: { ...draft.rules, format: e.currentTarget.value } })}
               >
                 <option value="">any text</option>
-                {['email', 'url', 'date', 'date-time', 'uuid'].map((f) => (
+                {FORMATS.map((f) => (
                   <option key={f}>{f}</option>
                 ))}
               </select>

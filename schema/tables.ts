@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
-export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'file'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+import { FIELD_TYPES } from '../src/fields/catalogue.ts';
+
+export { FIELD_TYPES, type FieldType } from '../src/fields/catalogue.ts';
 
 // C23: publishable keys sit in web pages and can only submit; secret keys also read and erase.
 export const KEY_KINDS = ['publishable', 'secret'] as const;

@@ -10,13 +10,8 @@ import { parseFieldSpec } from '../src/fields/spec.ts';
 import { createProjectFromSpecs } from '../src/manage/projects.ts';
 import { createKey } from '../src/projects/admin.ts';
 import { hashKey } from '../src/projects/keys.ts';
-import {
-  addField,
-  findProject,
-  findProjectByKeyHash,
-  projectDetails,
-  updateProjectSettings,
-} from '../src/store/projects.ts';
+import { findProjectByKeyHash } from '../src/store/intake.ts';
+import { addField, findProject, projectDetails, updateProjectSettings } from '../src/store/projects.ts';
 import { buildAssets } from './build-assets.ts';
 import { openDatabase } from './database.ts';
 import { DEV_VARS, ensureAdminToken } from './dev-vars.ts';
@@ -71,7 +66,8 @@ async function exampleKey(): Promise<string> {
       }
     }
     const saved = existsSync(KEY_FILE) ? readFileSync(KEY_FILE, 'utf8').trim() : '';
-    if (saved && (await findProjectByKeyHash(db, await hashKey(saved)))?.id === EXAMPLE_ID) return saved;
+    if (saved && (await findProjectByKeyHash(db.$client, await hashKey(saved)))?.id === EXAMPLE_ID)
+      return saved;
     return await createKey(db, EXAMPLE_ID);
   } finally {
     await close();

@@ -5,16 +5,98 @@
 import { HonoBase } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { generateSpecs } from 'hono-openapi';
-import { adminApp } from './admin/app.ts';
+import { surfacesApp } from './surfaces.ts';
+
+type Json = Record<string, unknown>;
+
+/** C1–C3, as a valibot schema. */
+export const EnvelopeSchema = v.object({
+  data: v.object({
+    message: v.string(),
+    error: v.optional(v.object({ message: v.string() })),
+    errors: v.optional(v.array(v.string())),
+  }),
+  status: v.object({
+    code: v.picklist(Object.keys(REASON_PHRASES).map(Number)),
+    message: v.picklist(Object.values(REASON_PHRASES)),
+  }),
+});
+
+const schema = (s: v.GenericSchema): Json => {
+  const { $schema: _, ...rest } = toJsonSchema(s, { errorMode: 'ignore' }) as Json;
+  return rest;
+};
+
+/** What every operation shares: the schemas it refers to by `$ref`, and who may call it. */
+export function sharedComponents(): Json {
+  return {
+    securitySchemes: {
+      apiKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description: `The project's API key: \`${KIND_PREFIXES.publishable}\` (publishable, for pages) or \`${KIND_PREFIXES.secret}\` (secret, for servers) and 32 letters and digits; keys made before the two kinds, \`${KEY_PREFIX}\` and 32, are publishable.`,
+      },
+      operatorToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'C32: the operator token, the worker secret `ADMIN_TOKEN` (at least 43 characters): every project.',
+      },
+      accessJwt: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Cf-Access-Jwt-Assertion',
+        description:
+          'C32: a Cloudflare Access identity (with ACCESS_TEAM_DOMAIN and ACCESS_AUD set): every project, recorded under its email.',
+      },
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'edgeform_session',
+        description:
+          'C32: a session made by POST /api/v1/session: what its credential may. Changes need the X-CSRF-Token header and this worker’s Origin.',
+      },
+      secretKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description: `A secret key of the project: \`${KIND_PREFIXES.secret}\` and 32 letters and digits (C23). A publishable key gets 403.`,
+      },
+    },
+    schemas: {
+      Envelope: schema(EnvelopeSchema),
+      FieldValue: {
+        description:
+          "A value of one of the project's field types (C13); `null` matches none. A field may also carry rules (C28: format, minLength, maxLength, minimum, maximum, enum, pattern): `forms project schema <project>` prints a project's fields as JSON Schema with those keywords. A `file` field (C30) takes no JSON value: it is sent as multipart to `/f/{formId}`, and read back as `{name, type, size, sha256}`.",
+        anyOf: FIELD_TYPES.filter((type) => type !== 'file').map((type) => ({
+          title: type,
+          ...schema(fieldSchema('field', type)),
+        })),
+      },
+      Submission: {
+        type: 'object',
+        description:
+          "The project's fields by name. Unknown fields are refused or dropped, as the project says; `cf-turnstile-response` and the project's honeypot are never stored.",
+        minProperties: 1,
+        additionalProperties: { $ref: '#/components/schemas/FieldValue' },
+      },
+    },
+  };
+}
+
+import { toJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { FIELD_TYPES } from '../schema/tables.ts';
 import { app } from './app.ts';
-import { sharedComponents } from './http/openapi.ts';
+import { fieldSchema } from './fields/validation.ts';
+import { REASON_PHRASES } from './http/envelope.ts';
 import { notFound } from './http/replies.ts';
+import { KEY_PREFIX, KIND_PREFIXES } from './projects/keys.ts';
 
 /** Every route the worker serves, in one app: its own, and the management API's it loads on demand. */
 export function servedApp() {
   const all = new HonoBase({ router: new TrieRouter() });
   all.route('/', app);
-  all.route('/', adminApp());
+  all.route('/', surfacesApp());
   return all;
 }
 

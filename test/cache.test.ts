@@ -57,7 +57,7 @@ describe('the configuration cache', () => {
     const t = testEnv(1);
     const key = generateKey();
     await expectEnvelope(await submitWithEnv(t.env, { key, json: VALID_BODY }), 401);
-    expect(cacheSizes(database(t.env.DB)).unknown).toBe(1);
+    expect(cacheSizes(t.env.DB).unknown).toBe(1);
     await scheduler.wait(1100);
     await expectEnvelope(await submitWithEnv(t.env, { key, json: VALID_BODY }), 401);
     expect(t.spy.trips).toHaveLength(2);
@@ -70,7 +70,7 @@ describe('the configuration cache', () => {
     for (let i = 0; i < 3000; i++) {
       await submitWithEnv(t.env, { key: generateKey(), json: VALID_BODY });
     }
-    const sizes = cacheSizes(database(t.env.DB));
+    const sizes = cacheSizes(t.env.DB);
     expect(sizes.unknown).toBe(1000);
     expect(sizes.known).toBe(1);
     expect(sizes.hashes).toBe(1000);

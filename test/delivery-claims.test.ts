@@ -6,7 +6,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts, webhooks } from '../schema/tables.ts';
-import type { DeliveryMessage } from '../src/delivery/queue.ts';
+import type { DeliveryMessage } from '../src/delivery/outbox.ts';
 import { attemptDelivery } from '../src/delivery/webhooks.ts';
 import worker from '../src/index.ts';
 import { QueryRefused, StorageError } from '../src/lib/faults.ts';

@@ -451,7 +451,7 @@ describe('C30: uploading a file', () => {
       { name: 'lost.pdf', type: 'application/pdf', size: PDF.length, sha256: await sha256(PDF) },
       PDF,
     );
-    await putFiles(database(env.DB), env.FILES, p.projectId, orphan, [['cv', file]]);
+    await putFiles(env.DB, env.FILES, p.projectId, orphan, [['cv', file]]);
     expect(await objectsOf(p.projectId)).toHaveLength(2);
     const now = Date.now();
     await runSweep(now + 60_000);

@@ -13,7 +13,7 @@ import {
 import worker from '../src/index.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { database } from '../src/store/db.ts';
-import { insertSubmission } from '../src/store/submissions.ts';
+import { insertSubmission } from '../src/store/intake.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 
@@ -192,7 +192,7 @@ describe('C20: replays', () => {
     const p = await seedProject();
     const raw = JSON.stringify(VALID_BODY);
     // As another isolate would have left it: no claim in this one, only the row in D1.
-    await insertSubmission(database(env.DB), {
+    await insertSubmission(env.DB, {
       id: uuidv7(),
       projectId: p.projectId,
       data: raw,
@@ -332,7 +332,7 @@ describe('C20: the hourly purge (Cron Trigger)', () => {
       ['old', hours(25)],
       ['recent', hours(23)],
     ] as const) {
-      await insertSubmission(db, {
+      await insertSubmission(db.$client, {
         id: uuidv7(),
         projectId: p.projectId,
         data: '{"name":"Ada"}',

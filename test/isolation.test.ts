@@ -9,13 +9,8 @@ import { writeSplitting } from '../src/lib/group-commit.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { hashKey } from '../src/projects/keys.ts';
 import { database } from '../src/store/db.ts';
+import { insertSubmissions, MAX_STORED_BYTES, type NewSubmission, rowFault } from '../src/store/intake.ts';
 import { deleteProject } from '../src/store/projects.ts';
-import {
-  insertSubmissions,
-  MAX_STORED_BYTES,
-  type NewSubmission,
-  rowFault,
-} from '../src/store/submissions.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import {
   expectEnvelope,
@@ -81,9 +76,7 @@ describe("C31: one project's bad row", () => {
 
   it("C18: D1 names a broken foreign key as the row's fault, an outage as no row's", async () => {
     const p = await seedProject();
-    const error = await insertSubmissions(database(env.DB), [row('p_nonexistent', 0)]).catch(
-      (e: unknown) => e,
-    );
+    const error = await insertSubmissions(env.DB, [row('p_nonexistent', 0)]).catch((e: unknown) => e);
     expect(rowFault(error)).toBe('project-gone');
     expect(rowFault(new Error('D1_ERROR: Network connection lost.'))).toBeUndefined();
     expect(rowFault(new Error('D1 DB is overloaded. Too many requests queued.'))).toBeUndefined();
@@ -94,7 +87,7 @@ describe("C31: one project's bad row", () => {
   it('C31 (property): random mixes of good and poison rows in one batch store every good row exactly once and refuse every poison row', async () => {
     const p = await seedProject();
     const db = database(env.DB);
-    const write = (rows: NewSubmission[]) => insertSubmissions(db, rows);
+    const write = (rows: NewSubmission[]) => insertSubmissions(db.$client, rows);
     const split = (e: unknown) => rowFault(e) !== undefined;
     const expected: string[] = [];
     let n = 0;
@@ -141,7 +134,7 @@ describe("C31: one project's bad row", () => {
     };
     // Under a million UTF-16 units, over a million UTF-8 bytes: the bytes count.
     expect(big.data.length).toBeLessThan(MAX_STORED_BYTES + 20);
-    const error = await commitRow(database(env.DB), big, await hashKey(p.apiKey), () => {}).catch((e) => e);
+    const error = await commitRow(env.DB, big, await hashKey(p.apiKey), () => {}).catch((e) => e);
     expect(error).toMatchObject({ status: 413 });
     expect(await storedData(p.projectId)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { deliveries } from '../schema/tables.ts';
-import type { DeliveryMessage } from '../src/delivery/queue.ts';
+import type { DeliveryMessage } from '../src/delivery/outbox.ts';
 import worker from '../src/index.ts';
 import { database } from '../src/store/db.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';

@@ -8,8 +8,8 @@ import { uuidv7 } from '../src/lib/ids.ts';
 import { createKey } from '../src/projects/admin.ts';
 import { BOOKMARK_HEADER, MAX_PAGE_BYTES } from '../src/read/routes.ts';
 import { database } from '../src/store/db.ts';
+import { insertSubmissions, type NewSubmission } from '../src/store/intake.ts';
 import { updateProjectSettings } from '../src/store/projects.ts';
-import { insertSubmissions, type NewSubmission } from '../src/store/submissions.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 
@@ -57,8 +57,7 @@ async function insertRows(
     receivedAt: new Date(base + i * 1000).toISOString(),
     ...make(i),
   }));
-  for (let i = 0; i < rows.length; i += 100)
-    await insertSubmissions(database(env.DB), rows.slice(i, i + 100));
+  for (let i = 0; i < rows.length; i += 100) await insertSubmissions(env.DB, rows.slice(i, i + 100));
   return rows;
 }
 
@@ -514,7 +513,7 @@ describe('C25: retention', () => {
     await insertRows(keep.projectId, 3);
     const logs: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void logs.push(String(line)));
-    const { scheduled } = await import('../src/index.ts');
+    const { scheduled } = await import('../src/cron.ts');
     await scheduled(createScheduledController({ scheduledTime: now, cron: '7 * * * *' }), env);
     vi.restoreAllMocks();
     expect((await storedRows(p.projectId)).map((r) => r.id)).toEqual(rows.slice(3).map((r) => r.id));

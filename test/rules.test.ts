@@ -2,14 +2,15 @@
 // bounds; the exact texts; a property test against a small reference model; patterns that would
 // take exponential time on a backtracking engine; and every rule end to end through the worker.
 import fc from 'fast-check';
+import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import type { FieldType } from '../schema/tables.ts';
-import { type FieldRules, type Format, MAX_PATTERN_INPUT } from '../src/fields/rules.ts';
+import { type FieldRules, type Format, MAX_PATTERN_INPUT } from '../src/fields/catalogue.ts';
 import { compileFields, type FieldDef, validateSubmission } from '../src/fields/validation.ts';
 import { expectEnvelope, seedProject, storedData, submit } from './helpers.ts';
 
 function check(type: FieldType, rules: FieldRules, value: unknown): string[] {
-  const compiled = compileFields([{ name: 'f', type, required: false, rules }], 'reject');
+  const compiled = compileFields([{ name: 'f', type, required: false, rules }], 'reject', RE2JS);
   const result = validateSubmission(compiled, { f: value });
   return result.ok ? [] : result.errors;
 }

@@ -4,13 +4,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { database } from '../src/store/db.ts';
-import {
-  DELETE_CHUNK,
-  deleteReceivedBefore,
-  eraseSubmissions,
-  insertSubmissions,
-  type NewSubmission,
-} from '../src/store/submissions.ts';
+import { insertSubmissions, type NewSubmission } from '../src/store/intake.ts';
+import { DELETE_CHUNK, deleteReceivedBefore, eraseSubmissions } from '../src/store/submissions.ts';
 import { seedProject, storedRows } from './helpers.ts';
 
 const row = (projectId: string, i: number, idempotencyKey?: string): NewSubmission => ({
@@ -26,12 +21,12 @@ describe('insertSubmissions', () => {
   it('C20: in one batch of several statements, rows without keys are stored, and of keyed rows those whose key is new', async () => {
     const p = await seedProject();
     const db = database(env.DB);
-    expect(await insertSubmissions(db, [row(p.projectId, 0, 'used')])).toEqual([true]);
+    expect(await insertSubmissions(db.$client, [row(p.projectId, 0, 'used')])).toEqual([true]);
     // 40 rows: three statements; the keyed ones spread over them, one key already used.
     const rows = Array.from({ length: 40 }, (_, i) =>
       row(p.projectId, i + 1, i % 7 === 0 ? (i === 14 ? 'used' : `key ${i}`) : undefined),
     );
-    const stored = await insertSubmissions(db, rows);
+    const stored = await insertSubmissions(db.$client, rows);
     expect(stored).toEqual(rows.map((r) => r.idempotencyKey !== 'used'));
     const inD1 = await storedRows(p.projectId);
     expect(inD1).toHaveLength(40);
@@ -49,7 +44,7 @@ describe('insertSubmissions', () => {
     const p = await seedProject();
     const { spam: _, ...leftOut } = row(p.projectId, 2);
     const rows = [row(p.projectId, 0), row(p.projectId, 1), leftOut];
-    expect(await insertSubmissions(database(env.DB), rows)).toEqual([true, true, true]);
+    expect(await insertSubmissions(env.DB, rows)).toEqual([true, true, true]);
     const inD1 = await storedRows(p.projectId);
     expect(inD1.map((r) => r.spam).sort()).toEqual([false, false, true]);
   });
@@ -69,14 +64,14 @@ describe('C25: deletion in chunks', () => {
         receivedAt: old,
       }));
     const chunk = DELETE_CHUNK;
-    await insertSubmissions(db, many(p.projectId, chunk * 2 + 3, { email: 'erase@example.com' }));
-    await insertSubmissions(db, many(p.projectId, 4, { email: 'keep@example.com' }));
-    await insertSubmissions(db, many(other.projectId, 5, { email: 'erase@example.com' }));
+    await insertSubmissions(db.$client, many(p.projectId, chunk * 2 + 3, { email: 'erase@example.com' }));
+    await insertSubmissions(db.$client, many(p.projectId, 4, { email: 'keep@example.com' }));
+    await insertSubmissions(db.$client, many(other.projectId, 5, { email: 'erase@example.com' }));
     expect(await eraseSubmissions(db, p.projectId, 'email', 'erase@example.com')).toBe(chunk * 2 + 3);
     expect(await storedRows(p.projectId)).toHaveLength(4);
     expect(await storedRows(other.projectId)).toHaveLength(5);
 
-    await insertSubmissions(db, many(p.projectId, chunk * 2, { email: 'old@example.com' }));
+    await insertSubmissions(db.$client, many(p.projectId, chunk * 2, { email: 'old@example.com' }));
     const now = new Date().toISOString();
     // At most one chunk per call here: the rest is left for the next.
     expect(await deleteReceivedBefore(db, p.projectId, now, 1)).toBe(chunk);

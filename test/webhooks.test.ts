@@ -9,14 +9,14 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts, submissions, webhooks } from '../schema/tables.ts';
 import { config, RETRY_DELAYS } from '../src/config.ts';
-import type { DeliveryMessage } from '../src/delivery/queue.ts';
+import type { DeliveryMessage } from '../src/delivery/outbox.ts';
 import { MAX_ATTEMPTS } from '../src/delivery/webhooks.ts';
 import worker from '../src/index.ts';
 import { newWebhookSecret, signWebhook } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
 import { deliveryId } from '../src/store/deliveries.ts';
 import { listDeliveries } from '../src/store/delivery-log.ts';
-import { insertSubmissions } from '../src/store/submissions.ts';
+import { insertSubmissions } from '../src/store/intake.ts';
 import { insertWebhook, newWebhookId, removeWebhook, rotateWebhookSecret } from '../src/store/targets.ts';
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
@@ -159,7 +159,7 @@ describe('C26: the outbox is written with the submission', () => {
   });
 
   it('C26 + C34: whoever starts a gathering sends it from its own request; the others are not handed its promise', async () => {
-    const { enqueueStored } = await import('../src/delivery/queue.ts');
+    const { enqueueStored } = await import('../src/delivery/outbox.ts');
     const { queue, sent } = recordingQueue();
     const first = enqueueStored(queue, [{ id: 'a' }]);
     // Spam too: it is delivered to nobody, but its words are indexed for the inbox's search.
@@ -206,7 +206,7 @@ describe('C26: the outbox is written with the submission', () => {
     const p = await projectWithWebhook();
     const ids = [1, 2, 3].map((n) => `01a00000-0000-7000-8000-00000000c0d${n}`);
     await insertSubmissions(
-      database(env.DB),
+      env.DB,
       ids.map((id, n) => ({
         id,
         projectId: p.projectId,
@@ -405,7 +405,7 @@ describe('C26: sending', () => {
     // Once the project's cached configuration has expired, new submissions get no delivery for it.
     const { resolveProject } = await import('../src/projects/cache.ts');
     const { hashKey } = await import('../src/projects/keys.ts');
-    expect((await resolveProject(database(env.DB), await hashKey(d.apiKey), 0))?.hasTargets).toBe(false);
+    expect((await resolveProject(env.DB, await hashKey(d.apiKey), 0))?.hasTargets).toBe(false);
   });
 
   it('C26: a deployed worker sends over https only: plain http is a failed attempt, nothing sent', async () => {

@@ -6,7 +6,7 @@ import { api, projectPath } from '../api.ts';
 import { plainForm, widgetForm } from '../embed.ts';
 import type { ScreenProps } from '../session.ts';
 import { act, CopyButton, Section, useLoad } from '../ui.tsx';
-import type { Project } from './settings.tsx';
+import type { Project } from './settings-types.ts';
 
 const PLACEHOLDER_KEY = 'edgeform_pk_PASTE_A_PUBLISHABLE_KEY';
 

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { act, confirm, Section, ShownOnce, useLoad } from '../ui.tsx';
-import type { Confirmation, Project, Webhook } from './settings.tsx';
+import type { Confirmation, Project, Webhook } from './settings-types.ts';
 
 export function Webhooks({ projectId }: { projectId: string }) {
   const hooks = useLoad(

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { act, confirm, Section, ShownOnce, Time } from '../ui.tsx';
-import type { Project } from './settings.tsx';
+import type { Project } from './settings-types.ts';
 
 export function Keys({ project, reload }: { project: Project; reload: () => void }) {
   const [shown, setShown] = useState<string | undefined>();

@@ -3,48 +3,12 @@
 // secret is shown once, with a copy button.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
-import type { Field } from '../embed.ts';
 import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
 import { go, type ScreenProps } from '../session.ts';
 import { act, confirm, messageOf, Section, useLoad } from '../ui.tsx';
 import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
 import { Keys } from './settings-keys.tsx';
-
-export type Project = {
-  id: string;
-  name: string;
-  unknownFields: 'reject' | 'discard';
-  honeypot: string | null;
-  turnstile: boolean;
-  retentionDays: number | null;
-  replyToField: string | null;
-  formId: string | null;
-  thankYouUrl: string | null;
-  fields: Field[];
-  origins: string[];
-  keys: {
-    prefix: string;
-    kind: string;
-    createdAt: string;
-    revokedAt: string | null;
-    lastUsedAt: string | null;
-  }[];
-  confirmation: Confirmation | null;
-};
-export type Webhook = {
-  webhookId: string;
-  kind: 'webhook' | 'slack' | 'discord';
-  url: string;
-  state: string;
-  rotatingUntil: string | null;
-};
-export type Confirmation = {
-  field: string;
-  subject: string;
-  body: string;
-  replyTo: string | null;
-  open: boolean;
-};
+import type { Project } from './settings-types.ts';
 
 function Fields({ project, reload }: { project: Project; reload: () => void }) {
   const [editing, setEditing] = useState<Draft | undefined>();

@@ -3,19 +3,18 @@
 // project's row answers 401, an oversized row 413, and the rows that shared its write are stored.
 
 import { config } from '../config.ts';
-import { enqueueStored } from '../delivery/queue.ts';
+import { enqueueStored } from '../delivery/outbox.ts';
 import { invalidKey, tooLargeToStore } from '../http/replies.ts';
 import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { forgetKey } from '../projects/cache.ts';
-import type { Db } from '../store/db.ts';
-import { insertSubmissions, MAX_STORED_BYTES, type NewSubmission, rowFault } from '../store/submissions.ts';
+import { insertSubmissions, MAX_STORED_BYTES, type NewSubmission, rowFault } from '../store/intake.ts';
 
 // A batch stays well inside D1's limits: 100 rows, 1 MiB of JSON counted in UTF-8 bytes (the
 // stored text's size, not its UTF-16 length).
 const BATCH_LIMITS = { rows: 100, bytes: 1024 * 1024 };
-const committers = new WeakMap<Db, GroupCommit<NewSubmission>>();
+const committers = new WeakMap<D1Database, GroupCommit<NewSubmission>>();
 const encoder = new TextEncoder();
 
 export function utf8Bytes(text: string): number {
@@ -30,7 +29,11 @@ export const lostWrite = () =>
  * One committer per D1 binding, with the queue its deliveries go to (C26) and the time after which
  * a write's outcome is unknown (C18); the same binding for every request of an isolate.
  */
-function committer(db: Db, queue: Queue | undefined, lostWriteMs: number): GroupCommit<NewSubmission> {
+function committer(
+  db: D1Database,
+  queue: Queue | undefined,
+  lostWriteMs: number,
+): GroupCommit<NewSubmission> {
   let commit = committers.get(db);
   if (commit === undefined) {
     commit = new GroupCommit(
@@ -85,7 +88,7 @@ export function acceptedRow(
  * that key is forgotten at once, so the next request with it costs a lookup and gets 401 there.
  */
 export async function commitRow(
-  db: Db,
+  db: D1Database,
   row: NewSubmission,
   keyHash: string,
   keepAlive: (write: Promise<unknown>) => void,

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../auth/authenticate.ts';
 import { limitEarly, limitShared, type Payer } from '../auth/rate-limit.ts';
 import { parseIdempotencyKey } from './idempotency.ts';
-import { checkOrigin, requireFields, store, validate, verifyTurnstile } from './steps.ts';
+import { checkOrigin, requireFields, type Sent, store, validate, verifyTurnstile } from './steps.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];
 
@@ -21,20 +21,6 @@ export type Intake<Kind extends string> = {
   mediaType(c: Context<AppEnv>): Kind;
   /** C5 6–8: the body, within its limits, as values to validate. */
   read(c: Context<AppEnv>, project: ResolvedProject, kind: Kind): Promise<Sent>;
-};
-
-/** A body as values, before validation. */
-export type Sent = {
-  /** The values, by field name (C12). */
-  body: Record<string, unknown>;
-  /** Problems of the body itself, reported with the field problems (a name sent twice, C29). */
-  errors: readonly string[];
-  /** C13: the top-level numbers that were not written as integers. */
-  notIntegerText?: ReadonlySet<string>;
-  /** C22: marked as spam by the body itself (a form's `_gotcha`). */
-  spam?: boolean;
-  /** C20: what a retry must repeat byte for byte; absent: what would be stored. */
-  idempotencyBytes?: Uint8Array;
 };
 
 /** How far a request got, for an endpoint that answers a refusal with the project's pages (C29). */

@@ -8,15 +8,27 @@ import { type Submission, validateSubmission } from '../fields/validation.ts';
 import { deleteFiles, putFiles, restoreFiles } from '../files/r2.ts';
 import { noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
-import { database } from '../store/db.ts';
-import { findIdempotencyKey } from '../store/submissions.ts';
+import { findIdempotencyKey } from '../store/intake.ts';
 import { acceptedRow, commitRow, writeEnv } from './commit.ts';
 import { bodyHash, claimKey, replayFirst } from './idempotency.ts';
-import type { Sent } from './pipeline.ts';
 import { checkTurnstile, isTestSecret, takeToken } from './turnstile.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];
 const encoder = new TextEncoder();
+
+/** A body as values, before validation. */
+export type Sent = {
+  /** The values, by field name (C12). */
+  body: Record<string, unknown>;
+  /** Problems of the body itself, reported with the field problems (a name sent twice, C29). */
+  errors: readonly string[];
+  /** C13: the top-level numbers that were not written as integers. */
+  notIntegerText?: ReadonlySet<string>;
+  /** C22: marked as spam by the body itself (a form's `_gotcha`). */
+  spam?: boolean;
+  /** C20: what a retry must repeat byte for byte; absent: what would be stored. */
+  idempotencyBytes?: Uint8Array;
+};
 
 /**
  * C5 step 3 (C15): an empty list allows every origin; a request without an origin (a server)
@@ -134,7 +146,7 @@ export async function store(
   idempotencyKey: string | undefined,
   { spentToken, challenged, hash }: Verdict,
 ): Promise<{ replayed: boolean }> {
-  const db = database(c.env.DB);
+  const db = c.env.DB;
   const files = Object.entries(accepted.value).filter((e): e is FileEntry => e[1] instanceof UploadedFile);
   const base = acceptedRow(project, accepted.value, accepted.spam, challenged);
   const row = files.length === 0 ? base : { ...base, files: JSON.stringify(files.map(([name]) => name)) };

@@ -1,5 +1,5 @@
 // C22: Cloudflare Turnstile, verified server-side with the siteverify API.
-import { TURNSTILE_FIELD } from '../fields/spec.ts';
+import { TURNSTILE_FIELD } from '../fields/catalogue.ts';
 import { spamCheckFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { formatUuid } from '../lib/ids.ts';

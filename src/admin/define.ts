@@ -8,7 +8,7 @@ import type { DescribeRouteOptions } from 'hono-openapi';
 import type * as v from 'valibot';
 import { config } from '../config.ts';
 import { sendMail } from '../delivery/email.ts';
-import { enqueueStored } from '../delivery/queue.ts';
+import { enqueueStored } from '../delivery/outbox.ts';
 import {
   describeRoute,
   jsonBody,

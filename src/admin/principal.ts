@@ -111,14 +111,9 @@ export async function credentialOf(c: Context<ManageEnv>): Promise<Principal | u
     const token = bearer.token;
     if (looksLikeKey(token)) {
       const keyHash = await keyHashOf(token);
-      const project = await resolveProject(
-        database(env.DB),
-        keyHash,
-        config(env).CONFIG_CACHE_SECONDS,
-        () => {
-          if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
-        },
-      );
+      const project = await resolveProject(env.DB, keyHash, config(env).CONFIG_CACHE_SECONDS, () => {
+        if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
+      });
       if (project === undefined) return refuse(c);
       if (project.keyKind !== 'secret') throw publishableKeyCannotManage();
       // C23: a secret key in a web page other than the worker's own (its dashboard) is refused.
@@ -208,7 +203,7 @@ async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal |
   } else {
     // Ends with its key: revoked (C17: seen within the cache's seconds), the session is no more.
     if (row.keyHash === null) return undefined;
-    const project = await resolveProject(database(c.env.DB), row.keyHash, config(c.env).CONFIG_CACHE_SECONDS);
+    const project = await resolveProject(c.env.DB, row.keyHash, config(c.env).CONFIG_CACHE_SECONDS);
     if (project === undefined || project.id !== row.projectId || project.keyKind !== 'secret')
       return undefined;
     // C37: the key's own budget, as if the key itself were sent.

@@ -11,7 +11,6 @@ import {
 } from '../http/replies.ts';
 import { keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
 import { displayPrefix, looksLikeKey, parseBearer } from '../projects/keys.ts';
-import { database } from '../store/db.ts';
 import {
   clientAddress,
   countFailedAuthentication,
@@ -52,7 +51,7 @@ export async function projectOfKey(
   const project =
     keyHash === undefined
       ? undefined
-      : await resolveProject(database(c.env.DB), keyHash, config(c.env).CONFIG_CACHE_SECONDS, () => {
+      : await resolveProject(c.env.DB, keyHash, config(c.env).CONFIG_CACHE_SECONDS, () => {
           if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
         });
   if (project === undefined || keyHash === undefined) {

@@ -1,41 +1,21 @@
 // C28: rules beyond a field's type — format, length, range, choices, pattern — as valibot checks,
 // each with its message, in one fixed order. Patterns run on RE2 (re2js), whose matching time grows
 // linearly with the input, so no pattern, however written, can take a Worker's CPU time (ReDoS).
-import { RE2JS } from 're2js';
+// The engine is loaded only when a project with a pattern is (pattern.ts): a form post to any
+// other project never evaluates it.
 import * as v from 'valibot';
-import type { FieldType } from '../../schema/tables.ts';
 import { isDate, isDateTime } from '../lib/time.ts';
 import { httpUrl } from '../lib/urls.ts';
+import {
+  type FieldRules,
+  type FieldType,
+  type Format,
+  MAX_PATTERN_INPUT,
+  MAX_PATTERN_LENGTH,
+  RULES_OF,
+} from './catalogue.ts';
 import { accepts, sizeText, type UploadedFile } from './file.ts';
-
-export const FORMATS = ['email', 'url', 'date', 'date-time', 'uuid'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export type FieldRules = {
-  format?: Format;
-  minLength?: number;
-  maxLength?: number;
-  min?: number;
-  max?: number;
-  oneOf?: string[];
-  pattern?: string;
-  /** C30: a file's largest size in bytes, and the types its bytes may be of (`image/*` allowed). */
-  maxSize?: number;
-  accept?: string[];
-};
-
-/** The rules each type can carry; their order is the order of the messages (C28). */
-export const RULES_OF: Record<FieldType, readonly (keyof FieldRules)[]> = {
-  string: ['format', 'minLength', 'maxLength', 'oneOf', 'pattern'],
-  integer: ['min', 'max'],
-  number: ['min', 'max'],
-  boolean: [],
-  file: ['maxSize', 'accept'],
-};
-
-/** The longest pattern a field may have, and the longest value a pattern is run on. */
-export const MAX_PATTERN_LENGTH = 200;
-export const MAX_PATTERN_INPUT = 10_000;
+import type { PatternEngine, RE2JS } from './pattern.ts';
 
 const FORMAT_TEXT: Record<Format, string> = {
   email: 'an email address',
@@ -70,12 +50,12 @@ export function codePoints(text: string): number {
 const isHttpUrl = (text: string) => httpUrl(text) !== undefined;
 
 /** A pattern, compiled by RE2; throws a readable error when RE2 cannot take it. */
-export function compilePattern(pattern: string): RE2JS {
+export function compilePattern(engine: PatternEngine, pattern: string): RE2JS {
   if (pattern === '' || pattern.length > MAX_PATTERN_LENGTH) {
     throw new Error(`a pattern is 1 to ${MAX_PATTERN_LENGTH} characters`);
   }
   try {
-    return RE2JS.compile(pattern);
+    return engine.compile(pattern);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`not a pattern RE2 can run (no lookaround or backreferences): ${reason}`);
@@ -84,8 +64,16 @@ export function compilePattern(pattern: string): RE2JS {
 
 type Check = v.PipeItem<unknown, unknown, v.BaseIssue<unknown>>;
 
-/** The checks of a field's rules, in the fixed order of C28; each breaks with its own message. */
-export function ruleChecks(name: string, type: FieldType, rules: FieldRules | undefined): Check[] {
+/**
+ * The checks of a field's rules, in the fixed order of C28; each breaks with its own message. A
+ * `pattern` rule needs the engine (`patternEngine()`), loaded by whoever compiles the project.
+ */
+export function ruleChecks(
+  name: string,
+  type: FieldType,
+  rules: FieldRules | undefined,
+  engine?: PatternEngine,
+): Check[] {
   if (rules === undefined) return [];
   const checks: Check[] = [];
   const text = (test: (s: string) => boolean, message: string) =>
@@ -135,7 +123,9 @@ export function ruleChecks(name: string, type: FieldType, rules: FieldRules | un
       }
       case 'pattern': {
         if (rules.pattern === undefined) break;
-        const re = compilePattern(rules.pattern);
+        if (engine === undefined)
+          throw new Error('a pattern rule is compiled with the pattern engine loaded');
+        const re = compilePattern(engine, rules.pattern);
         // Linear in the input on RE2, and bounded: a longer value does not match.
         text((s) => s.length <= MAX_PATTERN_INPUT && re.matcher(s).find(), patternError(name));
         break;

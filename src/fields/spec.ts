@@ -2,13 +2,15 @@
 // field spec (`email:string:required:format=email`) and the management API's JSON (`{"type":
 // "string", "rules": {"format": "email"}}`) alike: which rules fit which type (RULES_OF), and the
 // bounds of each rule's value. Bad input is one InvalidInput that says which and why.
+
+import { RE2JS } from 're2js';
 import { FIELD_TYPES, type FieldType } from '../../schema/tables.ts';
 import { InvalidInput } from '../lib/faults.ts';
-import { compilePattern, type FieldRules, FORMATS, type Format, RULES_OF } from './rules.ts';
+import { type FieldRules, FORMATS, type Format, RULES_OF, TURNSTILE_FIELD } from './catalogue.ts';
+import { compilePattern } from './rules.ts';
 import type { FieldDef } from './validation.ts';
 
 /** The Turnstile token's field (C22), never stored: no field may take its name. */
-export const TURNSTILE_FIELD = 'cf-turnstile-response';
 
 export const SPEC_FORM = '<name>:<type>[:required][:<rule>=<value>]…';
 /** Field names: anything a form control can be named, but no white space, control characters or ':'. */
@@ -131,7 +133,7 @@ function checkRule(
     case 'pattern':
       try {
         if (typeof value !== 'string') throw new Error('a pattern is text');
-        compilePattern(value);
+        compilePattern(RE2JS, value);
       } catch (error) {
         throw invalid(`Invalid pattern ${where}: ${error instanceof Error ? error.message : String(error)}`);
       }

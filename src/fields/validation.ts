@@ -1,8 +1,10 @@
 // C12, C13, C28: a project's field definitions compiled to valibot schemas, and one pass over a body.
 import * as v from 'valibot';
 import type { FieldType, UnknownFieldPolicy } from '../../schema/tables.ts';
+import type { FieldRules } from './catalogue.ts';
 import { UploadedFile } from './file.ts';
-import { type FieldRules, ruleChecks } from './rules.ts';
+import type { PatternEngine } from './pattern.ts';
+import { ruleChecks } from './rules.ts';
 
 export type FieldDef = { name: string; type: FieldType; required: boolean; rules?: FieldRules };
 
@@ -47,17 +49,22 @@ export function fieldSchema(name: string, type: FieldType): v.GenericSchema {
   }
 }
 
-function compileField(def: FieldDef): FieldSchemas {
-  const checks = ruleChecks(def.name, def.type, def.rules);
+function compileField(def: FieldDef, engine: PatternEngine | undefined): FieldSchemas {
+  const checks = ruleChecks(def.name, def.type, def.rules, engine);
   return {
     type: fieldSchema(def.name, def.type),
     rules: checks.length === 0 ? undefined : (v.pipe(v.unknown(), ...checks) as v.GenericSchema),
   };
 }
 
-export function compileFields(defs: readonly FieldDef[], unknownFields: UnknownFieldPolicy): CompiledFields {
+/** C28: fields with a `pattern` rule need the pattern engine (`engineFor(defs)`). */
+export function compileFields(
+  defs: readonly FieldDef[],
+  unknownFields: UnknownFieldPolicy,
+  engine?: PatternEngine,
+): CompiledFields {
   return {
-    schemas: new Map(defs.map((d) => [d.name, compileField(d)])),
+    schemas: new Map(defs.map((d) => [d.name, compileField(d, engine)])),
     integers: new Set(defs.filter((d) => d.type === 'integer').map((d) => d.name)),
     required: defs.filter((d) => d.required).map((d) => d.name),
     unknownFields,

@@ -1,8 +1,7 @@
 // C30: a submission's files in R2, under `<project>/<submission>/<field>`: written before the
 // submission's D1 write (so that no stored submission names a missing file), deleted with it.
 import type { UploadedFile } from '../fields/file.ts';
-import type { Db } from '../store/db.ts';
-import { clearFileDeletions, pendingFileDeletions, scheduleUploadCleanup } from '../store/files.ts';
+import { scheduleUploadCleanup } from '../store/intake.ts';
 
 export const submissionPrefix = (projectId: string, submissionId: string) => `${projectId}/${submissionId}/`;
 export const fileKey = (projectId: string, submissionId: string, field: string) =>
@@ -33,7 +32,7 @@ export const UPLOAD_GRACE_MS = 60 * 60_000;
  * then: nothing is left in R2 by a worker that stops between the upload and the write.
  */
 export async function putFiles(
-  db: Db,
+  d1: D1Database,
   bucket: R2Bucket,
   projectId: string,
   submissionId: string,
@@ -41,7 +40,7 @@ export async function putFiles(
 ): Promise<void> {
   const now = new Date();
   await scheduleUploadCleanup(
-    db,
+    d1,
     submissionPrefix(projectId, submissionId),
     now,
     new Date(now.getTime() + UPLOAD_GRACE_MS),
@@ -85,33 +84,11 @@ export function deleteFiles(
 }
 
 /** Removes every object under these prefixes. */
-async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<void> {
+export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<void> {
   let cursor: string | undefined;
   do {
     const listed = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
     if (listed.objects.length > 0) await bucket.delete(listed.objects.map((o) => o.key));
     cursor = listed.truncated ? listed.cursor : undefined;
   } while (cursor !== undefined);
-}
-
-const SWEEP_LIMIT = 100;
-
-/**
- * C30: the sweep (every minute): the files of deleted submissions leave R2, and those of uploads
- * whose submission was never stored, an hour on (`now`: the sweep's time).
- */
-export async function sweepFileDeletions(db: Db, bucket: R2Bucket | undefined, now: number): Promise<number> {
-  if (bucket === undefined) return 0;
-  const prefixes = await pendingFileDeletions(db, SWEEP_LIMIT, new Date(now).toISOString());
-  const done: string[] = [];
-  for (const prefix of prefixes) {
-    try {
-      await deletePrefix(bucket, prefix);
-      done.push(prefix);
-    } catch {
-      // Left for the next sweep.
-    }
-  }
-  await clearFileDeletions(db, done);
-  return done.length;
 }

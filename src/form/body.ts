@@ -1,13 +1,8 @@
 // C29, C30: an HTML form's body, read within its limits: urlencoded text up to MAX_BODY_BYTES;
 // multipart streamed part by part, its text parts within MAX_BODY_BYTES in all, each file within
 // the largest size a file field of the project takes, and all files within MAX_UPLOAD_BYTES. The
-// parser stops at the first byte over a limit: nothing is buffered past it.
-import {
-  MaxFileSizeExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParseError,
-  parseMultipartRequest,
-} from '@remix-run/multipart-parser';
+// parser stops at the first byte over a limit: nothing is buffered past it. The multipart parser is
+// loaded with the first multipart body (docs/layout.md): a urlencoded form post never evaluates it.
 import { declaredLength, readWithin } from '../http/body.ts';
 import { ApiError } from '../http/envelope.ts';
 import { bodyBrokenOff, malformedForm, tooLarge } from '../http/replies.ts';
@@ -44,6 +39,8 @@ export async function readForm(
   if (declaredLength(request) > limits.textBytes + limits.totalFileBytes + 1024 * 1024) {
     throw tooLarge(limits.textBytes + limits.totalFileBytes);
   }
+  const { MaxFileSizeExceededError, MaxTotalSizeExceededError, MultipartParseError, parseMultipartRequest } =
+    await import('@remix-run/multipart-parser');
   const entries: FormEntry[] = [];
   let textBytes = 0;
   let fileBytes = 0;

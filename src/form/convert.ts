@@ -71,7 +71,7 @@ async function convertFile(entry: FormFile): Promise<UploadedFile | undefined> {
   return new UploadedFile(
     {
       name: fileName(entry.filename),
-      type: sniffType(entry.bytes),
+      type: await sniffType(entry.bytes),
       size: entry.bytes.length,
       sha256: await sha256Hex(entry.bytes),
     },

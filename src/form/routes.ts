@@ -43,7 +43,6 @@ import { send, sendMethodNotAllowed } from '../http/send.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { allowedRedirect } from '../lib/urls.ts';
 import { formCacheKey, type ResolvedProject, resolveForm } from '../projects/cache.ts';
-import { database } from '../store/db.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
 import { errorPage, thankYouPage } from './pages.ts';
@@ -116,7 +115,7 @@ function formIntake(formId: string, controls: Controls): Intake<'urlencoded' | '
     // as an unknown key does; past that limit, made-up addresses cost no D1 query.
     async identify(c) {
       const project = FORM_ID.test(formId)
-        ? await resolveForm(database(c.env.DB), formId, config(c.env).CONFIG_CACHE_SECONDS, () => {
+        ? await resolveForm(c.env.DB, formId, config(c.env).CONFIG_CACHE_SECONDS, () => {
             if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
           })
         : undefined;
@@ -253,7 +252,7 @@ const formIdParameter = {
 
 const FORM_TAG = 'HTML forms (no key)';
 
-const formOperation = describeRoute({
+const formOperation = describeRoute(() => ({
   tags: [FORM_TAG],
   operationId: 'submitHtmlForm',
   summary: 'Submit a plain HTML form, with files (C29, C30)',
@@ -288,17 +287,17 @@ const formOperation = describeRoute({
     },
     ...withPages(errorResponses(formReplies())),
   },
-});
+}));
 
 export function formRoutes(app: HonoBase<AppEnv>): void {
   app.post(FORM_PATH, formOperation, handleForm);
   app.options(
     FORM_PATH,
-    describeRoute({
+    describeRoute(() => ({
       ...preflightOperation('formPreflight'),
       tags: [FORM_TAG],
       parameters: [formIdParameter],
-    }),
+    })),
     preflight,
   );
   // C16: as the submit path, its other methods are 405.

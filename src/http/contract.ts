@@ -8,7 +8,7 @@
 // document is generated at build time (src/document.ts), never at run time.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
-import { describeRoute, validator } from 'hono-openapi';
+import { type DescribeRouteOptions, describeRoute as describe, uniqueSymbol, validator } from 'hono-openapi';
 import * as v from 'valibot';
 import { readWithin } from './body.ts';
 import type { ApiError } from './envelope.ts';
@@ -23,7 +23,25 @@ import {
 } from './replies.ts';
 import { send } from './send.ts';
 
-export { describeRoute, resolver } from 'hono-openapi';
+export { resolver } from 'hono-openapi';
+
+/**
+ * A route's operation, as hono-openapi's `describeRoute`, but given as a function: the description
+ * (its examples, its schemas) is built only when the document is generated, never when an isolate
+ * starts and declares its routes.
+ */
+export function describeRoute(spec: DescribeRouteOptions | (() => DescribeRouteOptions)): MiddlewareHandler {
+  if (typeof spec !== 'function') return describe(spec);
+  const middleware = describe({});
+  let built: { spec: DescribeRouteOptions } | undefined;
+  Object.defineProperty(middleware, uniqueSymbol, {
+    get: () => {
+      built ??= { spec: spec() };
+      return built;
+    },
+  });
+  return middleware;
+}
 
 type Issues = readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[];
 
@@ -80,10 +98,10 @@ export function jsonBody<S extends v.GenericSchema>(
 
 /** C16: the methods a submitting path does not take, documented; any other gets the same 405. */
 export const NOT_ALLOWED = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'];
-export const notAllowedOperation = describeRoute({
+export const notAllowedOperation = describeRoute(() => ({
   description: 'Not a method of this path: 405, with `Allow`.',
   responses: errorResponses([{ name: 'method not allowed', reply: methodNotAllowed('GET') }]),
-});
+}));
 
 const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'];
 

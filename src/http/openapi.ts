@@ -1,14 +1,9 @@
 // The pieces of the OpenAPI document that the routes share: each reply of the catalogue
 // (src/http/replies.ts) as a documented response with its exact envelope as an example, the
-// headers they carry, the envelope and field-value schemas, the security schemes. Each route
-// declares its own operation beside its handler (describeRoute); src/document.ts generates the
-// document from the app.
-import { toJsonSchema } from '@valibot/to-json-schema';
+// headers they carry. Each route declares its own operation beside its handler (describeRoute);
+// src/document.ts generates the document from the app, with the schemas every operation shares.
 import type { ResponsesWithResolver } from 'hono-openapi';
 import * as v from 'valibot';
-import { FIELD_TYPES } from '../../schema/tables.ts';
-import { fieldSchema } from '../fields/validation.ts';
-import { KEY_PREFIX, KIND_PREFIXES } from '../projects/keys.ts';
 import { type ApiError, type Envelope, REASON_PHRASES } from './envelope.ts';
 
 type Json = Record<string, unknown>;
@@ -17,19 +12,6 @@ type Json = Record<string, unknown>;
 export type Documented = { name: string; reply: ApiError };
 
 export const JSON_MEDIA = 'application/json; charset=utf-8';
-
-/** C1–C3, as a valibot schema. */
-export const EnvelopeSchema = v.object({
-  data: v.object({
-    message: v.string(),
-    error: v.optional(v.object({ message: v.string() })),
-    errors: v.optional(v.array(v.string())),
-  }),
-  status: v.object({
-    code: v.picklist(Object.keys(REASON_PHRASES).map(Number)),
-    message: v.picklist(Object.values(REASON_PHRASES)),
-  }),
-});
 
 /** C30: what a `file` field's value is once stored: the file's metadata, its bytes in R2. */
 export const FileMetadataSchema = v.object({
@@ -133,67 +115,6 @@ export function preflightOperation(operationId: string) {
             ['Access-Control-Max-Age', '86400'],
           ].map(([name, value]) => [name, { schema: { type: 'string', const: value } }]),
         ),
-      },
-    },
-  };
-}
-
-const schema = (s: v.GenericSchema): Json => {
-  const { $schema: _, ...rest } = toJsonSchema(s, { errorMode: 'ignore' }) as Json;
-  return rest;
-};
-
-/** What every operation shares: the schemas it refers to by `$ref`, and who may call it. */
-export function sharedComponents(): Json {
-  return {
-    securitySchemes: {
-      apiKey: {
-        type: 'http',
-        scheme: 'bearer',
-        description: `The project's API key: \`${KIND_PREFIXES.publishable}\` (publishable, for pages) or \`${KIND_PREFIXES.secret}\` (secret, for servers) and 32 letters and digits; keys made before the two kinds, \`${KEY_PREFIX}\` and 32, are publishable.`,
-      },
-      operatorToken: {
-        type: 'http',
-        scheme: 'bearer',
-        description:
-          'C32: the operator token, the worker secret `ADMIN_TOKEN` (at least 43 characters): every project.',
-      },
-      accessJwt: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'Cf-Access-Jwt-Assertion',
-        description:
-          'C32: a Cloudflare Access identity (with ACCESS_TEAM_DOMAIN and ACCESS_AUD set): every project, recorded under its email.',
-      },
-      session: {
-        type: 'apiKey',
-        in: 'cookie',
-        name: 'edgeform_session',
-        description:
-          'C32: a session made by POST /api/v1/session: what its credential may. Changes need the X-CSRF-Token header and this worker’s Origin.',
-      },
-      secretKey: {
-        type: 'http',
-        scheme: 'bearer',
-        description: `A secret key of the project: \`${KIND_PREFIXES.secret}\` and 32 letters and digits (C23). A publishable key gets 403.`,
-      },
-    },
-    schemas: {
-      Envelope: schema(EnvelopeSchema),
-      FieldValue: {
-        description:
-          "A value of one of the project's field types (C13); `null` matches none. A field may also carry rules (C28: format, minLength, maxLength, minimum, maximum, enum, pattern): `forms project schema <project>` prints a project's fields as JSON Schema with those keywords. A `file` field (C30) takes no JSON value: it is sent as multipart to `/f/{formId}`, and read back as `{name, type, size, sha256}`.",
-        anyOf: FIELD_TYPES.filter((type) => type !== 'file').map((type) => ({
-          title: type,
-          ...schema(fieldSchema('field', type)),
-        })),
-      },
-      Submission: {
-        type: 'object',
-        description:
-          "The project's fields by name. Unknown fields are refused or dropped, as the project says; `cf-turnstile-response` and the project's honeypot are never stored.",
-        minProperties: 1,
-        additionalProperties: { $ref: '#/components/schemas/FieldValue' },
       },
     },
   };

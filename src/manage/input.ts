@@ -5,7 +5,8 @@
 import { UNKNOWN_FIELD_POLICIES, type UnknownFieldPolicy } from '../../schema/tables.ts';
 import { placeholdersOf } from '../delivery/confirm.ts';
 import { isEmailAddress } from '../delivery/email.ts';
-import { FIELD_NAME, TURNSTILE_FIELD } from '../fields/spec.ts';
+import { TURNSTILE_FIELD } from '../fields/catalogue.ts';
+import { FIELD_NAME } from '../fields/spec.ts';
 import { InvalidInput } from '../lib/faults.ts';
 import { parseTime } from '../lib/time.ts';
 import { allowedRedirect, httpUrl } from '../lib/urls.ts';

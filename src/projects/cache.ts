@@ -1,9 +1,9 @@
 // C17 and README Speed: each project's resolved configuration, kept in isolate memory for a few seconds, so a
 // warm submission costs one D1 round trip (the write) and a warm bad key none.
+import { engineFor } from '../fields/pattern.ts';
 import { type CompiledFields, compileFields } from '../fields/validation.ts';
 import { Lru } from '../lib/lru.ts';
-import type { Db } from '../store/db.ts';
-import { findProjectByFormId, findProjectByKeyHash, type ProjectConfig } from '../store/projects.ts';
+import { findProjectByFormId, findProjectByKeyHash, type ProjectConfig } from '../store/intake.ts';
 import { hashKey } from './keys.ts';
 
 export type ResolvedProject = ProjectConfig & { compiled: CompiledFields };
@@ -21,9 +21,9 @@ type Caches = {
 };
 
 // Per D1 binding: the cache speaks for one database.
-const cachesByDb = new WeakMap<Db, Caches>();
+const cachesByDb = new WeakMap<D1Database, Caches>();
 
-function cachesFor(db: Db, ttlMs: number): Caches {
+function cachesFor(db: D1Database, ttlMs: number): Caches {
   let caches = cachesByDb.get(db);
   if (caches === undefined || caches.ttlMs !== ttlMs) {
     caches = {
@@ -54,22 +54,22 @@ export async function keyHashOf(key: string): Promise<string> {
  * `beforeQuery` runs only when D1 must be asked, and may refuse by throwing (C21).
  */
 export async function resolveProject(
-  db: Db,
+  db: D1Database,
   keyHash: string,
   seconds: number,
   beforeQuery: () => void = () => {},
-  lookup: (db: Db, id: string) => Promise<ProjectConfig | undefined> = findProjectByKeyHash,
+  lookup: (db: D1Database, id: string) => Promise<ProjectConfig | undefined> = findProjectByKeyHash,
 ): Promise<ResolvedProject | undefined> {
   if (seconds === 0) {
     beforeQuery();
-    return withSchemas(await lookup(db, keyHash));
+    return await withSchemas(await lookup(db, keyHash));
   }
   const caches = cachesFor(db, seconds * 1000);
   const hit = caches.known.get(keyHash);
   if (hit !== undefined) return hit;
   if (caches.unknown.get(keyHash)) return undefined;
   beforeQuery();
-  const project = withSchemas(await lookup(db, keyHash));
+  const project = await withSchemas(await lookup(db, keyHash));
   if (project === undefined) caches.unknown.set(keyHash, true);
   else caches.known.set(keyHash, project);
   return project;
@@ -81,7 +81,7 @@ export async function resolveProject(
  */
 export const formCacheKey = (formId: string) => `form:${formId}`;
 export function resolveForm(
-  db: Db,
+  db: D1Database,
   formId: string,
   seconds: number,
   beforeQuery: () => void = () => {},
@@ -95,19 +95,21 @@ export function resolveForm(
  * Forgets what is cached for a key: D1 has said its project is gone (C31). It is remembered as
  * unknown, so that the requests that follow answer 401 without a query.
  */
-export function forgetKey(db: Db, keyHash: string): void {
+export function forgetKey(db: D1Database, keyHash: string): void {
   const caches = cachesByDb.get(db);
   if (caches === undefined) return;
   caches.known.delete(keyHash);
   caches.unknown.set(keyHash, true);
 }
 
-function withSchemas(project: ProjectConfig | undefined): ResolvedProject | undefined {
-  return project && { ...project, compiled: compileFields(project.fields, project.unknownFields) };
+async function withSchemas(project: ProjectConfig | undefined): Promise<ResolvedProject | undefined> {
+  if (project === undefined) return undefined;
+  const engine = await engineFor(project.fields);
+  return { ...project, compiled: compileFields(project.fields, project.unknownFields, engine) };
 }
 
 /** Entries held for a database (and key hashes held), for tests and diagnostics. */
-export function cacheSizes(db: Db): { known: number; unknown: number; hashes: number } {
+export function cacheSizes(db: D1Database): { known: number; unknown: number; hashes: number } {
   const caches = cachesByDb.get(db);
   return { known: caches?.known.size ?? 0, unknown: caches?.unknown.size ?? 0, hashes: hashes.size };
 }

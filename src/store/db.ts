@@ -1,7 +1,8 @@
-// The Drizzle handle on a D1 binding, and the one way a D1 failure is raised (C18).
+// The Drizzle handle on a D1 binding, for every statement but the submission path's (intake.ts).
 import type { D1Database } from '@cloudflare/workers-types';
 import { type DrizzleD1Database, drizzle } from 'drizzle-orm/d1';
-import { QueryRefused, StorageError } from '../lib/faults.ts';
+
+export { MAX_PARAMETERS, storage } from './d1.ts';
 
 export type Db = DrizzleD1Database & { $client: D1Database };
 
@@ -28,23 +29,4 @@ export function sessionDatabase(d1: D1Database, start: string): { db: Db; bookma
   // A session has the binding's prepare() and batch(), which is all Drizzle's D1 driver uses.
   const db = drizzle(session as unknown as D1Database) as Db;
   return { db, bookmark: () => session.getBookmark() };
-}
-
-// What SQLite says when a statement breaks a constraint (D1 passes its message on).
-const CONSTRAINT = /constraint failed|SQLITE_CONSTRAINT/i;
-
-/**
- * C18: a failure to reach or use D1 becomes a StorageError, answered 503; a statement that D1
- * refused for a constraint is a QueryRefused, which names what it is and is never an outage.
- */
-export async function storage<T>(query: () => Promise<T>): Promise<T> {
-  try {
-    return await query();
-  } catch (cause) {
-    let inner = cause;
-    while (inner instanceof Error && inner.cause !== undefined) inner = inner.cause;
-    throw CONSTRAINT.test(inner instanceof Error ? inner.message : String(inner))
-      ? new QueryRefused(cause)
-      : new StorageError(cause);
-  }
 }

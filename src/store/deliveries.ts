@@ -12,11 +12,11 @@ import {
   type TargetKind,
   webhooks,
 } from '../../schema/tables.ts';
-import { type Db, storage } from './db.ts';
+import { type Db, MAX_PARAMETERS, storage } from './db.ts';
 import { cancelledBecause, disableStatements } from './targets.ts';
 
 /** D1 binds at most 100 parameters per statement: the outbox is written 100 submissions at a time. */
-export const OUTBOX_IDS_PER_STATEMENT = 100;
+export const OUTBOX_IDS_PER_STATEMENT = MAX_PARAMETERS;
 
 /**
  * The delivery rows of marked submissions (C26): one per active target of the project when they

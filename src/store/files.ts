@@ -2,7 +2,7 @@
 // the same D1 write that deletes a submission with files; the worker's sweep empties them. An
 // upload is written here before its files are put, due an hour later: the insert of its
 // submission removes it (another trigger), so only the files of a submission never stored remain
-// due.
+// due (intake.ts writes that row, on the submission path).
 import { inArray, isNull, lte, or } from 'drizzle-orm';
 import { fileDeletions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
@@ -23,16 +23,4 @@ export function pendingFileDeletions(db: Db, limit: number, now: string): Promis
 export async function clearFileDeletions(db: Db, prefixes: readonly string[]): Promise<void> {
   if (prefixes.length === 0) return;
   await storage(() => db.delete(fileDeletions).where(inArray(fileDeletions.prefix, [...prefixes])));
-}
-
-/**
- * Before an upload: its prefix is due for deletion at `notBefore`, unless its submission is
- * stored first (whose insert removes it, in the same statement).
- */
-export async function scheduleUploadCleanup(db: Db, prefix: string, now: Date, notBefore: Date) {
-  await storage(() =>
-    db
-      .insert(fileDeletions)
-      .values({ prefix, createdAt: now.toISOString(), notBefore: notBefore.toISOString() }),
-  );
 }

@@ -1,5 +1,5 @@
-// Projects and what they own: fields, allowed origins, API keys (as hashes, C7). The hot path's
-// key lookup, and the administration of the command-line tool and `npm run dev`.
+// Projects and what they own: fields, allowed origins, API keys (as hashes, C7): their
+// administration (the key's look-up on the submission path is intake.ts's).
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { KeyKind, Project, UnknownFieldPolicy } from '../../schema/tables.ts';
 import {
@@ -13,90 +13,10 @@ import {
   submissions,
   webhooks,
 } from '../../schema/tables.ts';
-import type { FieldRules } from '../fields/rules.ts';
+import type { FieldRules } from '../fields/catalogue.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
-
-export type ProjectConfig = {
-  id: string;
-  /** The kind of the key this configuration was found by (C23); a form address counts as publishable (C29). */
-  keyKind: KeyKind;
-  unknownFields: UnknownFieldPolicy;
-  fields: FieldDef[];
-  origins: string[];
-  /**
-   * C26, C27: the project has an active target (a webhook or an email address): its accepted
-   * submissions are marked for delivery in their own row.
-   */
-  hasTargets: boolean;
-  honeypot: string | null;
-  turnstileSecret: string | null;
-  /** C29: where an HTML form goes after a success, unless it names its own `_next`. */
-  thankYouUrl: string | null;
-};
-
-/**
- * The hot-path read: key hash (or, C29, form id) → project, its fields in order, and its origins,
- * in one query.
- */
-async function findProjectConfig(
-  db: Db,
-  by: { keyHash: string } | { formId: string },
-): Promise<ProjectConfig | undefined> {
-  const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1, 'rules', json(${fields.rules}))) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
-  const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
-  const targets = sql<
-    0 | 1
-  >`exists (select 1 from ${webhooks} where ${webhooks.projectId} = "projects"."id" and ${webhooks.disabledAt} is null)`;
-  const columns = {
-    id: projects.id,
-    unknownFields: projects.unknownFields,
-    honeypot: projects.honeypot,
-    turnstileSecret: projects.turnstileSecret,
-    thankYouUrl: projects.thankYouUrl,
-    fields: fieldList,
-    origins: originList,
-    hasTargets: targets,
-  };
-  return storage(async () => {
-    const [row] =
-      'keyHash' in by
-        ? await db
-            .select({ ...columns, keyKind: apiKeys.kind })
-            .from(apiKeys)
-            .innerJoin(projects, eq(projects.id, apiKeys.projectId))
-            .where(and(eq(apiKeys.keyHash, by.keyHash), isNull(apiKeys.revokedAt)))
-        : await db
-            .select({ ...columns, keyKind: sql<KeyKind>`'publishable'` })
-            .from(projects)
-            .where(eq(projects.formId, by.formId));
-    if (row === undefined) return undefined;
-    const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required' | 'rules'> & {
-      required: 0 | 1;
-      rules: FieldRules | null;
-    })[];
-    return {
-      id: row.id,
-      keyKind: row.keyKind,
-      unknownFields: row.unknownFields,
-      honeypot: row.honeypot,
-      turnstileSecret: row.turnstileSecret,
-      thankYouUrl: row.thankYouUrl,
-      fields: fieldDefs.map(({ rules, ...f }) => ({
-        ...f,
-        required: f.required === 1,
-        ...(rules === null ? {} : { rules }),
-      })),
-      origins: JSON.parse(row.origins) as string[],
-      hasTargets: row.hasTargets === 1,
-    };
-  });
-}
-
-export const findProjectByKeyHash = (db: Db, keyHash: string) => findProjectConfig(db, { keyHash });
-/** C29: the project of a form address. */
-export const findProjectByFormId = (db: Db, formId: string) => findProjectConfig(db, { formId });
 
 // ---- Administration (used by `npm run dev`, and by the command-line tool) ----
 

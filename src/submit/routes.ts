@@ -90,7 +90,7 @@ export function postReplies(): Documented[] {
 
 const SUBMIT_TAG = 'Submitting (JSON)';
 
-const submitOperation = describeRoute({
+const submitOperation = describeRoute(() => ({
   tags: [SUBMIT_TAG],
   operationId: 'submit',
   summary: 'Submit a form',
@@ -147,13 +147,13 @@ const submitOperation = describeRoute({
     },
     ...errorResponses(postReplies()),
   },
-});
+}));
 
 export function submitRoutes(app: HonoBase<AppEnv>): void {
   app.post(replies.SUBMIT_PATH, submitOperation, submit);
   app.options(
     replies.SUBMIT_PATH,
-    describeRoute({ ...preflightOperation('preflight'), tags: [SUBMIT_TAG] }),
+    describeRoute(() => ({ ...preflightOperation('preflight'), tags: [SUBMIT_TAG] })),
     preflight,
   );
   app.on(

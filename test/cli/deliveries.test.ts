@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../schema/tables.ts';
 import { writeOutbox } from '../../src/store/deliveries.ts';
-import { insertSubmissions } from '../../src/store/submissions.ts';
+import { insertSubmissions } from '../../src/store/intake.ts';
 import { receiverOnLoopback, toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('deliveries');
@@ -28,7 +28,7 @@ describe('forms deliveries', () => {
         outbox: 1 as const,
       }),
     );
-    await insertSubmissions(tool.database.db, rows);
+    await insertSubmissions(tool.database.db.$client, rows);
     const listed = await json<{ deliveries: { id: string; status: string; attempts: number }[] }>(
       'deliveries',
       'list',

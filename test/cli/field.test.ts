@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/projects/keys.ts';
-import { findProjectByKeyHash } from '../../src/store/projects.ts';
+import { findProjectByKeyHash } from '../../src/store/intake.ts';
 import { toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('field');
@@ -16,13 +16,13 @@ describe('field add / remove', () => {
       field: { name: 'phone', type: 'integer', required: true },
     });
     await json('field', 'add', p.projectId, 'ok:boolean');
-    const config = await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey));
+    const config = await findProjectByKeyHash(tool.database.db.$client, await hashKey(p.apiKey));
     expect(config?.fields.map((f) => f.name)).toEqual(['name', 'phone', 'ok']);
     expect(await json('field', 'remove', p.projectId, 'phone')).toEqual({
       projectId: p.projectId,
       removed: 'phone',
     });
-    const after = await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey));
+    const after = await findProjectByKeyHash(tool.database.db.$client, await hashKey(p.apiKey));
     expect(after?.fields.map((f) => f.name)).toEqual(['name', 'ok']);
   });
 
@@ -59,7 +59,7 @@ describe('field rules (C28)', () => {
       '--field',
       'time:string:pattern=^\\d{2}:\\d{2}$',
     );
-    const config = await findProjectByKeyHash(tool.database.db, await hashKey(created.apiKey));
+    const config = await findProjectByKeyHash(tool.database.db.$client, await hashKey(created.apiKey));
     expect(config?.fields).toEqual([
       { name: 'email', type: 'string', required: true, rules: { format: 'email' } },
       { name: 'name', type: 'string', required: false, rules: { minLength: 1, maxLength: 100 } },
@@ -87,14 +87,16 @@ describe('field rules (C28)', () => {
     const p = await newProject('--field', 'age:integer');
     await json('field', 'set', p.projectId, 'age:integer:required:min=18');
     await json('field', 'add', p.projectId, 'code:string:maxLength=4');
-    const config = await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey));
+    const config = await findProjectByKeyHash(tool.database.db.$client, await hashKey(p.apiKey));
     expect(config?.fields).toEqual([
       { name: 'name', type: 'string', required: false },
       { name: 'age', type: 'integer', required: true, rules: { min: 18 } },
       { name: 'code', type: 'string', required: false, rules: { maxLength: 4 } },
     ]);
     await json('field', 'set', p.projectId, 'age:number');
-    expect((await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey)))?.fields[1]).toEqual({
+    expect(
+      (await findProjectByKeyHash(tool.database.db.$client, await hashKey(p.apiKey)))?.fields[1],
+    ).toEqual({
       name: 'age',
       type: 'number',
       required: false,

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { displayPrefix, hashKey } from '../../src/projects/keys.ts';
-import { findProjectByKeyHash } from '../../src/store/projects.ts';
+import { findProjectByKeyHash } from '../../src/store/intake.ts';
 import { toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('key');
@@ -34,9 +34,11 @@ describe('key create / list / revoke', () => {
       [displayPrefix(third.apiKey), true],
     ]);
     for (const revoked of [p.apiKey, second.apiKey]) {
-      expect(await findProjectByKeyHash(tool.database.db, await hashKey(revoked))).toBeUndefined();
+      expect(await findProjectByKeyHash(tool.database.db.$client, await hashKey(revoked))).toBeUndefined();
     }
-    expect((await findProjectByKeyHash(tool.database.db, await hashKey(third.apiKey)))?.id).toBe(p.projectId);
+    expect((await findProjectByKeyHash(tool.database.db.$client, await hashKey(third.apiKey)))?.id).toBe(
+      p.projectId,
+    );
     const listed = await forms('key', 'list', p.projectId);
     for (const k of [p.apiKey, second.apiKey, third.apiKey]) expect(listed.stdout).not.toContain(k);
   });
@@ -66,9 +68,9 @@ describe('secret keys (C23)', () => {
       apiKey: expect.stringMatching(/^edgeform_sk_[0-9A-Za-z]{32}$/),
       kind: 'secret',
     });
-    expect((await findProjectByKeyHash(tool.database.db, await hashKey(secret.apiKey)))?.keyKind).toBe(
-      'secret',
-    );
+    expect(
+      (await findProjectByKeyHash(tool.database.db.$client, await hashKey(secret.apiKey)))?.keyKind,
+    ).toBe('secret');
     const text = await forms('key', 'create', p.projectId, '--secret');
     expect(text.stdout).toMatch(
       /^New secret API key for p_\w+ \(shown once\): edgeform_sk_\w{32}\nKeep it on your server/,

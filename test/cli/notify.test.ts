@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../schema/tables.ts';
 import { writeOutbox } from '../../src/store/deliveries.ts';
-import { insertSubmissions } from '../../src/store/submissions.ts';
+import { insertSubmissions } from '../../src/store/intake.ts';
 import { toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('notify');
@@ -95,7 +95,7 @@ describe('forms notify', () => {
       receivedAt: '2026-11-22T10:00:00.000Z',
       outbox: 1 as const,
     };
-    await insertSubmissions(tool.database.db, [row]);
+    await insertSubmissions(tool.database.db.$client, [row]);
     const id = `${row.id}.${added.notificationId}`;
     const text = await forms('deliveries', 'list', p.projectId);
     expect(text.stdout).toContain('email owner@example.com');

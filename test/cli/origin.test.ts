@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/projects/keys.ts';
-import { findProjectByKeyHash } from '../../src/store/projects.ts';
+import { findProjectByKeyHash } from '../../src/store/intake.ts';
 import { toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('origin');
@@ -16,10 +16,10 @@ describe('origin add / remove', () => {
       origin: 'https://shop.example',
     });
     await json('origin', 'add', p.projectId, 'http://localhost:8080');
-    let config = await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey));
+    let config = await findProjectByKeyHash(tool.database.db.$client, await hashKey(p.apiKey));
     expect(config?.origins.sort()).toEqual(['http://localhost:8080', 'https://shop.example']);
     await json('origin', 'remove', p.projectId, 'https://shop.example');
-    config = await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey));
+    config = await findProjectByKeyHash(tool.database.db.$client, await hashKey(p.apiKey));
     expect(config?.origins).toEqual(['http://localhost:8080']);
   });
 

@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProject } from '../../src/projects/admin.ts';
 import { displayPrefix, hashKey } from '../../src/projects/keys.ts';
-import { findProjectByKeyHash } from '../../src/store/projects.ts';
-import { insertSubmission } from '../../src/store/submissions.ts';
+import { findProjectByKeyHash, insertSubmission } from '../../src/store/intake.ts';
 import { inProcess, snapshot, toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('project');
@@ -29,7 +28,7 @@ describe('project create', () => {
     );
     expect(created.projectId).toMatch(/^p_[a-z2-7]{12}$/);
     expect(created.apiKey).toMatch(/^edgeform_pk_[0-9A-Za-z]{32}$/);
-    const config = await findProjectByKeyHash(tool.database.db, await hashKey(created.apiKey));
+    const config = await findProjectByKeyHash(tool.database.db.$client, await hashKey(created.apiKey));
     expect(config).toEqual({
       id: created.projectId,
       keyKind: 'publishable',
@@ -78,7 +77,7 @@ describe('project list / show / delete', () => {
     const p = await newProject('--field', 'phone:integer');
     await forms('key', 'create', p.projectId);
     for (const i of [1, 2, 3]) {
-      await insertSubmission(tool.database.db, {
+      await insertSubmission(tool.database.db.$client, {
         id: `00000000-0000-7000-8000-00000000000${i}`,
         projectId: p.projectId,
         data: '{"name":"x"}',
@@ -118,7 +117,7 @@ describe('project list / show / delete', () => {
 
   it('delete --yes removes the project and everything it owns', async () => {
     const p = await newProject('--origin', 'https://a.example');
-    await insertSubmission(tool.database.db, {
+    await insertSubmission(tool.database.db.$client, {
       id: '00000000-0000-7000-8000-0000000000ff',
       projectId: p.projectId,
       data: '{}',
@@ -127,7 +126,7 @@ describe('project list / show / delete', () => {
     expect(await json('project', 'delete', p.projectId, '--yes')).toEqual({ deleted: p.projectId });
     const dump = await snapshot(tool.database);
     expect(dump).not.toContain(p.projectId);
-    expect(await findProjectByKeyHash(tool.database.db, await hashKey(p.apiKey))).toBeUndefined();
+    expect(await findProjectByKeyHash(tool.database.db.$client, await hashKey(p.apiKey))).toBeUndefined();
   });
 
   it('refuses delete without --yes, and unknown projects everywhere', async () => {
@@ -169,7 +168,7 @@ describe('spam settings (C22)', () => {
     expect(created.stdout).not.toContain(SECRET);
     const { projectId, apiKey, honeypot, turnstile } = JSON.parse(created.stdout);
     expect({ honeypot, turnstile }).toEqual({ honeypot: 'website', turnstile: true });
-    const config = await findProjectByKeyHash(tool.database.db, await hashKey(apiKey));
+    const config = await findProjectByKeyHash(tool.database.db.$client, await hashKey(apiKey));
     expect(config).toMatchObject({ honeypot: 'website', turnstileSecret: SECRET });
     const shown = await forms('project', 'show', projectId);
     expect(shown.stdout).toContain('Honeypot: website');
@@ -182,7 +181,7 @@ describe('spam settings (C22)', () => {
 
   it('project set --turnstile takes the secret from TURNSTILE_SECRET; the --no- forms clear the settings', async () => {
     const { projectId, apiKey } = await newProject();
-    const config = async () => findProjectByKeyHash(tool.database.db, await hashKey(apiKey));
+    const config = async () => findProjectByKeyHash(tool.database.db.$client, await hashKey(apiKey));
     const withEnv = inProcess(tool.database, { env: { TURNSTILE_SECRET: SECRET } });
     const set = await withEnv('project', 'set', projectId, '--honeypot', 'url', '--turnstile', '--json');
     expect(set.code).toBe(0);

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../scripts/database.ts';
 import { devVar } from '../../scripts/dev-vars.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
+import { insertSubmission } from '../../src/store/intake.ts';
 import { indexSubmissions } from '../../src/store/search.ts';
-import { insertSubmission } from '../../src/store/submissions.ts';
 import { freePort, inProcess, type Result, receiverOnLoopback, startDev, tempDir } from './helpers.ts';
 
 const dir = tempDir('remote');
@@ -143,7 +143,7 @@ describe('C19 + C32: the tool and the management API give the same results', () 
     expect(res.status).toBe(201);
     runs.local.id = uuidv7();
     const db = (database as Database).db;
-    await insertSubmission(db, {
+    await insertSubmission(db.$client, {
       id: runs.local.id,
       projectId: runs.local.project,
       data: JSON.stringify(fields),

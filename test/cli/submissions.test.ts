@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { submissions } from '../../schema/tables.ts';
-import { insertSubmission, insertSubmissions } from '../../src/store/submissions.ts';
+import { insertSubmission, insertSubmissions } from '../../src/store/intake.ts';
 import { toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('submissions');
@@ -24,7 +24,7 @@ describe('submissions export', () => {
       { at: '2026-03-01T00:00:00.000Z', data: { name: '=HYPERLINK("http://evil")', ok: false, gone: 'x' } },
     ];
     for (const [i, row] of rows.entries()) {
-      await insertSubmission(tool.database.db, {
+      await insertSubmission(tool.database.db.$client, {
         // C17: an id is made from the clock that stamps received_at.
         id: IDS[i] as string,
         projectId: p.projectId,
@@ -119,7 +119,7 @@ describe('submissions export', () => {
       receivedAt: '2026-01-01T00:00:00.000Z',
     }));
     for (let i = 0; i < rows.length; i += 100)
-      await insertSubmissions(tool.database.db, rows.slice(i, i + 100));
+      await insertSubmissions(tool.database.db.$client, rows.slice(i, i + 100));
     const result = await forms('submissions', 'export', big.projectId, '--format', 'csv');
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2501);
@@ -135,13 +135,13 @@ describe('spam settings (C22)', () => {
   it('submissions export leaves spam out unless --include-spam, which marks each row', async () => {
     const { projectId } = await newProject('--honeypot', 'website');
     const at = '2026-11-22T10:00:00.000Z';
-    await insertSubmission(tool.database.db, {
+    await insertSubmission(tool.database.db.$client, {
       id: '01a00000-0000-7000-8000-000000000001',
       projectId,
       data: '{"name":"person"}',
       receivedAt: at,
     });
-    await insertSubmission(tool.database.db, {
+    await insertSubmission(tool.database.db.$client, {
       id: '01a00000-0000-7000-8000-000000000002',
       projectId,
       data: '{"name":"bot"}',
@@ -184,7 +184,7 @@ describe('submissions erase (C25)', () => {
       data: JSON.stringify(data),
       receivedAt: '2026-11-22T10:00:00.000Z',
     });
-    await insertSubmissions(tool.database.db, [
+    await insertSubmissions(tool.database.db.$client, [
       row(p.projectId, 1, { email: 'ada@example.com' }),
       row(p.projectId, 2, { email: 'grace@example.com' }),
       row(p.projectId, 3, { email: 'ada@example.com', n: 42 }),
@@ -230,7 +230,7 @@ describe('submissions erase (C25)', () => {
     const p = await newProject();
     const values = [1e21, -2.5e25, 1e300, 1e21];
     await insertSubmissions(
-      tool.database.db,
+      tool.database.db.$client,
       values.map((n, i) => ({
         id: `019a0000-0000-7000-8000-${String(100 + i).padStart(12, '0')}`,
         projectId: p.projectId,

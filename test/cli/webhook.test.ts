@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { webhooks } from '../../schema/tables.ts';
 import { MAX_WEBHOOKS } from '../../src/manage/targets.ts';
 import { writeOutbox } from '../../src/store/deliveries.ts';
-import { insertSubmissions } from '../../src/store/submissions.ts';
+import { insertSubmissions } from '../../src/store/intake.ts';
 import { receiverOnLoopback, snapshot, toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('webhook');
@@ -96,7 +96,7 @@ describe('forms webhook', () => {
     const sent = hook.received.length;
     await expectRefused(['webhook', 'test', p.projectId, id], /cannot be sent to: a linkLocal address/);
     const submissionId = '01a00000-0000-7000-8000-0000000000a1';
-    await insertSubmissions(tool.database.db, [
+    await insertSubmissions(tool.database.db.$client, [
       {
         id: submissionId,
         projectId: p.projectId,
@@ -141,7 +141,7 @@ describe('forms webhook', () => {
     const added = await json<{ webhookId: string }>('webhook', 'add', p.projectId, hook.url);
     const ids = ['01a00000-0000-7000-8000-0000000000b1', '01a00000-0000-7000-8000-0000000000b2'];
     await insertSubmissions(
-      tool.database.db,
+      tool.database.db.$client,
       ids.map((id) => ({
         id,
         projectId: p.projectId,

@@ -4,8 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { uuidv7 } from '../../src/lib/ids.ts';
-import { database } from '../../src/store/db.ts';
-import { insertSubmissions } from '../../src/store/submissions.ts';
+import { insertSubmissions } from '../../src/store/intake.ts';
 import { spyD1 } from '../d1-spy.ts';
 import { fetchWorkerWith, submit } from '../helpers.ts';
 import { consume, consumeOutbox } from '../queue.ts';
@@ -42,7 +41,7 @@ async function store(
     receivedAt: r.at ?? new Date(base + i * 1000).toISOString(),
     spam: r.spam === true,
   }));
-  await insertSubmissions(database(env.DB), made);
+  await insertSubmissions(env.DB, made);
   return made.map((r) => r.id);
 }
 

@@ -4,11 +4,10 @@
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scheduled } from '../../src/index.ts';
+import { scheduled } from '../../src/cron.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { wordsOf } from '../../src/lib/words.ts';
-import { database } from '../../src/store/db.ts';
-import { insertSubmissions } from '../../src/store/submissions.ts';
+import { insertSubmissions } from '../../src/store/intake.ts';
 import { submit } from '../helpers.ts';
 import { consumeOutbox } from '../queue.ts';
 import { api, newProject, ok } from './helpers.ts';
@@ -78,7 +77,7 @@ describe('C34: search', () => {
             data: JSON.stringify(data),
             receivedAt: new Date().toISOString(),
           }));
-          await insertSubmissions(database(env.DB), made);
+          await insertSubmissions(env.DB, made);
           await consumeOutbox(made.map((r) => r.id));
           // Each word alone, a query's prefix, and the words together.
           for (const q of [...query, query.join(' '), (query[0] ?? '').slice(0, 2)]) {
@@ -120,7 +119,7 @@ describe('C34: search', () => {
       data: JSON.stringify({ message: i === 0 ? 'sweeping' : `row ${i}` }),
       receivedAt: new Date(at + i).toISOString(),
     }));
-    await insertSubmissions(database(env.DB), rows);
+    await insertSubmissions(env.DB, rows);
     expect(await found(p.projectId, 'sweep')).toEqual([]);
     await scheduled({ cron: '* * * * *', scheduledTime: Date.now() } as ScheduledController, env);
     expect(await found(p.projectId, 'sweep')).toEqual([rows[0]?.id]);
@@ -135,7 +134,7 @@ describe('C34: search', () => {
       data: JSON.stringify({ email }),
       receivedAt: new Date().toISOString(),
     }));
-    await insertSubmissions(database(env.DB), rows);
+    await insertSubmissions(env.DB, rows);
     await consumeOutbox(rows.map((r) => r.id));
     const before = (await termsCount(p.projectId)) ?? 0;
     expect(before).toBeGreaterThan(0);
@@ -162,7 +161,7 @@ describe('C34: search', () => {
     await ok(await api('PATCH', `/projects/${p.projectId}`, { body: { retentionDays: 1 } }));
     const old = Date.now() - 3 * 86_400_000;
     const id = uuidv7(old);
-    await insertSubmissions(database(env.DB), [
+    await insertSubmissions(env.DB, [
       { id, projectId: p.projectId, data: '{"message":"ancient"}', receivedAt: new Date(old).toISOString() },
     ]);
     await consumeOutbox([id]);

@@ -62,4 +62,37 @@ describe('src/ layout', () => {
     const upward = edges.filter(({ from, to }) => from !== to && layerOf(to) >= layerOf(from));
     expect(upward).toEqual([]);
   });
+
+  it('no file imports itself through others (no cycle between files, types included)', () => {
+    const ROOT = join(SRC, '..');
+    const graph = new Map<string, string[]>();
+    for (const dir of ['src', 'dashboard', 'scripts', 'schema', 'widget']) {
+      for (const file of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })) {
+        if (!/\.tsx?$/.test(file) || file.includes('node_modules')) continue;
+        const from = join(dir, file);
+        const text = readFileSync(join(ROOT, from), 'utf8');
+        graph.set(
+          from,
+          [...text.matchAll(/from '(\.[^']+)'/g)].map(([, target = '']) =>
+            normalize(join(dirname(from), target)),
+          ),
+        );
+      }
+    }
+    expect(graph.size).toBeGreaterThan(100);
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
 });

@@ -1,0 +1,63 @@
+// C26: the outbox's first step, on the submission path. After its 201 the submit path sends one
+// message for the marked submissions of the batches written around it (ctx.waitUntil); the
+// consumer (queue.ts, loaded on its first message) writes their delivery rows. Only this part is
+// evaluated when a form post starts an isolate.
+import { MAX_PARAMETERS } from '../store/d1.ts';
+
+/**
+ * One delivery to attempt, or submissions just stored: their delivery rows to write (C26) and their
+ * words to index (C34).
+ */
+export type DeliveryMessage = { deliveryId: string } | { submissionIds: string[] };
+
+/**
+ * The marked submissions of every batch written within this long of the first go to the queue
+ * together, in one message (of up to 100 ids): under load, a message per 50 ms instead of one per
+ * delivery. A delivery waits that much longer for its first attempt; the 201 does not wait at all.
+ */
+export const COALESCE_MS = 50;
+
+/** `since`: when the gathering in progress began (0: none). */
+type Sender = { pending: string[]; since: number };
+/** A gathering this old was lost with its request (its timer never fired): the next caller starts another. */
+const LOST_AFTER_MS = 20 * COALESCE_MS;
+const senders = new WeakMap<Queue, Sender>();
+
+/**
+ * After a batch of submissions is written: their ids, for the consumer to write the deliveries of
+ * those marked with some (C26; spam has none) and to index their words for search (C34), sent with
+ * those of the batches around it. Whoever starts a gathering sends it, from
+ * its own request, and is given the promise to keep that request alive; the others are given a
+ * settled one: their ids ride along. (Handing one request's promise to another request's waitUntil
+ * would have workerd resolve it across request contexts, which it refuses to continue, with a
+ * warning each time.) A message that never arrives is made up for by the sweep.
+ */
+export function enqueueStored(queue: Queue | undefined, rows: readonly { id: string }[]): Promise<void> {
+  if (queue === undefined || rows.length === 0) return Promise.resolve();
+  const marked = rows.map((row) => row.id);
+  let sender = senders.get(queue);
+  if (sender === undefined) {
+    sender = { pending: [], since: 0 };
+    senders.set(queue, sender);
+  }
+  sender.pending.push(...marked);
+  const now = Date.now();
+  if (sender.since !== 0 && now - sender.since < LOST_AFTER_MS) return Promise.resolve();
+  sender.since = now;
+  const own = sender;
+  return (async () => {
+    await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
+    const taken = own.pending.splice(0);
+    own.since = 0;
+    await sendOutbox(queue, taken);
+  })();
+}
+
+/** Marked submissions to the queue, one message per 100 (D1's bound on a statement's parameters). */
+async function sendOutbox(queue: Queue, submissionIds: readonly string[]): Promise<void> {
+  const messages: MessageSendRequest<DeliveryMessage>[] = [];
+  for (let i = 0; i < submissionIds.length; i += MAX_PARAMETERS) {
+    messages.push({ body: { submissionIds: submissionIds.slice(i, i + MAX_PARAMETERS) } });
+  }
+  for (let i = 0; i < messages.length; i += 100) await queue.sendBatch(messages.slice(i, i + 100));
+}

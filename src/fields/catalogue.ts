@@ -1,0 +1,38 @@
+// The catalogue of what a field can be: its types, the rules each type carries (C28) and the
+// formats, with no import at all, so that the server, the tool and the dashboard share one copy
+// and the submission path pays nothing to load it.
+
+export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'file'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const FORMATS = ['email', 'url', 'date', 'date-time', 'uuid'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export type FieldRules = {
+  format?: Format;
+  minLength?: number;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  oneOf?: string[];
+  pattern?: string;
+  /** C30: a file's largest size in bytes, and the types its bytes may be of (`image/*` allowed). */
+  maxSize?: number;
+  accept?: string[];
+};
+
+/** The rules each type can carry; their order is the order of the messages (C28). */
+export const RULES_OF: Record<FieldType, readonly (keyof FieldRules)[]> = {
+  string: ['format', 'minLength', 'maxLength', 'oneOf', 'pattern'],
+  integer: ['min', 'max'],
+  number: ['min', 'max'],
+  boolean: [],
+  file: ['maxSize', 'accept'],
+};
+
+/** The longest pattern a field may have, and the longest value a pattern is run on. */
+export const MAX_PATTERN_LENGTH = 200;
+export const MAX_PATTERN_INPUT = 10_000;
+
+/** The body field that carries a Turnstile token (C22): never a field of a project, never stored. */
+export const TURNSTILE_FIELD = 'cf-turnstile-response';

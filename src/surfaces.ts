@@ -1,0 +1,23 @@
+// Every surface but the submission paths, as an app of its own that the worker loads on the first
+// request to one of its paths (src/app.ts): the key-scoped submissions API (C24), the management
+// API and its sessions (C32), and the page where a notification address's owner agrees (C37).
+// A form post never evaluates any of it (docs/layout.md, the lazy boundary).
+import { HonoBase as Hono } from 'hono/hono-base';
+import { TrieRouter } from 'hono/router/trie-router';
+import { manageRoutes } from './admin/routes.ts';
+import type { AppEnv } from './auth/authenticate.ts';
+import { answerError, answerNotFound } from './http/errors.ts';
+import { readRoutes } from './read/routes.ts';
+
+let built: Hono<AppEnv> | undefined;
+
+export function surfacesApp(): Hono<AppEnv> {
+  if (built === undefined) {
+    built = new Hono<AppEnv>({ router: new TrieRouter() });
+    readRoutes(built);
+    manageRoutes(built);
+    built.notFound(answerNotFound);
+    built.onError(answerError);
+  }
+  return built;
+}
