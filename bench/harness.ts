@@ -28,7 +28,15 @@ export function median(values: number[]): number {
 }
 
 /** A built worker: its module files in `outdir` (the entry first) and their size. */
-export type Built = { outdir: string; files: string[]; bytes: number; gzipBytes: number; split: boolean };
+export type Built = {
+  outdir: string;
+  files: string[];
+  bytes: number;
+  gzipBytes: number;
+  split: boolean;
+  /** esbuild's account of the split build: which sources each module holds. */
+  metafile?: import('esbuild').Metafile;
+};
 
 /**
  * The production build, minified, into `outdir`, with the entry that hands it in-memory limiters;
@@ -282,7 +290,29 @@ type ProfileNode = {
  * the module of the line it was taken on. Time on no line of ours (compiling a module, the
  * runtime) is charged to `(compile: <file>)` or the runtime's own name. Milliseconds per run.
  */
-export function costByModule(outdir: string, profiles: readonly string[]): [string, number][] {
+export function costByModule(built: Built, profiles: readonly string[]): [string, number][] {
+  const outdir = built.outdir;
+  // A chunk is named by the three sources that make most of it: what its compilation costs for.
+  const contents = new Map<string, string>();
+  for (const [path, output] of Object.entries(built.metafile?.outputs ?? {})) {
+    const bySource = new Map<string, number>();
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const source = input.replace(/^node_modules\/((?:@[^/]+\/)?[^/]+)\/.*$/, '$1');
+      bySource.set(source, (bySource.get(source) ?? 0) + bytesInOutput);
+    }
+    const largest = [...bySource]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([source]) => source);
+    contents.set(
+      path
+        .split('/')
+        .slice(-2)
+        .join('/')
+        .replace(/^[^/]*\/(index\.mjs)$/, '$1'),
+      largest.join(', '),
+    );
+  }
   const marks = new Map<string, [number, string][]>();
   const marksOf = (url: string) => {
     const file = url
@@ -306,8 +336,8 @@ export function costByModule(outdir: string, profiles: readonly string[]): [stri
   };
   const moduleOf = (url: string, line: number) => {
     const { file, found } = marksOf(url);
-    if (line < 0) return `(compile: ${file})`;
-    let name = `(top of ${file})`;
+    if (line < 0) return `(compile: ${file}${contents.has(file) ? `: ${contents.get(file)}` : ''})`;
+    let name = `(top of ${file}${contents.has(file) ? `: ${contents.get(file)}` : ''})`;
     for (const [start, path] of found) {
       if (start > line) break;
       name = path;

@@ -35,7 +35,7 @@ const built = await buildBundle(outdir);
 const startup = measureStartup(built, STARTUP_RUNS);
 const startupMs = median(startup.ms);
 const plain = await buildBundle(join(work, 'plain'), undefined, false);
-const costs = costByModule(plain.outdir, measureStartup(plain, STARTUP_RUNS).profiles).slice(0, 8);
+const costs = costByModule(plain, measureStartup(plain, STARTUP_RUNS).profiles).slice(0, 8);
 
 // 2. A persisted local D1 with the real migrations, and a project with SPEC's five fields.
 const { projectId, apiKey } = await seed(state);
