@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { submissions } from '../schema/tables.ts';
 import { openDatabase } from '../scripts/database.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
-import { createProjectFromSpecs } from '../src/manage/projects.ts';
+import { createProjectFromSpecs } from '../src/ops/projects.ts';
 
 async function seed(dir: string, count: number): Promise<string> {
   const { db, close } = await openDatabase({ remote: false, persistTo: dir });
@@ -49,7 +49,7 @@ function peak(dir: string, projectId: string, format: string) {
       '-f',
       '%M %e',
       process.execPath,
-      'scripts/forms/index.ts',
+      'cli/index.ts',
       '--persist-to',
       dir,
       'submissions',

@@ -4,7 +4,7 @@
 // 1 MiB (its ceiling). Prints the median milliseconds of one conversion, and the ratio of the
 // duplicated body to the unique one: a linear check keeps it near 1. Settings: BENCH_REPETITIONS (7).
 import { performance } from 'node:perf_hooks';
-import { convertForm, type FormEntry } from '../src/form/convert.ts';
+import { convertForm, type FormEntry } from '../src/api/html-form/convert.ts';
 import { median } from './harness.ts';
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 7);

@@ -9,7 +9,7 @@ import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
 import { buildAssets } from '../scripts/build-assets.ts';
 import { openDatabase, persistArgs, wrangler } from '../scripts/database.ts';
-import { createProjectFromSpecs } from '../src/manage/projects.ts';
+import { createProjectFromSpecs } from '../src/ops/projects.ts';
 import { displayPrefix, generateKey, hashKey, KIND_PREFIXES } from '../src/projects/keys.ts';
 import { insertKey } from '../src/store/projects.ts';
 

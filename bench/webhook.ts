@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../scripts/database.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
-import { createProjectFromSpecs } from '../src/manage/projects.ts';
+import { createProjectFromSpecs } from '../src/ops/projects.ts';
 import { insertWebhook, newWebhookId } from '../src/store/targets.ts';
 import { buildBundle, load, median, scenarios, seed, start } from './harness.ts';
 

@@ -7,8 +7,8 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { parseFieldSpec } from '../src/fields/spec.ts';
-import { createProjectFromSpecs } from '../src/manage/projects.ts';
-import { createKey } from '../src/projects/admin.ts';
+import { createKey } from '../src/ops/keys.ts';
+import { createProjectFromSpecs } from '../src/ops/projects.ts';
 import { hashKey } from '../src/projects/keys.ts';
 import { findProjectByKeyHash } from '../src/store/intake.ts';
 import { addField, findProject, projectDetails, updateProjectSettings } from '../src/store/projects.ts';
@@ -68,7 +68,7 @@ async function exampleKey(): Promise<string> {
     const saved = existsSync(KEY_FILE) ? readFileSync(KEY_FILE, 'utf8').trim() : '';
     if (saved && (await findProjectByKeyHash(db.$client, await hashKey(saved)))?.id === EXAMPLE_ID)
       return saved;
-    return await createKey(db, EXAMPLE_ID);
+    return await createKey({ db, actor: { kind: 'tool' } }, EXAMPLE_ID, 'publishable');
   } finally {
     await close();
   }

@@ -5,11 +5,11 @@
 import type { Context } from 'hono';
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
+import { formRoutes } from './api/html-form/routes.ts';
+import { submitRoutes } from './api/submit/routes.ts';
 import type { AppEnv } from './auth/authenticate.ts';
-import { formRoutes } from './form/routes.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
 import { MANAGE_PATH, READ_PATH, SESSION_PATH, VERIFY_PATH } from './http/replies.ts';
-import { submitRoutes } from './submit/routes.ts';
 
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 export const app = new Hono<AppEnv>({ router: new TrieRouter() });

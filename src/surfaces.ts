@@ -4,10 +4,10 @@
 // A form post never evaluates any of it (docs/layout.md, the lazy boundary).
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
-import { manageRoutes } from './admin/routes.ts';
+import { manageRoutes } from './api/manage/routes.ts';
+import { readRoutes } from './api/submissions/routes.ts';
 import type { AppEnv } from './auth/authenticate.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
-import { readRoutes } from './read/routes.ts';
 
 let built: Hono<AppEnv> | undefined;
 

@@ -11,12 +11,20 @@ import { UploadedFile } from '../src/fields/file.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { putFiles, UPLOAD_GRACE_MS } from '../src/files/r2.ts';
 import worker from '../src/index.ts';
-import { createKey } from '../src/projects/admin.ts';
+import { createKey } from '../src/ops/keys.ts';
 import { database } from '../src/store/db.ts';
 import { deleteProject } from '../src/store/projects.ts';
 import { deleteReceivedBefore, eraseSubmissions } from '../src/store/submissions.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
-import { expectEnvelope, fetchWorker, fetchWorkerWith, seedProject, storedRows, submit } from './helpers.ts';
+import {
+  asTool,
+  expectEnvelope,
+  fetchWorker,
+  fetchWorkerWith,
+  seedProject,
+  storedRows,
+  submit,
+} from './helpers.ts';
 
 const PDF = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
@@ -33,7 +41,7 @@ const FIELDS: FieldDef[] = [
 
 async function project(fields: FieldDef[] = FIELDS) {
   const p = await seedProject({ fields });
-  const secretKey = await createKey(database(env.DB), p.projectId, 'secret');
+  const secretKey = await createKey(asTool(), p.projectId, 'secret');
   return { ...p, secretKey };
 }
 

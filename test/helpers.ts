@@ -6,7 +6,8 @@ import { submissions } from '../schema/tables.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { REASON_PHRASES, type StatusCode } from '../src/http/envelope.ts';
 import worker from '../src/index.ts';
-import { createProject } from '../src/projects/admin.ts';
+import type { Manager } from '../src/ops/context.ts';
+import { createProject } from '../src/ops/projects.ts';
 import { database } from '../src/store/db.ts';
 import type { ProjectSpec } from '../src/store/projects.ts';
 import { expectDocumented } from './contract.ts';
@@ -30,8 +31,19 @@ export const VALID_BODY = {
   message: 'Hello!',
 };
 
+/** The tool's standing in the operations (an operator, recorded as `tool`), on the test database. */
+export const asTool = (db = database(env.DB)): Manager => ({ db, actor: { kind: 'tool' } });
+
+/** A project made as the tool makes one: through the audited operation. */
 export async function seedProject(spec: Partial<ProjectSpec> = {}) {
-  return createProject(database(env.DB), { name: 'Test', fields: SPEC_FIELDS, ...spec });
+  const { honeypot, turnstileSecret, ...rest } = spec;
+  return createProject(asTool(), {
+    name: 'Test',
+    fields: SPEC_FIELDS,
+    ...rest,
+    ...(honeypot == null ? {} : { honeypot }),
+    ...(turnstileSecret == null ? {} : { turnstileSecret }),
+  });
 }
 
 export type SubmitOptions = {

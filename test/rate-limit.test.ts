@@ -4,10 +4,10 @@ import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StatusCode } from '../src/http/envelope.ts';
-import { createKey } from '../src/projects/admin.ts';
-import { database } from '../src/store/db.ts';
+import { createKey } from '../src/ops/keys.ts';
 import { spyD1 } from './d1-spy.ts';
 import {
+  asTool,
   expectEnvelope,
   ONE_WINDOW,
   type SubmitOptions,
@@ -45,7 +45,7 @@ describe('C21: rate limits', () => {
 
   it('C21: each key has its own budget, even within one project', async () => {
     const p = await seedProject();
-    const second = await createKey(database(env.DB), p.projectId);
+    const second = await createKey(asTool(), p.projectId, 'publishable');
     for (let i = 0; i < 3; i++) await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY });
     await expectEnvelope(await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY }), 429);
     await expectEnvelope(await submitWithEnv(tight, { key: second, json: VALID_BODY }), 201);
@@ -100,7 +100,7 @@ describe('C21: rate limits', () => {
 
   it('C21: one IPv6 /64 is one client for the per-address limit; another /64 is another', async () => {
     const p = await seedProject();
-    const second = await createKey(database(env.DB), p.projectId);
+    const second = await createKey(asTool(), p.projectId, 'publishable');
     const at = (address: string, key = p.apiKey) =>
       submitWithEnv(tight, { key, json: VALID_BODY, headers: { 'CF-Connecting-IP': address } });
     await expectEnvelope(await at('2001:db8:1:2::1'), 201);
@@ -119,7 +119,7 @@ describe('C21: rate limits', () => {
 
   it('C21: per client address for browser requests (with Origin), across the keys of a project', async () => {
     const p = await seedProject();
-    const second = await createKey(database(env.DB), p.projectId);
+    const second = await createKey(asTool(), p.projectId, 'publishable');
     const browser = { Origin: 'https://site.example', 'CF-Connecting-IP': '203.0.113.7' };
     await expectEnvelope(
       await submitWithEnv(tight, { key: p.apiKey, json: VALID_BODY, headers: browser }),
@@ -155,7 +155,7 @@ describe('C21: rate limits', () => {
     );
     // A visitor at another address still gets through: the script used up its own budget only.
     // (With the project's other key: this one has spent its per-key budget of 3.)
-    const second = await createKey(database(env.DB), p.projectId);
+    const second = await createKey(asTool(), p.projectId, 'publishable');
     const visitor = { Origin: 'https://site.example', 'CF-Connecting-IP': '198.51.100.20' };
     await expectEnvelope(
       await submitWithEnv(tight, { key: second, json: VALID_BODY, headers: visitor }),
@@ -251,7 +251,7 @@ describe('C21: rate limits', () => {
 
   it('C21: loopback addresses (only `wrangler dev` sees them) are not limited per address', async () => {
     const p = await seedProject();
-    const second = await createKey(database(env.DB), p.projectId);
+    const second = await createKey(asTool(), p.projectId, 'publishable');
     for (const address of ['127.0.0.1', '::1']) {
       for (let i = 0; i < 3; i++) {
         const key = i % 2 === 0 ? p.apiKey : second;

@@ -4,14 +4,22 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { BOOKMARK_HEADER, MAX_PAGE_BYTES } from '../src/api/submissions/routes.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
-import { createKey } from '../src/projects/admin.ts';
-import { BOOKMARK_HEADER, MAX_PAGE_BYTES } from '../src/read/routes.ts';
+import { createKey } from '../src/ops/keys.ts';
 import { database } from '../src/store/db.ts';
 import { insertSubmissions, type NewSubmission } from '../src/store/intake.ts';
 import { updateProjectSettings } from '../src/store/projects.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
-import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
+import {
+  asTool,
+  expectEnvelope,
+  seedProject,
+  storedRows,
+  submit,
+  submitWithEnv,
+  VALID_BODY,
+} from './helpers.ts';
 
 const BASE = 'https://forms.test/api/v1/submissions';
 
@@ -20,7 +28,7 @@ type ListData = { message: string; submissions: Item[]; nextCursor?: string };
 
 async function withSecret(spec: Parameters<typeof seedProject>[0] = {}) {
   const p = await seedProject(spec);
-  const secret = await createKey(database(env.DB), p.projectId, 'secret');
+  const secret = await createKey(asTool(), p.projectId, 'secret');
   return { ...p, secret };
 }
 
@@ -485,7 +493,11 @@ describe('C17 + C24: D1 round trips of the read API', () => {
       await okData(await call(path, method, body));
       expect(spy.trips.length - before, `${method} ${path}`).toBe(trips);
     }
-    const log = await env.DB.prepare('select actor, action from audit_log where project_id = ? order by id')
+    // The project and its secret key were made through the audited operations (as the tool): the
+    // key's own entries are these.
+    const log = await env.DB.prepare(
+      "select actor, action from audit_log where project_id = ? and actor like 'key:%' order by id",
+    )
       .bind(p.projectId)
       .all<{ actor: string; action: string }>();
     expect(log.results).toEqual([

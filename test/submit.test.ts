@@ -3,10 +3,11 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../schema/tables.ts';
-import { createKey } from '../src/projects/admin.ts';
+import { createKey } from '../src/ops/keys.ts';
 import { hashKey } from '../src/projects/keys.ts';
 import { database } from '../src/store/db.ts';
 import {
+  asTool,
   expectEnvelope,
   type SPEC_FIELDS,
   seedProject,
@@ -153,7 +154,7 @@ describe('C7: API keys', () => {
 
   it('C7: a project may have several keys at once, each of which works', async () => {
     const p = await seedProject();
-    const second = await createKey(database(env.DB), p.projectId);
+    const second = await createKey(asTool(), p.projectId, 'publishable');
     expect(second).not.toBe(p.apiKey);
     await expectEnvelope(await submit({ key: p.apiKey, json: { name: 'one' } }), 201, CREATED);
     await expectEnvelope(await submit({ key: second, json: { name: 'two' } }), 201, CREATED);
@@ -162,7 +163,7 @@ describe('C7: API keys', () => {
 
   it('C7: a revoked key answers exactly like an unknown key, and its sibling keeps working', async () => {
     const p = await seedProject();
-    const second = await createKey(database(env.DB), p.projectId);
+    const second = await createKey(asTool(), p.projectId, 'publishable');
     await database(env.DB)
       .update(apiKeys)
       .set({ revokedAt: new Date().toISOString() })

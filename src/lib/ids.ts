@@ -49,3 +49,6 @@ export function prefixedId(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return prefix + Array.from(bytes, (b) => BASE32[b % 32]).join('');
 }
+
+/** A UUID as written by uuidv7() (and any lower-case UUID): a submission's id. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

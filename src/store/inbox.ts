@@ -6,6 +6,9 @@ import { submissions } from '../../schema/tables.ts';
 import { idFloor } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
 
+/** A page of submissions holds at most this much stored JSON, however many rows were asked for. */
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
+
 /** What an export, the read API and an inbox show of a stored submission. */
 const STORED_COLUMNS = {
   id: submissions.id,
@@ -156,7 +159,7 @@ export function submissionPages(
   return pagesOf(db, {
     projectId,
     limit: options.pageSize ?? 1000,
-    maxBytes: 4 * 1024 * 1024,
+    maxBytes: MAX_PAGE_BYTES,
     order: 'asc',
     since: options.since,
     spam: options.includeSpam ? 'include' : 'exclude',

@@ -67,6 +67,7 @@ beforeAll(async () => {
     'package-lock.json',
     '.npmrc',
     'wrangler.toml',
+    'cli',
     'scripts',
     'src',
     'schema',

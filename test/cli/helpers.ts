@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { main } from '../../cli/index.ts';
 import { type Database, openDatabase } from '../../scripts/database.ts';
-import { main } from '../../scripts/forms/index.ts';
 
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `forms-${name}-`));
 

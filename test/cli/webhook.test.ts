@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { webhooks } from '../../schema/tables.ts';
-import { MAX_WEBHOOKS } from '../../src/manage/targets.ts';
+import { MAX_WEBHOOKS } from '../../src/ops/targets.ts';
 import { writeOutbox } from '../../src/store/deliveries.ts';
 import { insertSubmissions } from '../../src/store/intake.ts';
 import { receiverOnLoopback, snapshot, toolOnTemp } from './helpers.ts';

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDocument } from '../../scripts/build-assets.ts';
 import { openDatabase } from '../../scripts/database.ts';
-import { createProjectFromSpecs } from '../../src/manage/projects.ts';
+import { createProjectFromSpecs } from '../../src/ops/projects.ts';
 import { submissionPages } from '../../src/store/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, type Site, startSite } from './harness.ts';

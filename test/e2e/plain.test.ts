@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../scripts/database.ts';
-import { createKey } from '../../src/projects/admin.ts';
+import { createKey } from '../../src/ops/keys.ts';
 import { submissionPages } from '../../src/store/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, type Site, startSite } from './harness.ts';
@@ -142,7 +142,7 @@ describe('examples/plain.html with JavaScript disabled, in Chromium', () => {
       name: 'Grace',
       cv: { name: 'cv.pdf', type: 'application/pdf', size: PDF.length },
     });
-    const secret = await withDb((db) => createKey(db, 'example', 'secret'));
+    const secret = await withDb((db) => createKey({ db, actor: { kind: 'tool' } }, 'example', 'secret'));
     const res = await fetch(`${workerUrl}/api/v1/submissions/${row?.id}/files/cv`, {
       headers: { Authorization: `Bearer ${secret}` },
     });

@@ -13,6 +13,6 @@ describe('C33: the worker and the dashboard', () => {
     expect(inputs.filter((path) => /(^|\/)dashboard\/|node_modules\/(preact|uplot)\//.test(path))).toEqual(
       [],
     );
-    expect(inputs.some((path) => path.startsWith('src/admin/'))).toBe(true);
+    expect(inputs.some((path) => path.startsWith('src/api/manage/'))).toBe(true);
   });
 });

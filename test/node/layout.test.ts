@@ -18,11 +18,8 @@ const LAYERS = [
   'delivery',
   'files',
   'accept',
-  'submit',
-  'form',
-  'manage',
-  'read',
-  'admin',
+  'ops',
+  'api',
 ];
 const layerOf = (part: string) => (part === '.' ? LAYERS.length : LAYERS.indexOf(part));
 /** The layer of a file: its folder under src/, or for a file at the root its own name (`index`: `.`). */
@@ -63,10 +60,27 @@ describe('src/ layout', () => {
     expect(upward).toEqual([]);
   });
 
+  it('each HTTP surface under api/ stands alone: none imports another', () => {
+    const crossing: string[] = [];
+    const API = join(SRC, 'api');
+    for (const file of readdirSync(API, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts')) continue;
+      const surface = file.split(sep)[0];
+      const text = readFileSync(join(API, file), 'utf8');
+      for (const [, target = ''] of text.matchAll(/from '(\.[^']+)'/g)) {
+        const resolved = relative(API, normalize(join(API, dirname(file), target)));
+        const other = resolved.split(sep)[0];
+        if (!resolved.startsWith('..') && other !== surface) crossing.push(`api/${file} → api/${resolved}`);
+      }
+    }
+    expect(readdirSync(API).sort()).toEqual(['html-form', 'manage', 'submissions', 'submit']);
+    expect(crossing).toEqual([]);
+  });
+
   it('no file imports itself through others (no cycle between files, types included)', () => {
     const ROOT = join(SRC, '..');
     const graph = new Map<string, string[]>();
-    for (const dir of ['src', 'dashboard', 'scripts', 'schema', 'widget']) {
+    for (const dir of ['src', 'cli', 'dashboard', 'scripts', 'schema', 'widget']) {
       for (const file of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })) {
         if (!/\.tsx?$/.test(file) || file.includes('node_modules')) continue;
         const from = join(dir, file);

@@ -16,8 +16,8 @@ const SUBMISSION_PATH = [
   'src/index.ts',
   'src/app.ts',
   'src/config.ts',
-  'src/submit/',
-  'src/form/',
+  'src/api/submit/',
+  'src/api/html-form/',
   'src/accept/',
   'src/auth/authenticate.ts',
   'src/auth/rate-limit.ts',
@@ -75,9 +75,9 @@ describe('the lazy boundary: what a form post evaluates at start', () => {
     const everything = Object.keys(built.metafile.inputs);
     const lazy = [
       'src/surfaces.ts',
-      'src/admin/routes.ts',
-      'src/read/routes.ts',
-      'src/manage/projects.ts',
+      'src/api/manage/routes.ts',
+      'src/api/submissions/routes.ts',
+      'src/ops/projects.ts',
       'src/cron.ts',
       'src/delivery/queue.ts',
       'src/delivery/webhooks.ts',

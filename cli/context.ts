@@ -1,0 +1,113 @@
+// What every command group of `forms` is given: the database named by the global options, who is
+// asking (the tool, for the audit log), and the one way output is printed (C19).
+import type { Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { type Database, openDatabase, type Target } from '../scripts/database.ts';
+import { safeJson, safeText, shown } from '../src/lib/printable.ts';
+import { localOps, type Ops, remoteOps } from './ops.ts';
+import { readSecret, type SecretSource } from './secret.ts';
+
+export type Io = { stdout: Writable; stderr: Writable } & Partial<{
+  stdin: SecretSource['stdin'];
+  env: Record<string, string | undefined>;
+  /** How `--url` reaches the worker (the tests give their own). */
+  fetch: typeof fetch;
+}>;
+export type Global = { remote?: boolean; local?: boolean; json?: boolean; persistTo?: string; url?: string };
+
+/** C32: where `--url` sends the operator token: https, or plain http on this machine only. */
+function workerUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(
+      `--url '${text}' is not a URL: give the worker's address, e.g. https://forms.example.workers.dev`,
+    );
+  }
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
+    throw new UsageError(
+      `--url must be https:// (plain http only to localhost): the token would cross the network in the clear`,
+    );
+  }
+  return url.origin;
+}
+export type Open = (target: Target) => Promise<Database>;
+
+/** Bad use of the tool itself (options that exclude each other): one line, exit status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const line = (stream: Writable, text: string) => stream.write(`${text}\n`);
+
+/** Columns padded to their widest cell; each cell one line, its control characters escaped (C19). */
+export function table(cells: string[][]): string {
+  const rows = cells.map((r) => r.map(shown));
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** `--field a --field b`: every value of a repeated option. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export type Context = {
+  io: Io;
+  /**
+   * The operations on what the global options name (the local or remote database, or a worker's
+   * management API with `--url`), for the action; a database is closed after it.
+   */
+  withOps: <A extends unknown[]>(
+    action: (ops: Ops, global: Global, ...args: A) => Promise<void>,
+  ) => (...args: A) => Promise<void>;
+  /** C19: `--json` prints one JSON document; otherwise the text. No control character from outside either way. */
+  print: (global: Global, json: unknown, text: () => string) => void;
+  /** A secret from its environment variable or standard input, never from an argument (C19). */
+  secret: (variable: string, what: string) => Promise<string>;
+};
+
+export function context(io: Io, openDb: Open = openDatabase): Context {
+  const source: SecretSource = {
+    stdin: io.stdin ?? process.stdin,
+    stderr: io.stderr,
+    env: io.env ?? process.env,
+  };
+  return {
+    io,
+    withOps:
+      (action) =>
+      async (...args) => {
+        const command = args.at(-1) as Command;
+        const global = command.optsWithGlobals() as Global;
+        if (global.url !== undefined) {
+          if (global.remote || global.local)
+            throw new UsageError('--url names a worker: drop --remote and --local');
+          const base = workerUrl(global.url);
+          // C32: the token is read from the environment, never from an argument.
+          const token = (io.env ?? process.env).FORMS_ADMIN_TOKEN;
+          if (token === undefined || token === '') {
+            throw new UsageError('--url needs the operator token (or a secret key) in FORMS_ADMIN_TOKEN');
+          }
+          await action(remoteOps(base, token, io.fetch), global, ...args);
+          return;
+        }
+        const database = await openDb({ remote: global.remote === true, persistTo: global.persistTo });
+        try {
+          await action(localOps({ db: database.db, actor: { kind: 'tool' } }), global, ...args);
+        } finally {
+          await database.close();
+        }
+      },
+    print: (global, json, text) =>
+      global.json ? line(io.stdout, safeJson(JSON.stringify(json))) : line(io.stdout, safeText(text())),
+    secret: (variable, what) => readSecret(source, variable, what),
+  };
+}

@@ -1,0 +1,329 @@
+// C32: how a route of the management API is declared: its contract (parameters, query, body and
+// reply, as valibot schemas, in the OpenAPI document), who may call it, and its handler, which
+// calls one operation of src/manage with the caller as the actor. The faults of the operations
+// become the replies of the catalogue: InvalidInput 400, NotFound 404, Conflict 409.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { HonoBase } from 'hono/hono-base';
+import type { DescribeRouteOptions } from 'hono-openapi';
+import type * as v from 'valibot';
+import { config } from '../../config.ts';
+import { sendMail } from '../../delivery/email.ts';
+import { enqueueStored } from '../../delivery/outbox.ts';
+import {
+  describeRoute,
+  jsonBody,
+  notAllowed,
+  params as paramsOf,
+  query as queryOf,
+  resolver,
+} from '../../http/contract.ts';
+import { REASON_PHRASES } from '../../http/envelope.ts';
+import { type Documented, errorResponses, okEnvelope, okResponse } from '../../http/openapi.ts';
+import {
+  conflict,
+  crossSiteSignIn,
+  crossSiteWrite,
+  internalError,
+  invalidBody,
+  invalidCredentials,
+  invalidParameter,
+  invalidRequest,
+  manageUnavailable,
+  notFoundHere,
+  notJson,
+  operatorOnly,
+  publishableKeyCannotManage,
+  tooLarge,
+  tooManyRequests,
+  unsupportedMediaType,
+} from '../../http/replies.ts';
+import { sendJson } from '../../http/send.ts';
+import { Conflict, InvalidInput, NotFound, UnavailableError } from '../../lib/faults.ts';
+import type { Manager } from '../../ops/context.ts';
+import { database } from '../../store/db.ts';
+import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, refuse } from './principal.ts';
+
+/** The largest body a management route reads. */
+export const MAX_MANAGE_BODY = 64 * 1024;
+
+export type Tag = 'Sessions' | 'Projects' | 'Fields, origins and keys' | 'Targets and deliveries' | 'Inbox';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a handler answers: 200 or 201, the message, and the results beside it in `data`. */
+export type Answer = {
+  status?: 200 | 201;
+  message: string;
+  data?: Record<string, unknown>;
+  headers?: Record<string, string>;
+};
+
+type Call<P, Q, B> = {
+  c: Context<ManageEnv>;
+  m: Manager;
+  principal: Principal;
+  params: P;
+  query: Q;
+  body: B;
+};
+
+export type RouteSpec<P extends v.GenericSchema, Q extends v.GenericSchema, B extends v.GenericSchema> = {
+  method: Method;
+  /** Under /api/v1, Hono's syntax: `/projects/:projectId`. */
+  path: string;
+  tag: Tag;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /**
+   * `project`: the project of `:projectId`, which a secret key may manage if it is its own (any
+   * other is 404, as if there were none); `operator`: the operator only (creating or deleting
+   * projects); `any`: any caller; `credential`: a credential itself, never a session's cookie
+   * (signing in).
+   */
+  access: 'project' | 'operator' | 'any' | 'credential';
+  params?: P;
+  query?: Q;
+  /** The body, as documented and checked (an operation checks its values again). */
+  body?: B;
+  /** What the body is checked by, when the operation's own check says more (a field's definition). */
+  validate?: v.GenericSchema;
+  /** The success: an envelope with these members beside `message`, or (`raw`) another body. */
+  reply:
+    | { status: 200 | 201; description: string; members: v.ObjectEntries; example: Record<string, unknown> }
+    | { status: 200; raw: Record<string, unknown> };
+  /** Replies of this route beyond those every route gives. */
+  refusals?: Documented[];
+  /** Further documentation of the operation (a non-JSON reply, headers). */
+  extra?: Partial<DescribeRouteOptions>;
+  handler: (call: Call<v.InferOutput<P>, v.InferOutput<Q>, v.InferOutput<B>>) => Promise<Answer | Response>;
+};
+
+/** The replies every route of the management API may give. */
+export const COMMON_REFUSALS: Documented[] = [
+  { name: 'invalid credentials', reply: invalidCredentials() },
+  { name: 'publishable key', reply: publishableKeyCannotManage() },
+  { name: 'cookie without CSRF token or from another origin', reply: crossSiteWrite() },
+  { name: 'rate limited', reply: tooManyRequests() },
+  { name: 'storage unavailable', reply: manageUnavailable() },
+  { name: 'unexpected fault', reply: internalError('8f2c1d3e4b5a6978-LHR') },
+];
+
+const BODY_REFUSALS: Documented[] = [
+  { name: 'not JSON media type', reply: unsupportedMediaType() },
+  { name: 'not JSON', reply: notJson() },
+  {
+    name: 'invalid body',
+    reply: invalidBody("Member 'name': Invalid type: Expected string but received 42"),
+  },
+  { name: 'body too large', reply: tooLarge(MAX_MANAGE_BODY) },
+];
+
+type Issue = v.BaseIssue<unknown>;
+
+/** A body's first problem, naming the member it is about. */
+function issueText(issues: readonly Issue[]): string {
+  const [issue] = issues;
+  if (issue === undefined) return 'Invalid body';
+  const path = (issue.path ?? []).map((p) => String(p.key)).join('.');
+  if (issue.kind === 'schema' && issue.type === 'strict_object' && issue.expected === 'never') {
+    return `Unknown member '${path}'`;
+  }
+  return path === '' ? issue.message : `Member '${path}': ${issue.message}`;
+}
+
+/** The operations' faults as replies (C19, C32); an outage is 503 (C18). */
+function asReply(error: unknown): unknown {
+  if (error instanceof InvalidInput) return invalidRequest(error.message);
+  if (error instanceof NotFound) return notFoundHere(error.message);
+  if (error instanceof Conflict) return conflict(error.message);
+  if (error instanceof UnavailableError) return manageUnavailable();
+  return error;
+}
+
+/** The caller, and whether it may call this route on this project. */
+function guard(access: RouteSpec<never, never, never>['access']): MiddlewareHandler<ManageEnv> {
+  return async (c, next) => {
+    let principal: Principal;
+    try {
+      // C37: signing in is same-site only, whatever the credential: a page of another origin
+      // cannot have a browser trade a credential (Access adds its token to every request) for a
+      // session.
+      const origin = c.req.header('Origin');
+      if (access === 'credential' && origin !== undefined && origin !== ownOrigin(c)) throw crossSiteSignIn();
+      const credential = access === 'credential' ? await credentialOf(c) : undefined;
+      if (access === 'credential' && credential === undefined) await refuse(c);
+      principal = credential ?? (await principalOf(c));
+    } catch (error) {
+      throw asReply(error);
+    }
+    if (access === 'operator' && principal.projectId !== undefined) throw operatorOnly();
+    const projectId = c.req.param('projectId');
+    if (access === 'project' && principal.projectId !== undefined && projectId !== principal.projectId) {
+      // C32: another project's id is as unknown to a secret key as one that does not exist.
+      throw notFoundHere(`Unknown project '${projectId}'`);
+    }
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+/** The operations' view of the caller: the database, the actor, and the worker's queue. */
+export function managerOf(c: Context<ManageEnv>, principal: Principal): Manager {
+  const queue = c.env.DELIVERIES;
+  return {
+    db: database(c.env.DB),
+    actor: principal.actor,
+    enqueue: (ids) =>
+      enqueueStored(
+        queue,
+        ids.map((id) => ({ id })),
+      ),
+    // C37: the verification mail of an address that must agree first, with a link to this worker.
+    mail: {
+      baseUrl: config(c.env).PUBLIC_URL ?? new URL(c.req.url).origin,
+      send: (make) => sendMail(c.env.EMAIL, config(c.env).EMAIL_FROM, make),
+    },
+  };
+}
+
+/** `1 project`, `2 projects`; `many` where the plural is not the word and an s. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The envelope of an answer. */
+export function answer(c: Context, a: Answer): Response {
+  const status = a.status ?? 200;
+  const data = { message: a.message, ...a.data };
+  return sendJson(
+    c,
+    status,
+    JSON.stringify({ data, status: { code: status, message: REASON_PHRASES[status] } }),
+    a.headers,
+  );
+}
+
+/**
+ * The routes of the management API, declared one by one and then closed: each path's other
+ * methods answer 405 with its `Allow`.
+ */
+export class ManageRoutes {
+  private readonly methods = new Map<string, { tag: Tag; allowed: Set<string> }>();
+  private readonly app: HonoBase<ManageEnv>;
+  constructor(app: HonoBase<ManageEnv>) {
+    this.app = app;
+  }
+
+  add<P extends v.GenericSchema, Q extends v.GenericSchema, B extends v.GenericSchema>(
+    spec: RouteSpec<P, Q, B>,
+  ): void {
+    const path = `/api/v1${spec.path}`;
+    const known = this.methods.get(path) ?? { tag: spec.tag, allowed: new Set<string>() };
+    known.allowed.add(spec.method.toUpperCase());
+    this.methods.set(path, known);
+    const refusals = [
+      ...COMMON_REFUSALS,
+      ...(spec.access === 'operator' ? [{ name: 'secret key', reply: operatorOnly() }] : []),
+      ...(spec.body === undefined ? [] : BODY_REFUSALS),
+      ...(spec.params === undefined
+        ? []
+        : [{ name: 'not found', reply: notFoundHere("Unknown project 'p_k3jd8s2mq0zx'") }]),
+      ...(spec.query === undefined
+        ? []
+        : [
+            {
+              name: 'invalid parameter',
+              reply: invalidParameter('limit', 'must be a whole number from 1 to 500'),
+            },
+          ]),
+      ...(spec.method === 'get'
+        ? []
+        : [
+            {
+              name: 'invalid input',
+              reply: invalidRequest(
+                "Invalid origin 'example.com': expected scheme://host[:port], e.g. https://example.com",
+              ),
+            },
+            { name: 'conflict', reply: conflict("Field 'email' already exists in project 'p_k3jd8s2mq0zx'") },
+          ]),
+      ...(spec.refusals ?? []),
+    ];
+    const middleware: MiddlewareHandler<ManageEnv>[] = [guard(spec.access)];
+    if (spec.params !== undefined) {
+      middleware.push(
+        // Path parameters are only bounded here: the operation says what it does not know (404).
+        paramsOf(spec.params, () =>
+          notFoundHere('No such resource'),
+        ) as unknown as MiddlewareHandler<ManageEnv>,
+      );
+    }
+    if (spec.query !== undefined)
+      middleware.push(queryOf(spec.query) as unknown as MiddlewareHandler<ManageEnv>);
+    if (spec.body !== undefined) {
+      middleware.push(
+        jsonBody(spec.validate ?? spec.body, {
+          maxBytes: MAX_MANAGE_BODY,
+          invalid: (issues) => invalidBody(issueText(issues as unknown as Issue[])),
+        }) as unknown as MiddlewareHandler<ManageEnv>,
+      );
+    }
+    const handler = async (c: Context<ManageEnv>) => {
+      const principal = c.var.principal;
+      try {
+        const result = await spec.handler({
+          c,
+          m: managerOf(c, principal),
+          principal,
+          params: (spec.params === undefined ? {} : c.req.valid('param' as never)) as v.InferOutput<P>,
+          query: (spec.query === undefined ? {} : c.req.valid('query' as never)) as v.InferOutput<Q>,
+          body: c.get('body') as v.InferOutput<B>,
+        });
+        return result instanceof Response ? result : answer(c, result);
+      } catch (error) {
+        throw asReply(error);
+      }
+    };
+    this.app.on(
+      spec.method.toUpperCase(),
+      path,
+      describeRoute({
+        tags: [spec.tag],
+        operationId: spec.operationId,
+        summary: spec.summary,
+        ...(spec.description === undefined ? {} : { description: spec.description }),
+        security: [{ operatorToken: [] }, { accessJwt: [] }, { secretKey: [] }, { session: [] }],
+        ...(spec.body === undefined
+          ? {}
+          : {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: resolver(spec.body) } },
+              },
+            }),
+        responses: {
+          [spec.reply.status]:
+            'raw' in spec.reply
+              ? spec.reply.raw
+              : okResponse(
+                  spec.reply.description,
+                  resolver(okEnvelope(spec.reply.status, spec.reply.members)),
+                  {
+                    data: spec.reply.example,
+                    status: { code: spec.reply.status, message: REASON_PHRASES[spec.reply.status] },
+                  },
+                ),
+          ...errorResponses(refusals),
+        },
+        ...spec.extra,
+      }),
+      ...middleware,
+      handler,
+    );
+  }
+
+  /** Every other method of each path: 405, with `Allow`. */
+  close(): void {
+    for (const [path, { tag, allowed }] of this.methods)
+      notAllowed(this.app, path, [...allowed].join(', '), tag);
+  }
+}

@@ -1,0 +1,391 @@
+// C32: projects, their fields, origins and keys over HTTP: each route calls the operation the tool
+// calls (src/manage), as the caller.
+import * as v from 'valibot';
+import { fieldFromJson } from '../../fields/spec.ts';
+import { addOrigin, defineField, removeField, removeOrigin } from '../../ops/fields.ts';
+import { createKey, listKeys, revokeKey } from '../../ops/keys.ts';
+import {
+  createProject,
+  deleteProject,
+  listProjects,
+  projectSchema,
+  showProject,
+  updateProject,
+} from '../../ops/projects.ts';
+import { displayPrefix } from '../../projects/keys.ts';
+import { type ManageRoutes, plural } from './define.ts';
+import {
+  FieldBody,
+  FieldParams,
+  KeyBody,
+  KeyParams,
+  KeySchema,
+  NewProjectBody,
+  OriginBody,
+  OriginParams,
+  ProjectParams,
+  ProjectPatch,
+  ProjectSchema,
+  ProjectSummarySchema,
+} from './schemas.ts';
+
+export const PROJECT_EXAMPLE = {
+  id: 'p_k3jd8s2mq0zx',
+  name: 'Contact form',
+  unknownFields: 'reject',
+  honeypot: null,
+  turnstile: false,
+  retentionDays: null,
+  replyToField: null,
+  formId: 'f_qrier7fewop7',
+  thankYouUrl: null,
+  confirmation: null,
+  createdAt: '2026-11-22T08:00:00.000Z',
+  fields: [
+    { name: 'email', type: 'string', required: true, rules: { format: 'email' } },
+    { name: 'message', type: 'string', required: false },
+  ],
+  origins: ['https://example.com'],
+  keys: [
+    {
+      prefix: 'edgeform_pk_9Xk2LmQa',
+      kind: 'publishable',
+      createdAt: '2026-11-22T08:00:00.000Z',
+      revokedAt: null,
+      lastUsedAt: '2026-11-22T09:12:00.000Z',
+    },
+  ],
+};
+
+const projectMember = { project: ProjectSchema };
+
+export function projectRoutes(routes: ManageRoutes): void {
+  routes.add({
+    method: 'get',
+    path: '/projects',
+    tag: 'Projects',
+    operationId: 'listProjects',
+    summary: 'Every project the caller may manage, with its numbers (a secret key: its own)',
+    access: 'any',
+    reply: {
+      status: 200,
+      description: 'The projects.',
+      members: { projects: v.array(ProjectSummarySchema) },
+      example: {
+        message: '1 project',
+        projects: [
+          {
+            id: PROJECT_EXAMPLE.id,
+            name: PROJECT_EXAMPLE.name,
+            createdAt: PROJECT_EXAMPLE.createdAt,
+            fields: 2,
+            keys: 1,
+            submissions: 12,
+            unread: 3,
+            lastReceivedAt: '2026-11-22T09:12:00.000Z',
+          },
+        ],
+      },
+    },
+    handler: async ({ m, principal }) => {
+      const all = await listProjects(m);
+      const projects =
+        principal.projectId === undefined ? all : all.filter((p) => p.id === principal.projectId);
+      return { message: plural(projects.length, 'project'), data: { projects } };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects',
+    tag: 'Projects',
+    operationId: 'createProject',
+    summary: 'Creates a project with its fields; the reply holds its first publishable key, shown once',
+    access: 'operator',
+    body: NewProjectBody,
+    reply: {
+      status: 201,
+      description: 'Created. `apiKey` is shown this once: only its hash is stored (C7).',
+      members: {
+        projectId: v.string(),
+        apiKey: v.string(),
+        formId: v.string(),
+        name: v.string(),
+        fields: v.array(v.unknown()),
+        origins: v.array(v.string()),
+        unknownFields: v.string(),
+        honeypot: v.nullable(v.string()),
+        turnstile: v.boolean(),
+        thankYouUrl: v.nullable(v.string()),
+        retentionDays: v.nullable(v.number()),
+      },
+      example: {
+        message: 'Project created',
+        projectId: PROJECT_EXAMPLE.id,
+        apiKey: 'edgeform_pk_9Xk2LmQa…',
+        formId: PROJECT_EXAMPLE.formId,
+        name: PROJECT_EXAMPLE.name,
+        fields: PROJECT_EXAMPLE.fields,
+        origins: PROJECT_EXAMPLE.origins,
+        unknownFields: 'reject',
+        honeypot: null,
+        turnstile: false,
+        thankYouUrl: null,
+        retentionDays: null,
+      },
+    },
+    handler: async ({ m, body }) => {
+      const fields = body.fields.map(({ name, ...def }) => fieldFromJson(name, def));
+      const created = await createProject(m, { ...body, fields });
+      return { status: 201, message: 'Project created', data: created };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/projects/:projectId',
+    tag: 'Projects',
+    operationId: 'getProject',
+    summary: 'Everything about a project: fields with rules, origins, settings, form address, keys',
+    access: 'project',
+    params: ProjectParams,
+    reply: {
+      status: 200,
+      description: 'The project. Never a key, nor the Turnstile secret.',
+      members: projectMember,
+      example: { message: 'Project found', project: PROJECT_EXAMPLE },
+    },
+    handler: async ({ m, params }) => ({
+      message: 'Project found',
+      data: { project: await showProject(m, params.projectId) },
+    }),
+  });
+
+  routes.add({
+    method: 'patch',
+    path: '/projects/:projectId',
+    tag: 'Projects',
+    operationId: 'updateProject',
+    summary: 'Changes settings; null clears one (the Turnstile secret is write-only)',
+    access: 'project',
+    params: ProjectParams,
+    body: ProjectPatch,
+    reply: {
+      status: 200,
+      description: 'The project after.',
+      members: projectMember,
+      example: { message: 'Project updated', project: PROJECT_EXAMPLE },
+    },
+    handler: async ({ m, params, body }) => ({
+      message: 'Project updated',
+      data: { project: await updateProject(m, params.projectId, body) },
+    }),
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/projects/:projectId',
+    tag: 'Projects',
+    operationId: 'deleteProject',
+    summary: 'Deletes a project with all its data and files (the operator only)',
+    access: 'operator',
+    params: ProjectParams,
+    reply: {
+      status: 200,
+      description: 'Deleted: the project as it was.',
+      members: projectMember,
+      example: { message: 'Project deleted', project: PROJECT_EXAMPLE },
+    },
+    handler: async ({ m, params }) => ({
+      message: 'Project deleted',
+      data: { project: await deleteProject(m, params.projectId) },
+    }),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/projects/:projectId/schema',
+    tag: 'Projects',
+    operationId: 'getProjectSchema',
+    summary: "The project's submission as JSON Schema (C28)",
+    access: 'project',
+    params: ProjectParams,
+    reply: {
+      status: 200,
+      description: 'A JSON Schema (2020-12).',
+      members: { schema: v.record(v.string(), v.unknown()) },
+      example: { message: 'Schema', schema: { type: 'object' } },
+    },
+    handler: async ({ m, params }) => ({
+      message: 'Schema',
+      data: { schema: await projectSchema(m, params.projectId) },
+    }),
+  });
+
+  routes.add({
+    method: 'put',
+    path: '/projects/:projectId/fields/:name',
+    tag: 'Fields, origins and keys',
+    operationId: 'defineField',
+    summary: 'Defines or replaces one field, checked exactly as the tool checks a field spec (C28, C30)',
+    description:
+      '`If-None-Match: *` adds only (409 if the field exists); `If-Match: *` replaces only (404 if it does not).',
+    access: 'project',
+    params: FieldParams,
+    body: FieldBody,
+    validate: v.unknown(),
+    reply: {
+      status: 200,
+      description: 'Defined: whether it was added (else replaced), and the project after.',
+      members: { added: v.boolean(), project: ProjectSchema },
+      example: { message: 'Field defined', added: true, project: PROJECT_EXAMPLE },
+    },
+    handler: async ({ c, m, params, body }) => {
+      const def = fieldFromJson(params.name, body);
+      const mode =
+        c.req.header('If-None-Match') === '*'
+          ? 'add'
+          : c.req.header('If-Match') === '*'
+            ? 'replace'
+            : 'either';
+      const { added } = await defineField(m, params.projectId, def, mode);
+      return {
+        message: added ? 'Field added' : 'Field replaced',
+        data: { added, project: await showProject(m, params.projectId) },
+      };
+    },
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/projects/:projectId/fields/:name',
+    tag: 'Fields, origins and keys',
+    operationId: 'removeField',
+    summary: 'Removes a field; stored submissions keep their values of it',
+    access: 'project',
+    params: FieldParams,
+    reply: {
+      status: 200,
+      description: 'Removed: the project after.',
+      members: projectMember,
+      example: { message: 'Field removed', project: PROJECT_EXAMPLE },
+    },
+    handler: async ({ m, params }) => {
+      await removeField(m, params.projectId, params.name);
+      return { message: 'Field removed', data: { project: await showProject(m, params.projectId) } };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects/:projectId/origins',
+    tag: 'Fields, origins and keys',
+    operationId: 'addOrigin',
+    summary: 'Allows an origin (C15)',
+    access: 'project',
+    params: ProjectParams,
+    body: OriginBody,
+    reply: {
+      status: 201,
+      description: 'Allowed, normalised.',
+      members: { origin: v.string() },
+      example: { message: 'Origin allowed', origin: 'https://example.com' },
+    },
+    handler: async ({ m, params, body }) => ({
+      status: 201,
+      message: 'Origin allowed',
+      data: { origin: await addOrigin(m, params.projectId, body.origin) },
+    }),
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/projects/:projectId/origins/:origin',
+    tag: 'Fields, origins and keys',
+    operationId: 'removeOrigin',
+    summary: 'Removes an allowed origin (percent-encoded in the path)',
+    access: 'project',
+    params: OriginParams,
+    reply: {
+      status: 200,
+      description: 'Removed.',
+      members: { origin: v.string() },
+      example: { message: 'Origin removed', origin: 'https://example.com' },
+    },
+    handler: async ({ m, params }) => ({
+      message: 'Origin removed',
+      data: { origin: await removeOrigin(m, params.projectId, params.origin) },
+    }),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/projects/:projectId/keys',
+    tag: 'Fields, origins and keys',
+    operationId: 'listKeys',
+    summary: "The project's keys: prefix, kind, created, revoked (never a key)",
+    access: 'project',
+    params: ProjectParams,
+    reply: {
+      status: 200,
+      description: 'The keys.',
+      members: { keys: v.array(KeySchema) },
+      example: { message: '1 key', keys: PROJECT_EXAMPLE.keys },
+    },
+    handler: async ({ m, params }) => {
+      const keys = await listKeys(m, params.projectId);
+      return { message: plural(keys.length, 'key'), data: { keys } };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects/:projectId/keys',
+    tag: 'Fields, origins and keys',
+    operationId: 'createKey',
+    summary: 'Makes a key, shown this once (C7, C23)',
+    access: 'project',
+    params: ProjectParams,
+    body: KeyBody,
+    reply: {
+      status: 201,
+      description: 'The key, shown this once: only its hash is stored.',
+      members: { key: v.string(), prefix: v.string(), kind: v.string() },
+      example: {
+        message: 'Key created',
+        key: 'edgeform_sk_…',
+        prefix: 'edgeform_sk_4hT0pWz1',
+        kind: 'secret',
+      },
+    },
+    handler: async ({ m, params, body }) => {
+      const key = await createKey(m, params.projectId, body.kind);
+      return {
+        status: 201,
+        message: 'Key created',
+        data: { key, prefix: displayPrefix(key), kind: body.kind },
+        headers: { 'Cache-Control': 'no-store' },
+      };
+    },
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/projects/:projectId/keys/:prefix',
+    tag: 'Fields, origins and keys',
+    operationId: 'revokeKey',
+    summary: 'Revokes a key by its prefix (never the whole key: a URL is logged)',
+    access: 'project',
+    params: KeyParams,
+    reply: {
+      status: 200,
+      description: 'Revoked.',
+      members: { revoked: v.string() },
+      example: { message: 'Key revoked', revoked: 'edgeform_pk_9Xk2LmQa' },
+    },
+    handler: async ({ m, params }) => ({
+      message: 'Key revoked',
+      data: { revoked: await revokeKey(m, params.projectId, params.prefix) },
+    }),
+  });
+}

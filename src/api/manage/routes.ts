@@ -1,0 +1,21 @@
+// C32: the management API, under /api/v1: sessions, projects with their fields, origins and keys,
+// delivery targets and deliveries, and the inbox. Each route calls one operation of src/manage.
+import type { HonoBase } from 'hono/hono-base';
+import type { AppEnv } from '../../auth/authenticate.ts';
+import { consentRoutes } from './consent.ts';
+import { ManageRoutes } from './define.ts';
+import { inboxRoutes } from './inbox.ts';
+import type { ManageEnv } from './principal.ts';
+import { projectRoutes } from './projects.ts';
+import { sessionRoutes } from './session.ts';
+import { targetRoutes } from './targets.ts';
+
+export function manageRoutes(app: HonoBase<AppEnv>): void {
+  const routes = new ManageRoutes(app as unknown as HonoBase<ManageEnv>);
+  sessionRoutes(routes);
+  projectRoutes(routes);
+  targetRoutes(routes);
+  inboxRoutes(routes);
+  routes.close();
+  consentRoutes(app);
+}

@@ -1,0 +1,141 @@
+// C32: the dashboard's sessions. A credential is exchanged once for a cookie that no script can
+// read (HttpOnly), that no other site sends (SameSite=Strict), and whose id D1 never sees (only
+// its hash); the page keeps the session's CSRF token in memory, and asks for it again on reload.
+import type { Context } from 'hono';
+import { crossSiteSignIn, invalidCredentials } from '../../http/replies.ts';
+import { randomToken, sha256Text } from '../../lib/hex.ts';
+import { actorName } from '../../ops/context.ts';
+import { deleteSession, insertSession } from '../../store/sessions.ts';
+import type { ManageRoutes } from './define.ts';
+import { managerOf } from './define.ts';
+import {
+  ACCESS_RECHECK_MS,
+  csrfTokenOf,
+  isLocalHttp,
+  MAX_SESSIONS_PER_CREDENTIAL,
+  type ManageEnv,
+  type Principal,
+  SESSION_SECONDS,
+  sessionCookieName,
+} from './principal.ts';
+import { SessionSchema } from './schemas.ts';
+
+/**
+ * The cookie: `Secure` and (C37) `__Host-` everywhere but on this machine, where `wrangler dev`
+ * serves plain http.
+ */
+function cookie(c: Context, value: string, maxAge: number): string {
+  const secure = isLocalHttp(c) ? '' : '; Secure';
+  return `${sessionCookieName(c)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+}
+
+const view = (p: Principal, csrfToken: string, expiresAt: string) => ({
+  actor: actorName(p.actor),
+  projectId: p.projectId ?? null,
+  expiresAt,
+  csrfToken,
+});
+
+const EXAMPLE = {
+  actor: 'operator',
+  projectId: null,
+  expiresAt: '2026-11-23T21:00:00.000Z',
+  csrfToken: 'Zk3q…',
+};
+
+export function sessionRoutes(routes: ManageRoutes): void {
+  routes.add({
+    method: 'post',
+    path: '/session',
+    tag: 'Sessions',
+    operationId: 'signIn',
+    summary: 'Exchanges a credential for a session cookie (C32)',
+    description:
+      "Send the operator token or a secret key as `Authorization: Bearer …` (or an Access JWT), from no page or from the worker's own (another `Origin` is 403). The reply sets `__Host-edgeform_session` (`edgeform_session` on http://localhost; HttpOnly, SameSite=Strict, Secure, 12 hours, or until the Access token ends) and gives the CSRF token that every change made with the cookie must send as `X-CSRF-Token`. A credential has at most 10 sessions: a new one ends the oldest.",
+    access: 'credential',
+    refusals: [{ name: 'from another origin', reply: crossSiteSignIn() }],
+    reply: {
+      status: 201,
+      description: 'Signed in: the cookie is set.',
+      members: { session: SessionSchema },
+      example: { message: 'Signed in', session: EXAMPLE },
+    },
+    extra: {},
+    handler: async ({ c, principal }) => {
+      const id = randomToken();
+      const now = Date.now();
+      // C37: a session made from an Access token never outlives it, and is checked again hourly.
+      const ends = Math.min(
+        now + SESSION_SECONDS * 1000,
+        principal.accessExpiresAt ?? Number.POSITIVE_INFINITY,
+      );
+      const expiresAt = new Date(ends).toISOString();
+      await insertSession(
+        managerOf(c, principal).db,
+        {
+          idHash: await sha256Text(id),
+          actor: actorName(principal.actor),
+          projectId: principal.projectId ?? null,
+          keyHash: principal.credentialHash,
+          createdAt: new Date(now).toISOString(),
+          expiresAt,
+          recheckAt:
+            principal.accessExpiresAt === undefined ? null : new Date(now + ACCESS_RECHECK_MS).toISOString(),
+        },
+        MAX_SESSIONS_PER_CREDENTIAL,
+      );
+      return {
+        status: 201,
+        message: 'Signed in',
+        data: { session: view(principal, await csrfTokenOf(id), expiresAt) },
+        headers: {
+          'Set-Cookie': cookie(c, id, Math.max(0, Math.floor((ends - now) / 1000))),
+          'Cache-Control': 'no-store',
+        },
+      };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/session',
+    tag: 'Sessions',
+    operationId: 'getSession',
+    summary: "The cookie's session: who, which project, until when, and its CSRF token",
+    access: 'any',
+    reply: {
+      status: 200,
+      description: 'The session.',
+      members: { session: SessionSchema },
+      example: { message: 'Signed in', session: EXAMPLE },
+    },
+    handler: async ({ principal }) => {
+      if (principal.session === undefined) throw invalidCredentials();
+      return {
+        message: 'Signed in',
+        data: { session: view(principal, principal.session.csrfToken, principal.session.expiresAt) },
+        headers: { 'Cache-Control': 'no-store' },
+      };
+    },
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/session',
+    tag: 'Sessions',
+    operationId: 'signOut',
+    summary: "Ends the cookie's session",
+    access: 'any',
+    reply: {
+      status: 200,
+      description: 'Signed out: the cookie is cleared.',
+      members: {},
+      example: { message: 'Signed out' },
+    },
+    handler: async ({ c, m, principal }) => {
+      if (principal.session === undefined) throw invalidCredentials();
+      await deleteSession(m.db, principal.session.idHash);
+      return { message: 'Signed out', headers: { 'Set-Cookie': cookie(c as Context<ManageEnv>, '', 0) } };
+    },
+  });
+}

@@ -1,0 +1,414 @@
+// C26, C27, C32: webhooks, email notifications and deliveries over HTTP, as the tool's commands;
+// tests and redeliveries are sent from the worker, under its own rules for destinations.
+import * as v from 'valibot';
+import { config } from '../../config.ts';
+import { getDelivery, listDeliveries, redeliver } from '../../ops/deliveries.ts';
+import {
+  addNotification,
+  addWebhook,
+  listNotifications,
+  listWebhooks,
+  removeNotification,
+  removeWebhook,
+  rotateSecret,
+  setWebhookEnabled,
+  testWebhook,
+} from '../../ops/targets.ts';
+import { type ManageRoutes, plural } from './define.ts';
+import {
+  DeliveriesQuery,
+  DeliveryParams,
+  DeliverySchema,
+  NotificationBody,
+  NotificationParams,
+  NotificationStateSchema,
+  ProjectParams,
+  WebhookBody,
+  WebhookParams,
+  WebhookPatch,
+  WebhookSchema,
+} from './schemas.ts';
+
+const TAG = 'Targets and deliveries';
+
+const WEBHOOK_EXAMPLE = {
+  webhookId: 'wh_6yq2m0d4k8sa',
+  kind: 'webhook',
+  url: 'https://example.com/hooks/forms',
+  state: 'active',
+  disabledAt: null,
+  disabledReason: null,
+  rotatingUntil: null,
+  createdAt: '2026-11-22T08:00:00.000Z',
+};
+
+const DELIVERY_EXAMPLE = {
+  id: '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e.wh_6yq2m0d4k8sa',
+  submissionId: '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e',
+  webhookId: 'wh_6yq2m0d4k8sa',
+  kind: 'webhook',
+  url: 'https://example.com/hooks/forms',
+  status: 'failed',
+  attempts: 10,
+  lastStatus: 500,
+  lastError: null,
+  nextAttemptAt: null,
+  createdAt: '2026-11-22T08:44:13.000Z',
+  attemptLog: [
+    {
+      attempt: 1,
+      at: '2026-11-22T08:44:14.000Z',
+      statusCode: 500,
+      error: null,
+      durationMs: 120,
+      excerpt: 'Internal error',
+    },
+  ],
+};
+
+/** What each delivery attempted now answered (an email is queued instead: only the queue sends it). */
+const REDELIVERED = {
+  status: 200 as const,
+  description: 'What each attempt answered (an email is queued: only the queue sends it).',
+  members: { results: v.array(v.looseObject({ deliveryId: v.string(), kind: v.string() })) },
+  example: {
+    message: '1 delivery attempted',
+    results: [{ deliveryId: DELIVERY_EXAMPLE.id, kind: 'delivered', status: 200 }],
+  },
+};
+
+export function targetRoutes(routes: ManageRoutes): void {
+  const sending = (env: Env) => ({ allowLocalHttp: config(env).ALLOW_LOCAL_WEBHOOKS });
+
+  routes.add({
+    method: 'get',
+    path: '/projects/:projectId/webhooks',
+    tag: TAG,
+    operationId: 'listWebhooks',
+    summary: "The project's webhooks (never a secret)",
+    access: 'project',
+    params: ProjectParams,
+    reply: {
+      status: 200,
+      description: 'The webhooks.',
+      members: { webhooks: v.array(WebhookSchema) },
+      example: { message: '1 webhook', webhooks: [WEBHOOK_EXAMPLE] },
+    },
+    handler: async ({ m, params }) => {
+      const webhooks = await listWebhooks(m, params.projectId);
+      return { message: plural(webhooks.length, 'webhook'), data: { webhooks } };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects/:projectId/webhooks',
+    tag: TAG,
+    operationId: 'addWebhook',
+    summary: 'Adds a signed webhook (C26); its secret is shown this once',
+    access: 'project',
+    params: ProjectParams,
+    body: WebhookBody,
+    reply: {
+      status: 201,
+      description: 'Added, with its signing secret (Standard Webhooks), shown this once.',
+      members: {
+        webhookId: v.string(),
+        kind: v.string(),
+        url: v.string(),
+        secret: v.optional(
+          v.pipe(v.string(), v.description('A signed webhook’s signing secret; a chat hook has none.')),
+        ),
+      },
+      example: {
+        message: 'Webhook added',
+        webhookId: WEBHOOK_EXAMPLE.webhookId,
+        secret: 'whsec_…',
+        url: WEBHOOK_EXAMPLE.url,
+      },
+    },
+    handler: async ({ m, params, body }) => ({
+      status: 201,
+      message: 'Webhook added',
+      data: await addWebhook(m, params.projectId, body.url, body.kind),
+      headers: { 'Cache-Control': 'no-store' },
+    }),
+  });
+
+  routes.add({
+    method: 'patch',
+    path: '/projects/:projectId/webhooks/:webhookId',
+    tag: TAG,
+    operationId: 'setWebhookEnabled',
+    summary: 'Enables or disables a webhook (disabled: its pending deliveries are cancelled)',
+    access: 'project',
+    params: WebhookParams,
+    body: WebhookPatch,
+    reply: {
+      status: 200,
+      description: 'Its state after.',
+      members: { projectId: v.string(), webhookId: v.string(), state: v.picklist(['active', 'disabled']) },
+      example: {
+        message: 'Webhook disabled',
+        projectId: 'p_k3jd8s2mq0zx',
+        webhookId: WEBHOOK_EXAMPLE.webhookId,
+        state: 'disabled',
+      },
+    },
+    handler: async ({ m, params, body }) => ({
+      message: body.enabled ? 'Webhook enabled' : 'Webhook disabled',
+      data: await setWebhookEnabled(m, params.projectId, params.webhookId, body.enabled),
+    }),
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/projects/:projectId/webhooks/:webhookId',
+    tag: TAG,
+    operationId: 'removeWebhook',
+    summary: 'Removes a webhook and its deliveries',
+    access: 'project',
+    params: WebhookParams,
+    reply: {
+      status: 200,
+      description: 'Removed.',
+      members: { removed: v.string() },
+      example: { message: 'Webhook removed', removed: WEBHOOK_EXAMPLE.webhookId },
+    },
+    handler: async ({ m, params }) => {
+      await removeWebhook(m, params.projectId, params.webhookId);
+      return { message: 'Webhook removed', data: { removed: params.webhookId } };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects/:projectId/webhooks/:webhookId/test',
+    tag: TAG,
+    operationId: 'testWebhook',
+    summary: 'Sends a signed webhook.test event now, from the worker, and gives the answer',
+    access: 'project',
+    params: WebhookParams,
+    reply: {
+      status: 200,
+      description: "The receiver's answer: its status (null: none), an error, an excerpt of its body.",
+      members: {
+        webhookId: v.string(),
+        url: v.string(),
+        messageId: v.string(),
+        status: v.nullable(v.number()),
+        error: v.nullable(v.string()),
+        excerpt: v.nullable(v.string()),
+      },
+      example: {
+        message: 'Test sent',
+        webhookId: WEBHOOK_EXAMPLE.webhookId,
+        url: WEBHOOK_EXAMPLE.url,
+        messageId: 'test_1b6f…',
+        status: 204,
+        error: null,
+        excerpt: null,
+      },
+    },
+    handler: async ({ c, m, params }) => ({
+      message: 'Test sent',
+      data: await testWebhook(m, params.projectId, params.webhookId, sending(c.env)),
+    }),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects/:projectId/webhooks/:webhookId/rotate-secret',
+    tag: TAG,
+    operationId: 'rotateWebhookSecret',
+    summary: 'A new signing secret, shown this once; the previous one signs beside it for 24 hours',
+    access: 'project',
+    params: WebhookParams,
+    reply: {
+      status: 200,
+      description: 'The new secret.',
+      members: { webhookId: v.string(), secret: v.string(), previousUntil: v.string() },
+      example: {
+        message: 'Secret rotated',
+        webhookId: WEBHOOK_EXAMPLE.webhookId,
+        secret: 'whsec_…',
+        previousUntil: '2026-11-23T08:00:00.000Z',
+      },
+    },
+    handler: async ({ m, params }) => ({
+      message: 'Secret rotated',
+      data: await rotateSecret(m, params.projectId, params.webhookId),
+      headers: { 'Cache-Control': 'no-store' },
+    }),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/projects/:projectId/notifications',
+    tag: TAG,
+    operationId: 'listNotifications',
+    summary: 'The addresses emailed per accepted submission (C27), and the Reply-To field',
+    access: 'project',
+    params: ProjectParams,
+    reply: {
+      status: 200,
+      description: 'The addresses.',
+      members: {
+        replyToField: v.nullable(v.string()),
+        notifications: v.array(
+          v.object({
+            notificationId: v.string(),
+            address: v.string(),
+            state: NotificationStateSchema,
+            createdAt: v.string(),
+          }),
+        ),
+      },
+      example: {
+        message: '1 address',
+        replyToField: 'email',
+        notifications: [
+          {
+            notificationId: 'em_2k4d8s0q1m3z',
+            address: 'owner@example.com',
+            state: 'active',
+            createdAt: '2026-11-22T08:00:00.000Z',
+          },
+        ],
+      },
+    },
+    handler: async ({ m, params }) => {
+      const list = await listNotifications(m, params.projectId);
+      return { message: plural(list.notifications.length, 'address', 'addresses'), data: list };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects/:projectId/notifications',
+    tag: TAG,
+    operationId: 'addNotification',
+    summary:
+      'Emails an address per accepted submission (C27); one added with a secret key must agree first (C37)',
+    description:
+      "Added by the operator, the address is active at once. Added with a project's secret key (or a session made from one), it is `waiting`: it is sent one mail with a link (at most 2 a day to one address, 20 a day from one project), and nothing else until its owner follows it; the link works for 72 hours. `verification` says whether that mail went.",
+    access: 'project',
+    params: ProjectParams,
+    body: NotificationBody,
+    reply: {
+      status: 201,
+      description: 'Added.',
+      members: {
+        notificationId: v.string(),
+        address: v.string(),
+        replyToField: v.nullable(v.string()),
+        state: NotificationStateSchema,
+        verification: v.optional(v.string()),
+      },
+      example: {
+        message: 'Notification added',
+        notificationId: 'em_2k4d8s0q1m3z',
+        address: 'owner@example.com',
+        replyToField: 'email',
+        state: 'waiting',
+        verification: 'sent',
+      },
+    },
+    handler: async ({ m, params, body }) => ({
+      status: 201,
+      message: 'Notification added',
+      data: await addNotification(m, params.projectId, body.address, body.replyToField),
+    }),
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/projects/:projectId/notifications/:notificationId',
+    tag: TAG,
+    operationId: 'removeNotification',
+    summary: 'Stops emailing an address (by its id), and drops its deliveries',
+    access: 'project',
+    params: NotificationParams,
+    reply: {
+      status: 200,
+      description: 'Removed.',
+      members: { removed: v.string(), address: v.string() },
+      example: { message: 'Notification removed', removed: 'em_2k4d8s0q1m3z', address: 'owner@example.com' },
+    },
+    handler: async ({ m, params }) => ({
+      message: 'Notification removed',
+      data: await removeNotification(m, params.projectId, params.notificationId),
+    }),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/projects/:projectId/deliveries',
+    tag: TAG,
+    operationId: 'listDeliveries',
+    summary: 'The latest 100 deliveries, oldest first, with their attempts; by state and target',
+    access: 'project',
+    params: ProjectParams,
+    query: DeliveriesQuery,
+    reply: {
+      status: 200,
+      description: 'The deliveries.',
+      members: { deliveries: v.array(DeliverySchema) },
+      example: { message: '1 delivery', deliveries: [DELIVERY_EXAMPLE] },
+    },
+    handler: async ({ m, params, query }) => {
+      const deliveries = await listDeliveries(m, params.projectId, query);
+      return { message: plural(deliveries.length, 'delivery', 'deliveries'), data: { deliveries } };
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects/:projectId/deliveries/redeliver-failed',
+    tag: TAG,
+    operationId: 'redeliverFailed',
+    summary: 'Attempts every failed or cancelled delivery of the project again, now',
+    access: 'project',
+    params: ProjectParams,
+    reply: REDELIVERED,
+    handler: async ({ c, m, params }) => {
+      const results = await redeliver(m, params.projectId, { failed: true }, sending(c.env));
+      return { message: `${plural(results.length, 'delivery', 'deliveries')} attempted`, data: { results } };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/projects/:projectId/deliveries/:deliveryId',
+    tag: TAG,
+    operationId: 'getDelivery',
+    summary: 'One delivery, with its attempts',
+    access: 'project',
+    params: DeliveryParams,
+    reply: {
+      status: 200,
+      description: 'The delivery.',
+      members: { delivery: DeliverySchema },
+      example: { message: 'Delivery found', delivery: DELIVERY_EXAMPLE },
+    },
+    handler: async ({ m, params }) => ({
+      message: 'Delivery found',
+      data: { delivery: await getDelivery(m, params.projectId, params.deliveryId) },
+    }),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/projects/:projectId/deliveries/:deliveryId/redeliver',
+    tag: TAG,
+    operationId: 'redeliver',
+    summary: 'Attempts one delivery again, now',
+    access: 'project',
+    params: DeliveryParams,
+    reply: REDELIVERED,
+    handler: async ({ c, m, params }) => {
+      const results = await redeliver(m, params.projectId, { id: params.deliveryId }, sending(c.env));
+      return { message: '1 delivery attempted', data: { results } };
+    },
+  });
+}

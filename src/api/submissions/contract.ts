@@ -1,0 +1,133 @@
+// C24, C25: what the read API takes and answers, as valibot schemas and the catalogue's replies:
+// the routes (routes.ts) declare these beside their handlers, and the OpenAPI document is
+// generated from them.
+import * as v from 'valibot';
+import { FileMetadataSchema, okEnvelope } from '../../http/openapi.ts';
+import * as replies from '../../http/replies.ts';
+import { UUID } from '../../lib/ids.ts';
+import { parseTime } from '../../lib/time.ts';
+import type { SpamFilter } from '../../store/inbox.ts';
+
+export const MAX_LIMIT = 1000;
+export const DEFAULT_LIMIT = 100;
+/** A page holds at most about this much stored JSON, whatever its limit (always one row at least). */
+export { MAX_PAGE_BYTES } from '../../store/inbox.ts';
+/** C25: the largest erasure body read. */
+export const MAX_ERASE_BODY = 16 * 1024;
+
+/** C24: the header a reply's D1 bookmark is in, and a request's is read from (read-after-write). */
+export const BOOKMARK_HEADER = 'X-D1-Bookmark';
+
+const TIME = 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z';
+/** A point in time that exists (2026-02-31 does not, C24), as an ISO string in UTC. */
+const time = v.pipe(
+  v.string(TIME),
+  v.transform((text) => parseTime(text)),
+  v.check((t) => t !== undefined, TIME),
+  v.transform((t) => t as string),
+);
+const oneOf = <const T extends readonly string[]>(values: T) =>
+  v.picklist(values, `must be one of: ${values.join(', ')}`);
+const LIMIT = `must be a whole number from 1 to ${MAX_LIMIT}`;
+
+export const LIST_PARAMETERS = ['limit', 'cursor', 'since', 'until', 'order', 'spam'] as const;
+
+/** GET /api/v1/submissions?limit&cursor&since&until&order&spam */
+export const ListQuery = v.strictObject(
+  {
+    limit: v.optional(
+      v.pipe(
+        v.string(LIMIT),
+        v.regex(/^\d+$/, LIMIT),
+        v.transform(Number),
+        v.minValue(1, LIMIT),
+        v.maxValue(MAX_LIMIT, LIMIT),
+        v.description(`Submissions per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
+      ),
+    ),
+    cursor: v.optional(v.pipe(v.string(), v.description('The `nextCursor` of the previous page.'))),
+    since: v.optional(
+      v.pipe(time, v.description('Received at or after this time: a day, or a date-time with its offset.')),
+    ),
+    until: v.optional(v.pipe(time, v.description('Received before this time.'))),
+    order: v.optional(
+      v.pipe(
+        oneOf(['asc', 'desc'] as const),
+        v.description('Oldest first (asc, the default) or newest first.'),
+      ),
+    ),
+    spam: v.optional(
+      v.pipe(
+        oneOf(['exclude', 'include', 'only'] as const satisfies readonly SpamFilter[]),
+        v.description('Honeypot spam: left out (exclude, the default), included, or alone.'),
+      ),
+    ),
+  },
+  () => `is not known: use ${LIST_PARAMETERS.join(', ')}`,
+);
+
+/** `{id}`: a submission's UUIDv7; anything else is no submission of ours (404, as another project's). */
+export const IdParams = v.object({ id: v.pipe(v.string(), v.regex(UUID)) });
+export const FileParams = v.object({ id: v.pipe(v.string(), v.regex(UUID)), field: v.string() });
+
+/** C25: `{"field", "value"}`: a field's name, and a JSON scalar it must hold exactly. */
+/** A stored submission as the read API shows it: `fields` is the stored JSON, a file by its metadata. */
+export const StoredItem = v.object({
+  id: v.pipe(v.string(), v.description('UUIDv7: ordering by id is ordering by arrival.')),
+  receivedAt: v.pipe(v.string(), v.isoTimestamp()),
+  fields: v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), FileMetadataSchema])),
+  spam: v.pipe(v.boolean(), v.description("Filled the project's honeypot (C22).")),
+});
+
+export const ListReply = okEnvelope(200, {
+  submissions: v.array(StoredItem),
+  nextCursor: v.optional(v.pipe(v.string(), v.description('Absent on the last page.'))),
+});
+export const OneReply = okEnvelope(200, { submission: StoredItem });
+export const DeletedReply = okEnvelope(200, { deleted: v.string() });
+export const ErasedReply = okEnvelope(200, { erased: v.pipe(v.number(), v.integer()) });
+
+/** The replies every route of the read API can give, and each route's own. */
+export function readReplies(operation: 'list' | 'get' | 'delete' | 'erase' | 'download') {
+  const common = [
+    {
+      name: 'missing key',
+      reply: replies.unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'"),
+    },
+    { name: 'invalid key', reply: replies.invalidKey() },
+    { name: 'publishable key', reply: replies.secretKeyNeeded() },
+    { name: 'secret key in a page', reply: replies.secretKeyInPage() },
+    { name: 'rate limited', reply: replies.tooManyRequests() },
+    { name: 'storage unavailable', reply: replies.unavailable() },
+    { name: 'unexpected fault', reply: replies.internalError('8f2c1d3e4b5a6978-LHR') },
+  ];
+  const own = {
+    list: [{ name: 'invalid parameter', reply: replies.invalidParameter('limit', LIMIT) }],
+    get: [{ name: 'not found', reply: replies.submissionNotFound() }],
+    delete: [{ name: 'not found', reply: replies.submissionNotFound() }],
+    download: [
+      { name: 'not found', reply: replies.submissionNotFound() },
+      { name: 'no such file', reply: replies.fileNotFound('cv') },
+    ],
+    erase: [
+      { name: 'not JSON media type', reply: replies.unsupportedMediaType() },
+      { name: 'not JSON', reply: replies.notJson() },
+      { name: 'invalid erasure', reply: replies.invalidErasure() },
+      { name: 'body too large', reply: replies.tooLarge(MAX_ERASE_BODY) },
+    ],
+  }[operation];
+  return [...common, ...own];
+}
+
+export const STORED_EXAMPLE = {
+  id: '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e',
+  receivedAt: '2026-11-22T08:44:13.000Z',
+  fields: {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    phone: 2025550123,
+    enquiry: true,
+    message: 'Hello!',
+  },
+  spam: false,
+};

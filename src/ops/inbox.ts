@@ -1,0 +1,236 @@
+// C34: a project's inbox: its submissions listed with their state and a search, one read, changed
+// (read, starred, spam), deleted, many at once; its numbers per day; its audit log (C32); search
+// indexed again. The tool and the management API both call these.
+import { eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { submissions } from '../../schema/tables.ts';
+import { InvalidInput, NotFound } from '../lib/faults.ts';
+import { UUID } from '../lib/ids.ts';
+import { type AuditEntry, listAudit } from '../store/audit.ts';
+import {
+  changeState,
+  deleteSubmissions,
+  findSubmission,
+  listSubmissionPage,
+  MAX_PAGE_BYTES,
+  type Order,
+  type PageQuery,
+  type SpamFilter,
+  type StateChange,
+  type StoredSubmission,
+} from '../store/inbox.ts';
+import { indexSubmissions, markForIndexing, matchesQuery, pendingOf } from '../store/search.ts';
+import { type DayStats, dailyStats, MAX_STATS_DAYS } from '../store/stats.ts';
+import { isOperator, type Manager, recordChange, requireProject } from './context.ts';
+
+/** What an inbox shows of a submission. */
+export type SubmissionView = {
+  id: string;
+  receivedAt: string;
+  fields: Record<string, unknown>;
+  spam: boolean;
+  read: boolean;
+  readAt: string | null;
+  starred: boolean;
+  /** C30: the names of its file fields. */
+  files: string[];
+};
+
+export function submissionView(s: StoredSubmission): SubmissionView {
+  return {
+    id: s.id,
+    receivedAt: s.receivedAt,
+    fields: JSON.parse(s.data) as Record<string, unknown>,
+    spam: s.spam,
+    read: s.readAt !== null,
+    readAt: s.readAt,
+    starred: s.starred,
+    files: s.files === null ? [] : (JSON.parse(s.files) as string[]),
+  };
+}
+
+/** How a listing or an export narrows the project's submissions. */
+export type InboxFilters = {
+  /** Full-text: each word begins a word of the values. */
+  q?: string | undefined;
+  read?: boolean | undefined;
+  starred?: boolean | undefined;
+  spam?: SpamFilter | undefined;
+  /** With files only (true), or without any (false). */
+  files?: boolean | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+};
+
+/** The filters as the store takes them. */
+export function pageFilters(
+  projectId: string,
+  f: InboxFilters,
+): Pick<PageQuery, 'since' | 'until' | 'spam' | 'filters'> {
+  const filters: (SQL | undefined)[] = [];
+  if (f.read !== undefined) filters.push(f.read ? isNotNull(submissions.readAt) : isNull(submissions.readAt));
+  if (f.starred !== undefined) filters.push(eq(submissions.starred, f.starred));
+  if (f.files !== undefined) filters.push(f.files ? isNotNull(submissions.files) : isNull(submissions.files));
+  if (f.q !== undefined) filters.push(matchesQuery(projectId, f.q));
+  return { since: f.since, until: f.until, spam: f.spam ?? 'exclude', filters };
+}
+
+/** A page of the inbox, newest first unless asked otherwise; `more`: whether rows remain after it. */
+export async function listSubmissions(
+  m: Manager,
+  projectId: string,
+  options: { filters?: InboxFilters; order?: Order; after?: string | undefined; limit?: number },
+): Promise<{ submissions: SubmissionView[]; more: boolean }> {
+  const p = await requireProject(m, projectId);
+  const page = await listSubmissionPage(m.db, {
+    projectId: p.id,
+    limit: options.limit ?? INBOX_PAGE,
+    maxBytes: MAX_PAGE_BYTES,
+    order: options.order ?? 'desc',
+    after: options.after,
+    ...pageFilters(p.id, options.filters ?? {}),
+  });
+  return { submissions: page.rows.map(submissionView), more: page.more };
+}
+
+const noSubmission = (projectId: string, id: string) =>
+  new NotFound(`Project '${projectId}' has no submission '${id}'`);
+
+export async function getSubmission(m: Manager, projectId: string, id: string): Promise<SubmissionView> {
+  const p = await requireProject(m, projectId);
+  const found = await findSubmission(m.db, p.id, id);
+  if (found === undefined) throw noSubmission(p.id, id);
+  return submissionView(found);
+}
+
+/**
+ * After a change of state: the rescued submissions (taken out of spam) go to the queue, so their
+ * deliveries are written within seconds; without a queue (the tool), the minute's sweep does it.
+ */
+function deliverRescued(m: Manager, ids: string[], change: StateChange): Promise<void> {
+  if (change.spam !== false || ids.length === 0 || m.enqueue === undefined) return Promise.resolve();
+  return m.enqueue(ids);
+}
+
+/** C34: read, starred, spam; returns the submission after. */
+export async function updateSubmission(
+  m: Manager,
+  projectId: string,
+  id: string,
+  change: StateChange,
+): Promise<SubmissionView> {
+  const p = await requireProject(m, projectId);
+  if ((await findSubmission(m.db, p.id, id)) === undefined) throw noSubmission(p.id, id);
+  const changed = await changeState(m.db, p.id, [id], change, new Date().toISOString());
+  if (changed.length > 0) {
+    await recordChange(m, p.id, 'submission.update', { id, ...change });
+    await deliverRescued(m, changed, change);
+  }
+  return getSubmission(m, p.id, id);
+}
+
+export const BULK_ACTIONS = ['read', 'unread', 'star', 'unstar', 'spam', 'not-spam', 'delete'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+export const MAX_BULK = 500;
+
+/** C34: a page of the inbox and of the audit log, unless asked for fewer or more (at most MAX_PAGE). */
+export const INBOX_PAGE = 50;
+export const AUDIT_PAGE = 100;
+export const MAX_PAGE = 500;
+/** C17: a submission's id is a UUIDv7. */
+
+const BULK_CHANGES: Record<Exclude<BulkAction, 'delete'>, StateChange> = {
+  read: { read: true },
+  unread: { read: false },
+  star: { starred: true },
+  unstar: { starred: false },
+  spam: { spam: true },
+  'not-spam': { spam: false },
+};
+
+/** C34: one action on at most 500 submissions; ids not of the project are not counted. */
+export async function bulkSubmissions(
+  m: Manager,
+  projectId: string,
+  ids: readonly string[],
+  action: BulkAction,
+) {
+  if (ids.length === 0) throw new InvalidInput('Give at least one submission id');
+  if (ids.length > MAX_BULK)
+    throw new InvalidInput(`At most ${MAX_BULK} submissions at once (${ids.length} given)`);
+  const invalid = ids.find((id) => !UUID.test(id));
+  if (invalid !== undefined) throw new InvalidInput(`'${invalid}' is not a submission id`);
+  const p = await requireProject(m, projectId);
+  const unique = [...new Set(ids)];
+  let changed: string[];
+  if (action === 'delete') {
+    changed = await deleteSubmissions(m.db, p.id, unique);
+  } else {
+    const change = BULK_CHANGES[action];
+    changed = await changeState(m.db, p.id, unique, change, new Date().toISOString());
+    await deliverRescued(m, changed, change);
+  }
+  if (changed.length > 0) await recordChange(m, p.id, `submissions.${action}`, { ids: changed });
+  return { action, changed: changed.length };
+}
+
+/** Deletes one submission, with its deliveries, its search terms and (C30) its files. */
+export async function deleteSubmission(
+  m: Manager,
+  projectId: string,
+  id: string,
+): Promise<{ deleted: string }> {
+  const p = await requireProject(m, projectId);
+  if ((await deleteSubmissions(m.db, p.id, [id])).length === 0) throw noSubmission(p.id, id);
+  await recordChange(m, p.id, 'submission.delete', { id });
+  return { deleted: id };
+}
+
+export { MAX_STATS_DAYS };
+
+/** The last `days` days (UTC, today included): accepted, spam, delivered and failed, per day. */
+export async function submissionStats(m: Manager, projectId: string, days = 30): Promise<DayStats[]> {
+  if (!Number.isInteger(days) || days < 1 || days > MAX_STATS_DAYS) {
+    throw new InvalidInput(`days must be a whole number from 1 to ${MAX_STATS_DAYS}`);
+  }
+  const p = await requireProject(m, projectId);
+  const from = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  return dailyStats(m.db, p.id, from, days);
+}
+
+/** C32: the project's audit log, newest first, `limit` entries before the entry `before`. */
+export async function auditLog(
+  m: Manager,
+  projectId: string,
+  options: { before?: string | undefined; limit?: number } = {},
+): Promise<{ entries: AuditEntry[]; more: boolean }> {
+  const p = await requireProject(m, projectId);
+  const limit = options.limit ?? AUDIT_PAGE;
+  const rows = await listAudit(m.db, p.id, { before: options.before, limit: limit + 1 });
+  // C37: a project's key sees the operator's changes as the operator's, never who (an Access
+  // identity is a person's address).
+  const shown = isOperator(m.actor)
+    ? rows
+    : rows.map((r) =>
+        r.actor.startsWith('access:') || r.actor === 'tool' ? { ...r, actor: 'operator' } : r,
+      );
+  return { entries: shown.slice(0, limit), more: rows.length > limit };
+}
+
+/**
+ * C34: indexes the project's submissions again: every one is marked, then indexed here, `chunk`
+ * at a time, up to `max` (the rest by the minute's sweep). Returns how many were marked and how
+ * many indexed now.
+ */
+export async function rebuildSearch(m: Manager, projectId: string, max = Number.POSITIVE_INFINITY) {
+  const p = await requireProject(m, projectId);
+  const marked = await markForIndexing(m.db, p.id);
+  let indexed = 0;
+  const chunk = 200;
+  while (indexed < max) {
+    const ids = await pendingOf(m.db, p.id, chunk);
+    if (ids.length === 0) break;
+    indexed += await indexSubmissions(m.db, ids);
+  }
+  await recordChange(m, p.id, 'search.rebuild', { marked, indexed });
+  return { projectId: p.id, marked, indexed };
+}
