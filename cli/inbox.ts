@@ -67,7 +67,7 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
             limit?: number;
           },
         ) => {
-          const page = await ops.listSubmissions(projectId, {
+          const page = await ops.listInbox(projectId, {
             filters: {
               q: opts.search,
               read: opts.unread ? false : undefined,

@@ -2,77 +2,57 @@
 // default, or `--remote` through wrangler), each operation of src/ops called as itself; or on a
 // deployed worker's management API (`--url`), each operation one request to the route that calls
 // the same operation there. The results are the same either way.
+import type * as v from 'valibot';
+import { MANAGE_ROUTES, type ManageRouteName } from '../src/api/manage/table.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
+import { encodeCursor } from '../src/http/cursor.ts';
 import { Conflict, InvalidInput, NotFound } from '../src/lib/faults.ts';
 import type { Manager } from '../src/ops/context.ts';
-import { listDeliveries, redeliver } from '../src/ops/deliveries.ts';
-import { exportSubmissions } from '../src/ops/export.ts';
-import { addOrigin, defineField, removeField, removeOrigin } from '../src/ops/fields.ts';
-import {
-  auditLog,
-  bulkSubmissions,
-  getSubmission,
-  listSubmissions,
-  rebuildSearch,
-  submissionStats,
-} from '../src/ops/inbox.ts';
+import * as deliveries from '../src/ops/deliveries.ts';
+import * as exporting from '../src/ops/export.ts';
+import * as fields from '../src/ops/fields.ts';
+import * as inbox from '../src/ops/inbox.ts';
 import { parseErasureValue } from '../src/ops/input.ts';
-import { createKey, listKeys, revokeKey } from '../src/ops/keys.ts';
-import {
-  createProject,
-  deleteProject,
-  listProjects,
-  projectSchema,
-  showProject,
-  updateProject,
-} from '../src/ops/projects.ts';
-import { erase } from '../src/ops/submissions.ts';
-import {
-  addNotification,
-  addWebhook,
-  listNotifications,
-  listWebhooks,
-  removeNotification,
-  removeWebhook,
-  rotateSecret,
-  setWebhookEnabled,
-  testWebhook,
-} from '../src/ops/targets.ts';
+import * as keys from '../src/ops/keys.ts';
+import * as projects from '../src/ops/projects.ts';
+import * as submissions from '../src/ops/submissions.ts';
+import * as targets from '../src/ops/targets.ts';
 import { displayPrefix, looksLikeKey } from '../src/projects/keys.ts';
 
+// Each operation the tool calls, by the name its commands use.
 const OPERATIONS = {
-  createProject,
-  listProjects,
-  showProject,
-  projectSchema,
-  updateProject,
-  deleteProject,
-  defineField,
-  removeField,
-  addOrigin,
-  removeOrigin,
-  createKey,
-  listKeys,
-  revokeKey,
-  addWebhook,
-  listWebhooks,
-  removeWebhook,
-  rotateSecret,
-  setWebhookEnabled,
-  testWebhook,
-  addNotification,
-  listNotifications,
-  removeNotification,
-  listDeliveries,
-  redeliver,
-  erase,
-  exportSubmissions,
-  listSubmissions,
-  getSubmission,
-  bulkSubmissions,
-  submissionStats,
-  auditLog,
-  rebuildSearch,
+  createProject: projects.createProject,
+  listProjects: projects.listProjects,
+  showProject: projects.showProject,
+  projectSchema: projects.projectSchema,
+  updateProject: projects.updateProject,
+  deleteProject: projects.deleteProject,
+  defineField: fields.defineField,
+  removeField: fields.removeField,
+  addOrigin: fields.addOrigin,
+  removeOrigin: fields.removeOrigin,
+  createKey: keys.createKey,
+  listKeys: keys.listKeys,
+  revokeKey: keys.revokeKey,
+  addWebhook: targets.addWebhook,
+  listWebhooks: targets.listWebhooks,
+  removeWebhook: targets.removeWebhook,
+  rotateSecret: targets.rotateSecret,
+  setWebhookEnabled: targets.setWebhookEnabled,
+  testWebhook: targets.testWebhook,
+  addNotification: targets.addNotification,
+  listNotifications: targets.listNotifications,
+  removeNotification: targets.removeNotification,
+  listDeliveries: deliveries.listDeliveries,
+  redeliver: deliveries.redeliver,
+  erase: submissions.erase,
+  exportSubmissions: exporting.exportSubmissions,
+  listInbox: inbox.listInbox,
+  getSubmission: inbox.getSubmission,
+  bulkSubmissions: inbox.bulkSubmissions,
+  submissionStats: inbox.submissionStats,
+  auditLog: inbox.auditLog,
+  rebuildSearch: inbox.rebuildSearch,
 };
 
 type Operations = typeof OPERATIONS;
@@ -99,23 +79,49 @@ type Reply = {
   data: Record<string, unknown> & { message: string; error?: { message: string }; errors?: string[] };
 };
 
-const e = encodeURIComponent;
+type Route = (typeof MANAGE_ROUTES)[ManageRouteName];
+type Input<R, K extends string> = R extends { [P in K]: infer S extends v.GenericSchema }
+  ? v.InferInput<S>
+  : undefined;
+type QueryValues = Record<string, string | number | boolean | undefined>;
+/** What a request to the route `R` carries: its path's parameters, and its query and body as the route's schemas take them. */
+type RequestOf<R extends Route> = {
+  params?: Record<string, string>;
+  query?: { [K in keyof Input<R, 'query'>]?: string | number | boolean | undefined };
+  body?: Input<R, 'body'>;
+  headers?: Record<string, string>;
+};
+
+/** The route's path with its parameters filled in, each encoded as one segment. */
+function pathOf(route: Route, params: Record<string, string> = {}): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${route.operationId}: no value for :${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+function queryString(params: QueryValues = {}): string {
+  const entries = Object.entries(params).filter(
+    (kv): kv is [string, string | number | boolean] => kv[1] !== undefined,
+  );
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)]))}`;
+}
 
 /**
  * The operations on a worker's management API, with the operator token (or a project's secret
- * key). Each refusal becomes the fault the operation itself would raise: 400 InvalidInput, 404
- * NotFound, 409 Conflict; anything else a RemoteRefusal with the worker's words.
+ * key): each a request built from the route's entry in the API's own table (method, path, query
+ * and body as its schemas take them). Each refusal becomes the fault the operation itself would
+ * raise: 400 InvalidInput, 404 NotFound, 409 Conflict; anything else a RemoteRefusal with the
+ * worker's words.
  */
 export function remoteOps(base: string, token: string, fetchImpl: typeof fetch = fetch): Ops {
   const root = `${base.replace(/\/+$/, '')}/api/v1`;
-  async function send(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Response> {
-    const res = await fetchImpl(`${root}${path}`, {
-      method,
+  async function send<R extends Route>(route: R, request: RequestOf<R> = {}): Promise<Response> {
+    const { body, headers = {} } = request;
+    const url = `${root}${pathOf(route, request.params)}${queryString(request.query as QueryValues)}`;
+    const res = await fetchImpl(url, {
+      method: route.method.toUpperCase(),
       headers: {
         Authorization: `Bearer ${token}`,
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
@@ -144,13 +150,8 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
     if (res.status === 409) throw new Conflict(reason);
     throw new RemoteRefusal(`the worker answered ${res.status}: ${reason}`);
   }
-  async function call<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<T> {
-    const { data } = (await (await send(method, path, body, headers)).json()) as Reply;
+  async function call<T, R extends Route = Route>(route: R, request?: RequestOf<R>): Promise<T> {
+    const { data } = (await (await send(route, request)).json()) as Reply;
     const { message: _, ...rest } = data;
     return rest as T;
   }
@@ -158,107 +159,109 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
     <T>(name: string) =>
     (result: Record<string, unknown>) =>
       result[name] as T;
-  const project = (id: string) => `/projects/${e(id)}`;
-  const query = (params: Record<string, string | number | boolean | undefined>) => {
-    const entries = Object.entries(params).filter(
-      (kv): kv is [string, string | number | boolean] => kv[1] !== undefined,
-    );
-    return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)]))}`;
-  };
+  const R = MANAGE_ROUTES;
   const fieldBody = (f: FieldDef) => ({
     type: f.type,
     required: f.required,
     ...(f.rules === undefined ? {} : { rules: f.rules }),
   });
 
+  // The tool's words go to the worker as typed (`--unknown-fields sometimes`, `--retention 30d`), so
+  // that the worker refuses them in its own sentence: those bodies are the schema's input by cast.
   const ops: Ops = {
     createProject: async (input) =>
-      call('POST', '/projects', {
-        ...input,
-        fields: input.fields.map((f) => ({ name: f.name, ...fieldBody(f) })),
-        ...(typeof input.retentionDays === 'string' ? { retentionDays: Number(input.retentionDays) } : {}),
+      call(R.createProject, {
+        body: {
+          ...input,
+          fields: input.fields.map((f) => ({ name: f.name, ...fieldBody(f) })),
+          ...(typeof input.retentionDays === 'string' ? { retentionDays: Number(input.retentionDays) } : {}),
+        } as Input<typeof R.createProject, 'body'>,
       }),
-    listProjects: async () => member<never>('projects')(await call('GET', '/projects')),
-    showProject: async (id) => member<never>('project')(await call('GET', project(id))),
-    projectSchema: async (id) => member<never>('schema')(await call('GET', `${project(id)}/schema`)),
-    updateProject: async (id, changes) => {
+    listProjects: async () => member<never>('projects')(await call(R.listProjects)),
+    showProject: async (projectId) =>
+      member<never>('project')(await call(R.getProject, { params: { projectId } })),
+    projectSchema: async (projectId) =>
+      member<never>('schema')(await call(R.getProjectSchema, { params: { projectId } })),
+    updateProject: async (projectId, changes) => {
       const days = changes.retentionDays;
       const body = {
         ...changes,
         ...(typeof days === 'string' && /^\d+$/.test(days) ? { retentionDays: Number(days) } : {}),
-      };
-      return member<never>('project')(await call('PATCH', project(id), body));
+      } as Input<typeof R.updateProject, 'body'>;
+      return member<never>('project')(await call(R.updateProject, { params: { projectId }, body }));
     },
-    deleteProject: async (id) => member<never>('project')(await call('DELETE', project(id))),
-    defineField: async (id, def, mode) => {
+    deleteProject: async (projectId) =>
+      member<never>('project')(await call(R.deleteProject, { params: { projectId } })),
+    defineField: async (projectId, def, mode) => {
       const headers: Record<string, string> =
         mode === 'add' ? { 'If-None-Match': '*' } : mode === 'replace' ? { 'If-Match': '*' } : {};
-      const { added } = await call<{ added: boolean }>(
-        'PUT',
-        `${project(id)}/fields/${e(def.name)}`,
-        fieldBody(def),
+      const { added } = await call<{ added: boolean }>(R.defineField, {
+        params: { projectId, name: def.name },
+        body: fieldBody(def),
         headers,
-      );
+      });
       return { added };
     },
-    removeField: async (id, name) => {
-      await call('DELETE', `${project(id)}/fields/${e(name)}`);
+    removeField: async (projectId, name) => {
+      await call(R.removeField, { params: { projectId, name } });
     },
-    addOrigin: async (id, origin) =>
-      member<string>('origin')(await call('POST', `${project(id)}/origins`, { origin })),
-    removeOrigin: async (id, origin) =>
-      member<string>('origin')(await call('DELETE', `${project(id)}/origins/${e(origin)}`)),
-    createKey: async (id, kind) => member<string>('key')(await call('POST', `${project(id)}/keys`, { kind })),
-    listKeys: async (id) => member<never>('keys')(await call('GET', `${project(id)}/keys`)),
-    revokeKey: async (id, given) => {
+    addOrigin: async (projectId, origin) =>
+      member<string>('origin')(await call(R.addOrigin, { params: { projectId }, body: { origin } })),
+    removeOrigin: async (projectId, origin) =>
+      member<string>('origin')(await call(R.removeOrigin, { params: { projectId, origin } })),
+    createKey: async (projectId, kind) =>
+      member<string>('key')(await call(R.createKey, { params: { projectId }, body: { kind } })),
+    listKeys: async (projectId) => member<never>('keys')(await call(R.listKeys, { params: { projectId } })),
+    revokeKey: async (projectId, given) => {
       // C19: a whole key never leaves this machine in a URL.
       if (looksLikeKey(given)) {
         throw new InvalidInput(
           `Give the key's prefix as \`key list\` shows it (${displayPrefix(given)}), not the whole key: a command line is kept in shell history and logs`,
         );
       }
-      return member<string>('revoked')(
-        await call('DELETE', `${project(id)}/keys/${e(given.replace(/…$/, ''))}`),
-      );
+      const prefix = given.replace(/…$/, '');
+      return member<string>('revoked')(await call(R.revokeKey, { params: { projectId, prefix } }));
     },
-    addWebhook: async (id, url, kind) =>
-      call('POST', `${project(id)}/webhooks`, { url, ...(kind === undefined ? {} : { kind }) }),
-    listWebhooks: async (id) => member<never>('webhooks')(await call('GET', `${project(id)}/webhooks`)),
-    removeWebhook: async (id, webhookId) => {
-      await call('DELETE', `${project(id)}/webhooks/${e(webhookId)}`);
+    addWebhook: async (projectId, url, kind) =>
+      call(R.addWebhook, { params: { projectId }, body: { url, ...(kind === undefined ? {} : { kind }) } }),
+    listWebhooks: async (projectId) =>
+      member<never>('webhooks')(await call(R.listWebhooks, { params: { projectId } })),
+    removeWebhook: async (projectId, webhookId) => {
+      await call(R.removeWebhook, { params: { projectId, webhookId } });
     },
-    rotateSecret: async (id, webhookId) =>
-      call('POST', `${project(id)}/webhooks/${e(webhookId)}/rotate-secret`),
-    setWebhookEnabled: async (id, webhookId, enabled) =>
-      call('PATCH', `${project(id)}/webhooks/${e(webhookId)}`, { enabled }),
+    rotateSecret: async (projectId, webhookId) =>
+      call(R.rotateWebhookSecret, { params: { projectId, webhookId } }),
+    setWebhookEnabled: async (projectId, webhookId, enabled) =>
+      call(R.setWebhookEnabled, { params: { projectId, webhookId }, body: { enabled } }),
     // Sent from the worker: its own rules say where it may send.
-    testWebhook: async (id, webhookId) => call('POST', `${project(id)}/webhooks/${e(webhookId)}/test`),
-    addNotification: async (id, address, replyToField) =>
-      call('POST', `${project(id)}/notifications`, {
-        address,
-        ...(replyToField === undefined ? {} : { replyToField }),
+    testWebhook: async (projectId, webhookId) => call(R.testWebhook, { params: { projectId, webhookId } }),
+    addNotification: async (projectId, address, replyToField) =>
+      call(R.addNotification, {
+        params: { projectId },
+        body: { address, ...(replyToField === undefined ? {} : { replyToField }) },
       }),
-    listNotifications: async (id) => call('GET', `${project(id)}/notifications`),
-    removeNotification: async (id, which) => call('DELETE', `${project(id)}/notifications/${e(which)}`),
-    listDeliveries: async (id, options = {}) =>
-      member<never>('deliveries')(await call('GET', `${project(id)}/deliveries${query({ ...options })}`)),
-    redeliver: async (id, which) =>
-      member<never>('results')(
-        await call(
-          'POST',
-          `${project(id)}/deliveries/${'id' in which ? `${e(which.id)}/redeliver` : 'redeliver-failed'}`,
-        ),
+    listNotifications: async (projectId) => call(R.listNotifications, { params: { projectId } }),
+    removeNotification: async (projectId, notificationId) =>
+      call(R.removeNotification, { params: { projectId, notificationId } }),
+    listDeliveries: async (projectId, options = {}) =>
+      member<never>('deliveries')(
+        await call(R.listDeliveries, { params: { projectId }, query: { ...options } }),
       ),
-    erase: async (id, field, given) => {
+    redeliver: async (projectId, which) =>
+      member<never>('results')(
+        'id' in which
+          ? await call(R.redeliver, { params: { projectId, deliveryId: which.id } })
+          : await call(R.redeliverFailed, { params: { projectId } }),
+      ),
+    erase: async (projectId, field, given) => {
       const value = parseErasureValue(given.value, given.jsonValue);
-      return call('POST', `${project(id)}/submissions/erase`, { field, value });
+      return call(R.eraseByValue, { params: { projectId }, body: { field, value } });
     },
-    exportSubmissions: async (id, options) => {
-      const { spam, since, until, q, read, starred, files } = options.filters ?? {};
-      const res = await send(
-        'GET',
-        `${project(id)}/submissions/export${query({ format: options.format, spam, since, until, q, read, starred, files })}`,
-      );
+    exportSubmissions: async (projectId, options) => {
+      const res = await send(R.exportSubmissions, {
+        params: { projectId },
+        query: { format: options.format, ...options.filters },
+      });
       const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader();
       return (async function* () {
         for (;;) {
@@ -268,27 +271,36 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
         }
       })();
     },
-    listSubmissions: async (id, options) => {
-      const page = await call<{ submissions: never[]; nextCursor?: string }>(
-        'GET',
-        `${project(id)}/submissions${query({ ...options.filters, order: options.order, limit: options.limit })}`,
-      );
+    listInbox: async (projectId, options) => {
+      const order = options.order ?? 'desc';
+      const page = await call<{ submissions: never[]; nextCursor?: string }>(R.listInbox, {
+        params: { projectId },
+        query: {
+          ...options.filters,
+          order: options.order,
+          limit: options.limit,
+          cursor: options.after === undefined ? undefined : encodeCursor(order, options.after),
+        },
+      });
       return { submissions: page.submissions, more: page.nextCursor !== undefined };
     },
-    getSubmission: async (id, submissionId) =>
-      member<never>('submission')(await call('GET', `${project(id)}/submissions/${e(submissionId)}`)),
-    bulkSubmissions: async (id, ids, action) =>
-      call('POST', `${project(id)}/submissions/bulk`, { ids, action }),
-    submissionStats: async (id, days) =>
-      member<never>('days')(await call('GET', `${project(id)}/stats${query({ days })}`)),
-    auditLog: async (id, options = {}) => {
-      const page = await call<{ entries: never[]; nextCursor?: string }>(
-        'GET',
-        `${project(id)}/audit${query({ limit: options.limit })}`,
-      );
+    getSubmission: async (projectId, id) =>
+      member<never>('submission')(await call(R.getInboxSubmission, { params: { projectId, id } })),
+    bulkSubmissions: async (projectId, ids, action) =>
+      call(R.bulkSubmissions, { params: { projectId }, body: { ids: [...ids], action } }),
+    submissionStats: async (projectId, days) =>
+      member<never>('days')(await call(R.projectStats, { params: { projectId }, query: { days } })),
+    auditLog: async (projectId, options = {}) => {
+      const page = await call<{ entries: never[]; nextCursor?: string }>(R.auditLog, {
+        params: { projectId },
+        query: {
+          limit: options.limit,
+          cursor: options.before === undefined ? undefined : encodeCursor('desc', options.before),
+        },
+      });
       return { entries: page.entries, more: page.nextCursor !== undefined };
     },
-    rebuildSearch: async (id) => call('POST', `${project(id)}/search/rebuild`),
+    rebuildSearch: async (projectId) => call(R.rebuildSearch, { params: { projectId } }),
   };
   return ops;
 }

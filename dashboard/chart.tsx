@@ -3,16 +3,9 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { Day } from './server-types.ts';
 
-export type Day = {
-  day: string;
-  accepted: number;
-  spam: number;
-  delivered: number;
-  failed: number;
-  /** C35: confirmations that a daily cap stopped. */
-  confirmationsCapped: number;
-};
+export type { Day };
 
 const seconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 const css = (name: string) =>

@@ -2,21 +2,13 @@
 // (C29) and the widget's form (with a publishable key), each control with the input type and
 // validation attributes its rules allow. Every value from the project is escaped for HTML.
 
-import type { FieldRules, FieldType } from '../src/fields/catalogue.ts';
+import type { FieldRules } from '../src/fields/catalogue.ts';
+import type { Project } from './server-types.ts';
 
 export type { FieldRules };
-export type Field = {
-  name: string;
-  type: FieldType;
-  required: boolean;
-  rules?: FieldRules;
-};
-export type EmbedProject = {
-  formId: string | null;
-  honeypot: string | null;
-  turnstile: boolean;
-  fields: Field[];
-};
+/** What a ready-to-paste form is made from: the project as the API shows it. */
+export type EmbedProject = Pick<Project, 'formId' | 'honeypot' | 'turnstile' | 'fields'>;
+export type Field = EmbedProject['fields'][number];
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',

@@ -1,5 +1,7 @@
 // What the screens share of the session, and how they move between screens.
-export type Session = { actor: string; projectId: string | null; expiresAt: string; csrfToken: string };
+import type { Session } from './server-types.ts';
+
+export type { Session };
 
 /** What every project screen is given. */
 export type ScreenProps = { projectId: string; session: Session };

@@ -1,15 +1,8 @@
 // C32, C33: who changed what, and when: every change made to the project, newest first.
 import { api, projectPath, query } from '../api.ts';
+import type { Entry } from '../server-types.ts';
 import type { ScreenProps } from '../session.ts';
 import { act, Time, usePages } from '../ui.tsx';
-
-type Entry = {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  detail: Record<string, unknown> | null;
-};
 
 export function AuditScreen({ projectId }: ScreenProps) {
   const {

@@ -2,36 +2,9 @@
 // of its answer; one or every failed one sent again; a webhook disabled by 410 shown as such, and
 // turned back on.
 import { api, projectPath } from '../api.ts';
+import type { Attempt, Delivery, Webhook } from '../server-types.ts';
 import { type ScreenProps, screenPath } from '../session.ts';
 import { act, plural, Section, Time, useLoad } from '../ui.tsx';
-
-type Attempt = {
-  attempt: number;
-  at: string;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number | null;
-  excerpt: string | null;
-};
-type Delivery = {
-  id: string;
-  submissionId: string;
-  webhookId: string;
-  kind: 'webhook' | 'email' | 'slack' | 'discord' | 'confirmation';
-  url: string;
-  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
-  attempts: number;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  attemptLog: Attempt[];
-};
-type Webhook = {
-  webhookId: string;
-  kind: 'webhook' | 'slack' | 'discord';
-  url: string;
-  state: 'active' | 'disabled';
-  disabledReason: string | null;
-};
 
 const ORDER = { failed: 0, cancelled: 1, pending: 2, delivered: 3 };
 

@@ -4,9 +4,9 @@
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { plainForm, widgetForm } from '../embed.ts';
+import type { Project } from '../server-types.ts';
 import type { ScreenProps } from '../session.ts';
 import { act, CopyButton, Section, useLoad } from '../ui.tsx';
-import type { Project } from './settings-types.ts';
 
 const PLACEHOLDER_KEY = 'edgeform_pk_PASTE_A_PUBLISHABLE_KEY';
 

@@ -2,18 +2,13 @@
 // project, its fields checked by the server as the tool checks them.
 import { useState } from 'preact/hooks';
 import { api, Problem, projectPath } from '../api.ts';
-import { type Day, Sparkline } from '../chart.tsx';
+import { Sparkline } from '../chart.tsx';
 import { type Draft, emptyDraft, FieldEditor, fieldNamed, toField } from '../fields.tsx';
-import { go, type Session, screenPath } from '../session.ts';
+import type { Day, ProjectSummary, Session } from '../server-types.ts';
+import { go, screenPath } from '../session.ts';
 import { messageOf, plural, ShownOnce, Time, useLoad } from '../ui.tsx';
 
-type Summary = {
-  id: string;
-  name: string;
-  submissions: number;
-  unread: number;
-  lastReceivedAt: string | null;
-};
+type Summary = ProjectSummary;
 
 function Card({ project }: { project: Summary }) {
   const stats = useLoad(

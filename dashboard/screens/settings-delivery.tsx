@@ -2,8 +2,8 @@
 // or a chat hook's URL shown once) and the confirmation email to the submitter.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
+import type { Confirmation, Project, Webhook } from '../server-types.ts';
 import { act, confirm, Section, ShownOnce, useLoad } from '../ui.tsx';
-import type { Confirmation, Project, Webhook } from './settings-types.ts';
 
 export function Webhooks({ projectId }: { projectId: string }) {
   const hooks = useLoad(

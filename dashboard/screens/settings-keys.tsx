@@ -1,8 +1,8 @@
 // C7, C23, C33: a project's keys in Settings: created and shown once, with their last use; revoked.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
+import type { Project } from '../server-types.ts';
 import { act, confirm, Section, ShownOnce, Time } from '../ui.tsx';
-import type { Project } from './settings-types.ts';
 
 export function Keys({ project, reload }: { project: Project; reload: () => void }) {
   const [shown, setShown] = useState<string | undefined>();

@@ -4,11 +4,11 @@
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
+import type { Project } from '../server-types.ts';
 import { go, type ScreenProps } from '../session.ts';
 import { act, confirm, messageOf, Section, useLoad } from '../ui.tsx';
 import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
 import { Keys } from './settings-keys.tsx';
-import type { Project } from './settings-types.ts';
 
 function Fields({ project, reload }: { project: Project; reload: () => void }) {
   const [editing, setEditing] = useState<Draft | undefined>();

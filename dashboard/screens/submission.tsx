@@ -3,27 +3,10 @@
 // its deliveries. Opening it marks it read.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, fileUrl, projectPath } from '../api.ts';
+import type { Delivery, FileMeta, Submission } from '../server-types.ts';
 import { act, messageOf, Time, useLoad } from '../ui.tsx';
 
-export type FileMeta = { name: string; type: string; size: number; sha256: string };
-export type Submission = {
-  id: string;
-  receivedAt: string;
-  fields: Record<string, string | number | boolean | FileMeta>;
-  spam: boolean;
-  read: boolean;
-  readAt: string | null;
-  starred: boolean;
-  files: string[];
-};
-type Delivery = {
-  id: string;
-  kind: string;
-  url: string;
-  status: string;
-  attempts: number;
-  lastStatus: number | null;
-};
+export type { FileMeta, Submission };
 
 const isFile = (v: unknown): v is FileMeta => typeof v === 'object' && v !== null && 'sha256' in v;
 const IMAGE = /^image\/(?:png|jpeg|gif|webp|avif)$/;

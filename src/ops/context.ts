@@ -27,6 +27,11 @@ export type Manager = {
   enqueue?: ((submissionIds: string[]) => Promise<void>) | undefined;
   /** In the worker: sends its own mail (C37: a verification) and knows its address for links. */
   mail?: Mailer | undefined;
+  /**
+   * The project the request's key was found with, in this request: it exists, so an operation
+   * that needs only its id does not read it again (the key-scoped API stays one round trip).
+   */
+  keyProject?: string | undefined;
 };
 
 /** C37: whether the actor speaks for the operator (by token, Access or the tool), not a project. */
@@ -64,6 +69,12 @@ export function recordChange(
 }
 
 export type ProjectDetails = NonNullable<Awaited<ReturnType<typeof projectDetails>>>;
+
+/** The project's id once it is known to exist (NotFound when it does not). */
+export async function projectIdOf(m: Manager, projectId: string): Promise<string> {
+  if (m.keyProject === projectId) return projectId;
+  return (await requireProject(m, projectId)).id;
+}
 
 /** The project with everything it owns but its submissions; NotFound when there is none. */
 export async function requireProject(m: Manager, projectId: string): Promise<ProjectDetails> {

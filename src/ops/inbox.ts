@@ -20,7 +20,7 @@ import {
 } from '../store/inbox.ts';
 import { indexSubmissions, markForIndexing, matchesQuery, pendingOf } from '../store/search.ts';
 import { type DayStats, dailyStats, MAX_STATS_DAYS } from '../store/stats.ts';
-import { isOperator, type Manager, recordChange, requireProject } from './context.ts';
+import { isOperator, type Manager, projectIdOf, recordChange, requireProject } from './context.ts';
 
 /** What an inbox shows of a submission. */
 export type SubmissionView = {
@@ -74,32 +74,57 @@ export function pageFilters(
   return { since: f.since, until: f.until, spam: f.spam ?? 'exclude', filters };
 }
 
-/** A page of the inbox, newest first unless asked otherwise; `more`: whether rows remain after it. */
-export async function listSubmissions(
+export type PageOptions = {
+  filters?: InboxFilters;
+  order?: Order;
+  after?: string | undefined;
+  limit?: number;
+};
+
+/**
+ * A page of the project's submissions as stored, newest first unless asked otherwise; `more`:
+ * whether rows remain after it. The key-scoped API shows these rows (their stored JSON as it is),
+ * the inbox their views.
+ */
+export async function submissionPage(
   m: Manager,
   projectId: string,
-  options: { filters?: InboxFilters; order?: Order; after?: string | undefined; limit?: number },
-): Promise<{ submissions: SubmissionView[]; more: boolean }> {
-  const p = await requireProject(m, projectId);
-  const page = await listSubmissionPage(m.db, {
-    projectId: p.id,
+  options: PageOptions,
+): Promise<{ rows: StoredSubmission[]; more: boolean }> {
+  const id = await projectIdOf(m, projectId);
+  return listSubmissionPage(m.db, {
+    projectId: id,
     limit: options.limit ?? INBOX_PAGE,
     maxBytes: MAX_PAGE_BYTES,
     order: options.order ?? 'desc',
     after: options.after,
-    ...pageFilters(p.id, options.filters ?? {}),
+    ...pageFilters(id, options.filters ?? {}),
   });
+}
+
+/** A page of the inbox, newest first unless asked otherwise; `more`: whether rows remain after it. */
+export async function listInbox(
+  m: Manager,
+  projectId: string,
+  options: PageOptions,
+): Promise<{ submissions: SubmissionView[]; more: boolean }> {
+  const page = await submissionPage(m, projectId, options);
   return { submissions: page.rows.map(submissionView), more: page.more };
 }
 
 const noSubmission = (projectId: string, id: string) =>
   new NotFound(`Project '${projectId}' has no submission '${id}'`);
 
+/** One submission of the project, as stored; NotFound when the project has none with this id. */
+export async function storedSubmission(m: Manager, projectId: string, id: string): Promise<StoredSubmission> {
+  const p = await projectIdOf(m, projectId);
+  const found = await findSubmission(m.db, p, id);
+  if (found === undefined) throw noSubmission(p, id);
+  return found;
+}
+
 export async function getSubmission(m: Manager, projectId: string, id: string): Promise<SubmissionView> {
-  const p = await requireProject(m, projectId);
-  const found = await findSubmission(m.db, p.id, id);
-  if (found === undefined) throw noSubmission(p.id, id);
-  return submissionView(found);
+  return submissionView(await storedSubmission(m, projectId, id));
 }
 
 /**
@@ -179,9 +204,9 @@ export async function deleteSubmission(
   projectId: string,
   id: string,
 ): Promise<{ deleted: string }> {
-  const p = await requireProject(m, projectId);
-  if ((await deleteSubmissions(m.db, p.id, [id])).length === 0) throw noSubmission(p.id, id);
-  await recordChange(m, p.id, 'submission.delete', { id });
+  const p = await projectIdOf(m, projectId);
+  if ((await deleteSubmissions(m.db, p, [id])).length === 0) throw noSubmission(p, id);
+  await recordChange(m, p, 'submission.delete', { id });
   return { deleted: id };
 }
 

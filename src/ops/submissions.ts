@@ -1,6 +1,6 @@
 // C25, C19: erasure of a project's submissions, by the value a field holds.
 import { eraseSubmissions, type FieldValue } from '../store/submissions.ts';
-import { type Manager, recordChange, requireProject } from './context.ts';
+import { type Manager, projectIdOf, recordChange } from './context.ts';
 import { parseErasureValue } from './input.ts';
 
 /**
@@ -8,11 +8,11 @@ import { parseErasureValue } from './input.ts';
  * scalar). Returns how many.
  */
 export async function eraseValue(m: Manager, projectId: string, field: string, value: FieldValue) {
-  const p = await requireProject(m, projectId);
-  const erased = await eraseSubmissions(m.db, p.id, field, value);
+  const p = await projectIdOf(m, projectId);
+  const erased = await eraseSubmissions(m.db, p, field, value);
   // The value is what someone submitted (an address, a name): the log keeps only the field.
-  await recordChange(m, p.id, 'submissions.erase', { field, erased });
-  return { projectId: p.id, field, value, erased };
+  await recordChange(m, p, 'submissions.erase', { field, erased });
+  return { projectId: p, field, value, erased };
 }
 
 /** C25, as the tool takes the value: a string from `--value`, or any JSON scalar from `--json-value`. */

@@ -1,6 +1,6 @@
 // The submissions table, but for the submission path's own statements (intake.ts): forgetting
-// Idempotency-Keys (C20), deleting and erasing (C24, C25), retention.
-import { and, eq, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+// Idempotency-Keys (C20), erasing (C25), retention.
+import { and, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 
@@ -16,18 +16,7 @@ export async function purgeIdempotencyKeys(db: Db, before: string): Promise<numb
   return result.meta.changes;
 }
 
-// ---- Deleting and erasing (C24, C25) ----
-
-/** Deletes one submission of the project; whether there was one. */
-export async function deleteSubmission(db: Db, projectId: string, id: string): Promise<boolean> {
-  const deleted = await storage(() =>
-    db
-      .delete(submissions)
-      .where(and(eq(submissions.projectId, projectId), eq(submissions.id, id)))
-      .returning({ id: submissions.id }),
-  );
-  return deleted.length > 0;
-}
+// ---- Erasing and retention (C25); one submission is deleted by the inbox's store (inbox.ts) ----
 
 /** Rows deleted per statement: no statement holds D1 for long (C25). */
 export const DELETE_CHUNK = 500;

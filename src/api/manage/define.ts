@@ -174,6 +174,7 @@ export function managerOf(c: Context<ManageEnv>, principal: Principal): Manager 
   return {
     db: database(c.env.DB),
     actor: principal.actor,
+    keyProject: principal.projectId,
     enqueue: (ids) =>
       enqueueStored(
         queue,

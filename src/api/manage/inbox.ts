@@ -3,7 +3,6 @@
 import * as v from 'valibot';
 import { contentDisposition, fileResponse } from '../../files/serve.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import { EraseBody } from '../../http/erase.ts';
 import { fileNotFound } from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
 import { exportSubmissions } from '../../ops/export.ts';
@@ -12,27 +11,15 @@ import {
   bulkSubmissions,
   deleteSubmission,
   getSubmission,
-  listSubmissions,
+  listInbox,
   rebuildSearch,
   submissionStats,
   updateSubmission,
 } from '../../ops/inbox.ts';
 import { eraseValue } from '../../ops/submissions.ts';
 import { type ManageRoutes, plural } from './define.ts';
-import {
-  AuditEntrySchema,
-  AuditQuery,
-  BulkBody,
-  DayStatsSchema,
-  ExportQuery,
-  FileViewParams,
-  InboxQuery,
-  ProjectParams,
-  StatsQuery,
-  SubmissionParams,
-  SubmissionPatch,
-  SubmissionSchema,
-} from './schemas.ts';
+import { AuditEntrySchema, DayStatsSchema, SubmissionSchema } from './schemas.ts';
+import { MANAGE_ROUTES } from './table.ts';
 
 const TAG = 'Inbox';
 
@@ -52,16 +39,12 @@ const REBUILD_NOW = 5000;
 
 export function inboxRoutes(routes: ManageRoutes): void {
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/submissions',
+    ...MANAGE_ROUTES.listInbox,
     tag: TAG,
-    operationId: 'listInbox',
     summary: 'A page of the inbox, newest first: search, read, starred, spam, files, time',
     description:
       'Pass `nextCursor` as `cursor` (with the same order) for the next page. `q` finds submissions whose values hold words beginning with each of its words, fresh within seconds of their 201 (C34).',
     access: 'project',
-    params: ProjectParams,
-    query: InboxQuery,
     reply: {
       status: 200,
       description: 'A page, and the cursor of the next one (absent on the last page).',
@@ -70,7 +53,7 @@ export function inboxRoutes(routes: ManageRoutes): void {
     },
     handler: async ({ m, params, query }) => {
       const { cursor, limit, order = 'desc', ...filters } = query;
-      const page = await listSubmissions(m, params.projectId, {
+      const page = await listInbox(m, params.projectId, {
         filters,
         order,
         after: cursor === undefined ? undefined : decodeCursor(cursor, order),
@@ -88,16 +71,12 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/submissions/export',
+    ...MANAGE_ROUTES.exportSubmissions,
     tag: TAG,
-    operationId: 'exportSubmissions',
     summary: 'Every submission that passes the filters, oldest first, streamed as CSV or JSON lines',
     description:
       'CSV as the tool writes it (RFC 4180, a column per field, formulas defused); JSON lines one submission each. Streamed a page at a time: any number of rows in bounded memory.',
     access: 'project',
-    params: ProjectParams,
-    query: ExportQuery,
     reply: {
       status: 200,
       raw: {
@@ -135,14 +114,10 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/submissions/bulk',
+    ...MANAGE_ROUTES.bulkSubmissions,
     tag: TAG,
-    operationId: 'bulkSubmissions',
     summary: 'One action on up to 500 submissions: read, unread, star, unstar, spam, not-spam, delete',
     access: 'project',
-    params: ProjectParams,
-    body: BulkBody,
     reply: {
       status: 200,
       description: 'How many changed (ids of other projects, or already so, are not counted).',
@@ -156,14 +131,10 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/submissions/erase',
+    ...MANAGE_ROUTES.eraseByValue,
     tag: TAG,
-    operationId: 'eraseByValue',
     summary: 'Deletes every submission whose field holds exactly the value (C25)',
     access: 'project',
-    params: ProjectParams,
-    body: EraseBody,
     reply: {
       status: 200,
       description: 'How many were erased.',
@@ -188,13 +159,10 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/submissions/:id',
+    ...MANAGE_ROUTES.getInboxSubmission,
     tag: TAG,
-    operationId: 'getInboxSubmission',
     summary: 'One submission with its state (reading it changes nothing)',
     access: 'project',
-    params: SubmissionParams,
     reply: {
       status: 200,
       description: 'The submission.',
@@ -208,15 +176,12 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/submissions/:id/files/:field',
+    ...MANAGE_ROUTES.viewFile,
     tag: TAG,
-    operationId: 'viewFile',
     summary: "A submission's file (C30): a picture or a PDF shown inline, anything else downloaded",
     description:
       'For the dashboard’s preview: inline only for PNG, JPEG, GIF, WebP, AVIF and PDF, under a policy that runs no script (`sandbox` but for PDF, which the browser’s viewer shows); a script-capable type (SVG, HTML, XML) is `application/octet-stream`, as an attachment.',
     access: 'project',
-    params: FileViewParams,
     reply: {
       status: 200,
       raw: {
@@ -230,16 +195,12 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'patch',
-    path: '/projects/:projectId/submissions/:id',
+    ...MANAGE_ROUTES.updateSubmission,
     tag: TAG,
-    operationId: 'updateSubmission',
     summary: 'Marks a submission read or unread, starred or not, spam or not',
     description:
       'Taking a submission out of spam delivers it to the targets, once, as if just accepted (C34).',
     access: 'project',
-    params: SubmissionParams,
-    body: SubmissionPatch,
     reply: {
       status: 200,
       description: 'The submission after.',
@@ -253,13 +214,10 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'delete',
-    path: '/projects/:projectId/submissions/:id',
+    ...MANAGE_ROUTES.deleteInboxSubmission,
     tag: TAG,
-    operationId: 'deleteInboxSubmission',
     summary: 'Deletes a submission, with its deliveries, search terms and files',
     access: 'project',
-    params: SubmissionParams,
     reply: {
       status: 200,
       description: 'Deleted.',
@@ -273,14 +231,10 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/stats',
+    ...MANAGE_ROUTES.projectStats,
     tag: TAG,
-    operationId: 'projectStats',
     summary: 'Per day (UTC): accepted, spam, deliveries delivered and failed, confirmations a cap stopped',
     access: 'project',
-    params: ProjectParams,
-    query: StatsQuery,
     reply: {
       status: 200,
       description: 'One entry per day, oldest first, today last.',
@@ -299,14 +253,10 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/audit',
+    ...MANAGE_ROUTES.auditLog,
     tag: TAG,
-    operationId: 'auditLog',
     summary: 'Every change made through this API or the tool, newest first: when, who, what (C32)',
     access: 'project',
-    params: ProjectParams,
-    query: AuditQuery,
     reply: {
       status: 200,
       description: 'A page of entries, and the cursor of the next.',
@@ -342,14 +292,11 @@ export function inboxRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/search/rebuild',
+    ...MANAGE_ROUTES.rebuildSearch,
     tag: TAG,
-    operationId: 'rebuildSearch',
     summary: "Indexes the project's submissions for search again (C34)",
     description: `Up to ${REBUILD_NOW} now; the rest within minutes, by the sweep.`,
     access: 'project',
-    params: ProjectParams,
     reply: {
       status: 200,
       description: 'How many were marked, and how many indexed now.',

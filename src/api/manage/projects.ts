@@ -14,20 +14,8 @@ import {
 } from '../../ops/projects.ts';
 import { displayPrefix } from '../../projects/keys.ts';
 import { type ManageRoutes, plural } from './define.ts';
-import {
-  FieldBody,
-  FieldParams,
-  KeyBody,
-  KeyParams,
-  KeySchema,
-  NewProjectBody,
-  OriginBody,
-  OriginParams,
-  ProjectParams,
-  ProjectPatch,
-  ProjectSchema,
-  ProjectSummarySchema,
-} from './schemas.ts';
+import { KeySchema, ProjectSchema, ProjectSummarySchema } from './schemas.ts';
+import { MANAGE_ROUTES } from './table.ts';
 
 export const PROJECT_EXAMPLE = {
   id: 'p_k3jd8s2mq0zx',
@@ -61,10 +49,8 @@ const projectMember = { project: ProjectSchema };
 
 export function projectRoutes(routes: ManageRoutes): void {
   routes.add({
-    method: 'get',
-    path: '/projects',
+    ...MANAGE_ROUTES.listProjects,
     tag: 'Projects',
-    operationId: 'listProjects',
     summary: 'Every project the caller may manage, with its numbers (a secret key: its own)',
     access: 'any',
     reply: {
@@ -96,13 +82,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects',
+    ...MANAGE_ROUTES.createProject,
     tag: 'Projects',
-    operationId: 'createProject',
     summary: 'Creates a project with its fields; the reply holds its first publishable key, shown once',
     access: 'operator',
-    body: NewProjectBody,
     reply: {
       status: 201,
       description: 'Created. `apiKey` is shown this once: only its hash is stored (C7).',
@@ -142,13 +125,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId',
+    ...MANAGE_ROUTES.getProject,
     tag: 'Projects',
-    operationId: 'getProject',
     summary: 'Everything about a project: fields with rules, origins, settings, form address, keys',
     access: 'project',
-    params: ProjectParams,
     reply: {
       status: 200,
       description: 'The project. Never a key, nor the Turnstile secret.',
@@ -162,14 +142,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'patch',
-    path: '/projects/:projectId',
+    ...MANAGE_ROUTES.updateProject,
     tag: 'Projects',
-    operationId: 'updateProject',
     summary: 'Changes settings; null clears one (the Turnstile secret is write-only)',
     access: 'project',
-    params: ProjectParams,
-    body: ProjectPatch,
     reply: {
       status: 200,
       description: 'The project after.',
@@ -183,13 +159,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'delete',
-    path: '/projects/:projectId',
+    ...MANAGE_ROUTES.deleteProject,
     tag: 'Projects',
-    operationId: 'deleteProject',
     summary: 'Deletes a project with all its data and files (the operator only)',
     access: 'operator',
-    params: ProjectParams,
     reply: {
       status: 200,
       description: 'Deleted: the project as it was.',
@@ -203,13 +176,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/schema',
+    ...MANAGE_ROUTES.getProjectSchema,
     tag: 'Projects',
-    operationId: 'getProjectSchema',
     summary: "The project's submission as JSON Schema (C28)",
     access: 'project',
-    params: ProjectParams,
     reply: {
       status: 200,
       description: 'A JSON Schema (2020-12).',
@@ -223,16 +193,12 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'put',
-    path: '/projects/:projectId/fields/:name',
+    ...MANAGE_ROUTES.defineField,
     tag: 'Fields, origins and keys',
-    operationId: 'defineField',
     summary: 'Defines or replaces one field, checked exactly as the tool checks a field spec (C28, C30)',
     description:
       '`If-None-Match: *` adds only (409 if the field exists); `If-Match: *` replaces only (404 if it does not).',
     access: 'project',
-    params: FieldParams,
-    body: FieldBody,
     validate: v.unknown(),
     reply: {
       status: 200,
@@ -257,13 +223,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'delete',
-    path: '/projects/:projectId/fields/:name',
+    ...MANAGE_ROUTES.removeField,
     tag: 'Fields, origins and keys',
-    operationId: 'removeField',
     summary: 'Removes a field; stored submissions keep their values of it',
     access: 'project',
-    params: FieldParams,
     reply: {
       status: 200,
       description: 'Removed: the project after.',
@@ -277,14 +240,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/origins',
+    ...MANAGE_ROUTES.addOrigin,
     tag: 'Fields, origins and keys',
-    operationId: 'addOrigin',
     summary: 'Allows an origin (C15)',
     access: 'project',
-    params: ProjectParams,
-    body: OriginBody,
     reply: {
       status: 201,
       description: 'Allowed, normalised.',
@@ -299,13 +258,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'delete',
-    path: '/projects/:projectId/origins/:origin',
+    ...MANAGE_ROUTES.removeOrigin,
     tag: 'Fields, origins and keys',
-    operationId: 'removeOrigin',
     summary: 'Removes an allowed origin (percent-encoded in the path)',
     access: 'project',
-    params: OriginParams,
     reply: {
       status: 200,
       description: 'Removed.',
@@ -319,13 +275,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/keys',
+    ...MANAGE_ROUTES.listKeys,
     tag: 'Fields, origins and keys',
-    operationId: 'listKeys',
     summary: "The project's keys: prefix, kind, created, revoked (never a key)",
     access: 'project',
-    params: ProjectParams,
     reply: {
       status: 200,
       description: 'The keys.',
@@ -339,14 +292,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/keys',
+    ...MANAGE_ROUTES.createKey,
     tag: 'Fields, origins and keys',
-    operationId: 'createKey',
     summary: 'Makes a key, shown this once (C7, C23)',
     access: 'project',
-    params: ProjectParams,
-    body: KeyBody,
     reply: {
       status: 201,
       description: 'The key, shown this once: only its hash is stored.',
@@ -370,13 +319,10 @@ export function projectRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'delete',
-    path: '/projects/:projectId/keys/:prefix',
+    ...MANAGE_ROUTES.revokeKey,
     tag: 'Fields, origins and keys',
-    operationId: 'revokeKey',
     summary: 'Revokes a key by its prefix (never the whole key: a URL is logged)',
     access: 'project',
-    params: KeyParams,
     reply: {
       status: 200,
       description: 'Revoked.',

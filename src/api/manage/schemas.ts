@@ -10,35 +10,8 @@ import {
   UNKNOWN_FIELD_POLICIES,
 } from '../../../schema/tables.ts';
 import { FileMetadataSchema } from '../../http/openapi.ts';
-import { parseTime } from '../../lib/time.ts';
+import { described, flag, known, oneOf, time, whole } from '../../http/query-values.ts';
 import { AUDIT_PAGE, BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE, MAX_STATS_DAYS } from '../../ops/inbox.ts';
-
-const oneOf = <const T extends readonly string[]>(values: T) =>
-  v.picklist(values, `must be one of: ${values.join(', ')}`);
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
-const known = (names: readonly string[]) => () => `is not known: use ${names.join(', ')}`;
-
-const TIME = 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z';
-const time = v.pipe(
-  v.string(TIME),
-  v.transform((text) => parseTime(text)),
-  v.check((t) => t !== undefined, TIME),
-  v.transform((t) => t as string),
-);
-const flag = v.pipe(
-  oneOf(['true', 'false'] as const),
-  v.transform((t) => t === 'true'),
-);
-const whole = (min: number, max: number) => {
-  const message = `must be a whole number from ${min} to ${max}`;
-  return v.pipe(
-    v.string(message),
-    v.regex(/^\d+$/, message),
-    v.transform(Number),
-    v.minValue(min, message),
-    v.maxValue(max, message),
-  );
-};
 
 // ---- Path parameters ----
 

@@ -19,6 +19,7 @@ import {
   sessionCookieName,
 } from './principal.ts';
 import { SessionSchema } from './schemas.ts';
+import { MANAGE_ROUTES } from './table.ts';
 
 /**
  * The cookie: `Secure` and (C37) `__Host-` everywhere but on this machine, where `wrangler dev`
@@ -45,10 +46,8 @@ const EXAMPLE = {
 
 export function sessionRoutes(routes: ManageRoutes): void {
   routes.add({
-    method: 'post',
-    path: '/session',
+    ...MANAGE_ROUTES.signIn,
     tag: 'Sessions',
-    operationId: 'signIn',
     summary: 'Exchanges a credential for a session cookie (C32)',
     description:
       "Send the operator token or a secret key as `Authorization: Bearer …` (or an Access JWT), from no page or from the worker's own (another `Origin` is 403). The reply sets `__Host-edgeform_session` (`edgeform_session` on http://localhost; HttpOnly, SameSite=Strict, Secure, 12 hours, or until the Access token ends) and gives the CSRF token that every change made with the cookie must send as `X-CSRF-Token`. A credential has at most 10 sessions: a new one ends the oldest.",
@@ -97,10 +96,8 @@ export function sessionRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/session',
+    ...MANAGE_ROUTES.getSession,
     tag: 'Sessions',
-    operationId: 'getSession',
     summary: "The cookie's session: who, which project, until when, and its CSRF token",
     access: 'any',
     reply: {
@@ -120,10 +117,8 @@ export function sessionRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'delete',
-    path: '/session',
+    ...MANAGE_ROUTES.signOut,
     tag: 'Sessions',
-    operationId: 'signOut',
     summary: "Ends the cookie's session",
     access: 'any',
     reply: {

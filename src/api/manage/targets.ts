@@ -15,19 +15,8 @@ import {
   testWebhook,
 } from '../../ops/targets.ts';
 import { type ManageRoutes, plural } from './define.ts';
-import {
-  DeliveriesQuery,
-  DeliveryParams,
-  DeliverySchema,
-  NotificationBody,
-  NotificationParams,
-  NotificationStateSchema,
-  ProjectParams,
-  WebhookBody,
-  WebhookParams,
-  WebhookPatch,
-  WebhookSchema,
-} from './schemas.ts';
+import { DeliverySchema, NotificationStateSchema, WebhookSchema } from './schemas.ts';
+import { MANAGE_ROUTES } from './table.ts';
 
 const TAG = 'Targets and deliveries';
 
@@ -81,13 +70,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   const sending = (env: Env) => ({ allowLocalHttp: config(env).ALLOW_LOCAL_WEBHOOKS });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/webhooks',
+    ...MANAGE_ROUTES.listWebhooks,
     tag: TAG,
-    operationId: 'listWebhooks',
     summary: "The project's webhooks (never a secret)",
     access: 'project',
-    params: ProjectParams,
     reply: {
       status: 200,
       description: 'The webhooks.',
@@ -101,14 +87,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/webhooks',
+    ...MANAGE_ROUTES.addWebhook,
     tag: TAG,
-    operationId: 'addWebhook',
     summary: 'Adds a signed webhook (C26); its secret is shown this once',
     access: 'project',
-    params: ProjectParams,
-    body: WebhookBody,
     reply: {
       status: 201,
       description: 'Added, with its signing secret (Standard Webhooks), shown this once.',
@@ -136,14 +118,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'patch',
-    path: '/projects/:projectId/webhooks/:webhookId',
+    ...MANAGE_ROUTES.setWebhookEnabled,
     tag: TAG,
-    operationId: 'setWebhookEnabled',
     summary: 'Enables or disables a webhook (disabled: its pending deliveries are cancelled)',
     access: 'project',
-    params: WebhookParams,
-    body: WebhookPatch,
     reply: {
       status: 200,
       description: 'Its state after.',
@@ -162,13 +140,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'delete',
-    path: '/projects/:projectId/webhooks/:webhookId',
+    ...MANAGE_ROUTES.removeWebhook,
     tag: TAG,
-    operationId: 'removeWebhook',
     summary: 'Removes a webhook and its deliveries',
     access: 'project',
-    params: WebhookParams,
     reply: {
       status: 200,
       description: 'Removed.',
@@ -182,13 +157,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/webhooks/:webhookId/test',
+    ...MANAGE_ROUTES.testWebhook,
     tag: TAG,
-    operationId: 'testWebhook',
     summary: 'Sends a signed webhook.test event now, from the worker, and gives the answer',
     access: 'project',
-    params: WebhookParams,
     reply: {
       status: 200,
       description: "The receiver's answer: its status (null: none), an error, an excerpt of its body.",
@@ -217,13 +189,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/webhooks/:webhookId/rotate-secret',
+    ...MANAGE_ROUTES.rotateWebhookSecret,
     tag: TAG,
-    operationId: 'rotateWebhookSecret',
     summary: 'A new signing secret, shown this once; the previous one signs beside it for 24 hours',
     access: 'project',
-    params: WebhookParams,
     reply: {
       status: 200,
       description: 'The new secret.',
@@ -243,13 +212,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/notifications',
+    ...MANAGE_ROUTES.listNotifications,
     tag: TAG,
-    operationId: 'listNotifications',
     summary: 'The addresses emailed per accepted submission (C27), and the Reply-To field',
     access: 'project',
-    params: ProjectParams,
     reply: {
       status: 200,
       description: 'The addresses.',
@@ -284,17 +250,13 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/notifications',
+    ...MANAGE_ROUTES.addNotification,
     tag: TAG,
-    operationId: 'addNotification',
     summary:
       'Emails an address per accepted submission (C27); one added with a secret key must agree first (C37)',
     description:
       "Added by the operator, the address is active at once. Added with a project's secret key (or a session made from one), it is `waiting`: it is sent one mail with a link (at most 2 a day to one address, 20 a day from one project), and nothing else until its owner follows it; the link works for 72 hours. `verification` says whether that mail went.",
     access: 'project',
-    params: ProjectParams,
-    body: NotificationBody,
     reply: {
       status: 201,
       description: 'Added.',
@@ -322,13 +284,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'delete',
-    path: '/projects/:projectId/notifications/:notificationId',
+    ...MANAGE_ROUTES.removeNotification,
     tag: TAG,
-    operationId: 'removeNotification',
     summary: 'Stops emailing an address (by its id), and drops its deliveries',
     access: 'project',
-    params: NotificationParams,
     reply: {
       status: 200,
       description: 'Removed.',
@@ -342,14 +301,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/deliveries',
+    ...MANAGE_ROUTES.listDeliveries,
     tag: TAG,
-    operationId: 'listDeliveries',
     summary: 'The latest 100 deliveries, oldest first, with their attempts; by state and target',
     access: 'project',
-    params: ProjectParams,
-    query: DeliveriesQuery,
     reply: {
       status: 200,
       description: 'The deliveries.',
@@ -363,13 +318,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/deliveries/redeliver-failed',
+    ...MANAGE_ROUTES.redeliverFailed,
     tag: TAG,
-    operationId: 'redeliverFailed',
     summary: 'Attempts every failed or cancelled delivery of the project again, now',
     access: 'project',
-    params: ProjectParams,
     reply: REDELIVERED,
     handler: async ({ c, m, params }) => {
       const results = await redeliver(m, params.projectId, { failed: true }, sending(c.env));
@@ -378,13 +330,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'get',
-    path: '/projects/:projectId/deliveries/:deliveryId',
+    ...MANAGE_ROUTES.getDelivery,
     tag: TAG,
-    operationId: 'getDelivery',
     summary: 'One delivery, with its attempts',
     access: 'project',
-    params: DeliveryParams,
     reply: {
       status: 200,
       description: 'The delivery.',
@@ -398,13 +347,10 @@ export function targetRoutes(routes: ManageRoutes): void {
   });
 
   routes.add({
-    method: 'post',
-    path: '/projects/:projectId/deliveries/:deliveryId/redeliver',
+    ...MANAGE_ROUTES.redeliver,
     tag: TAG,
-    operationId: 'redeliver',
     summary: 'Attempts one delivery again, now',
     access: 'project',
-    params: DeliveryParams,
     reply: REDELIVERED,
     handler: async ({ c, m, params }) => {
       const results = await redeliver(m, params.projectId, { id: params.deliveryId }, sending(c.env));

@@ -3,32 +3,20 @@
 // generated from them.
 import * as v from 'valibot';
 import { FileMetadataSchema, okEnvelope } from '../../http/openapi.ts';
+import { known, oneOf, time, whole, wholeMessage } from '../../http/query-values.ts';
 import * as replies from '../../http/replies.ts';
 import { UUID } from '../../lib/ids.ts';
-import { parseTime } from '../../lib/time.ts';
 import type { SpamFilter } from '../../store/inbox.ts';
 
 export const MAX_LIMIT = 1000;
 export const DEFAULT_LIMIT = 100;
-/** A page holds at most about this much stored JSON, whatever its limit (always one row at least). */
-export { MAX_PAGE_BYTES } from '../../store/inbox.ts';
 /** C25: the largest erasure body read. */
 export const MAX_ERASE_BODY = 16 * 1024;
 
 /** C24: the header a reply's D1 bookmark is in, and a request's is read from (read-after-write). */
 export const BOOKMARK_HEADER = 'X-D1-Bookmark';
 
-const TIME = 'must be an ISO 8601 time, e.g. 2026-11-22T09:00:00Z';
-/** A point in time that exists (2026-02-31 does not, C24), as an ISO string in UTC. */
-const time = v.pipe(
-  v.string(TIME),
-  v.transform((text) => parseTime(text)),
-  v.check((t) => t !== undefined, TIME),
-  v.transform((t) => t as string),
-);
-const oneOf = <const T extends readonly string[]>(values: T) =>
-  v.picklist(values, `must be one of: ${values.join(', ')}`);
-const LIMIT = `must be a whole number from 1 to ${MAX_LIMIT}`;
+const LIMIT = wholeMessage(1, MAX_LIMIT);
 
 export const LIST_PARAMETERS = ['limit', 'cursor', 'since', 'until', 'order', 'spam'] as const;
 
@@ -37,11 +25,7 @@ export const ListQuery = v.strictObject(
   {
     limit: v.optional(
       v.pipe(
-        v.string(LIMIT),
-        v.regex(/^\d+$/, LIMIT),
-        v.transform(Number),
-        v.minValue(1, LIMIT),
-        v.maxValue(MAX_LIMIT, LIMIT),
+        whole(1, MAX_LIMIT),
         v.description(`Submissions per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
       ),
     ),
@@ -63,7 +47,7 @@ export const ListQuery = v.strictObject(
       ),
     ),
   },
-  () => `is not known: use ${LIST_PARAMETERS.join(', ')}`,
+  known(LIST_PARAMETERS),
 );
 
 /** `{id}`: a submission's UUIDv7; anything else is no submission of ours (404, as another project's). */

@@ -1,8 +1,10 @@
-// C24, C25: the read API, for a site's own server: list, read, delete and erase the key's project's
-// submissions, with a secret key (C23). Replies are the envelope with the results as further
-// members of `data`, and carry no CORS headers. Reads go through a D1 session, so that with read
-// replication on they are served near the reader; the session's bookmark travels in a header. Each
-// route declares its contract (contract.ts) beside its handler.
+// C24, C25: the key-scoped submissions API, for a site's own server: list, read, delete and erase
+// the key's project's submissions, with a secret key (C23). A thin layer over the inbox's
+// operations (src/ops), as the management API is: the same listing, look-up, deletion, erasure and
+// audit entries. What differs is its published contract, kept on purpose (docs/reading.md): oldest
+// first by default, pages of 100 up to 1000, the stored JSON as it is with `spam` beside it, files
+// as attachments, its own sentences, no CORS headers. Reads go through a D1 session, so that with
+// read replication on they are served near the reader; the session's bookmark travels in a header.
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import type { ResponsesWithResolver } from 'hono-openapi';
@@ -16,11 +18,12 @@ import { EraseBody } from '../../http/erase.ts';
 import { type Documented, errorResponses, HEADER_DOCS, okResponse } from '../../http/openapi.ts';
 import { invalidErasure, READ_PATH, submissionNotFound } from '../../http/replies.ts';
 import { sendJson } from '../../http/send.ts';
-import { type Manager, recordChange } from '../../ops/context.ts';
-import type { Db } from '../../store/db.ts';
+import { NotFound } from '../../lib/faults.ts';
+import type { Manager } from '../../ops/context.ts';
+import { deleteSubmission, storedSubmission, submissionPage } from '../../ops/inbox.ts';
+import { eraseValue } from '../../ops/submissions.ts';
 import { sessionDatabase } from '../../store/db.ts';
-import { findSubmission, listSubmissionPage, type StoredSubmission } from '../../store/inbox.ts';
-import { deleteSubmission, eraseSubmissions } from '../../store/submissions.ts';
+import type { StoredSubmission } from '../../store/inbox.ts';
 import {
   BOOKMARK_HEADER,
   DEFAULT_LIMIT,
@@ -31,7 +34,6 @@ import {
   ListQuery,
   ListReply,
   MAX_ERASE_BODY,
-  MAX_PAGE_BYTES,
   OneReply,
   readReplies,
   STORED_EXAMPLE,
@@ -42,12 +44,30 @@ const BOOKMARK = /^[\x21-\x7e]{1,512}$/;
 
 type ReadContext = Context<AppEnv>;
 
-/** A D1 session for this request: after the client's bookmark when it sent a valid one. */
-function session(c: ReadContext, writes: boolean) {
+/**
+ * The operations' view of this request, in a D1 session after the client's bookmark when it sent a
+ * valid one. C32: a change made here is in the audit log as the same change made through the
+ * management API, by the request's key; the key has named the project already, so the operations
+ * do not read it again.
+ */
+function manager(c: ReadContext, writes: boolean): { m: Manager; bookmark: () => string | null } {
   const given = c.req.header(BOOKMARK_HEADER);
   const start =
     given !== undefined && BOOKMARK.test(given) ? given : writes ? 'first-primary' : 'first-unconstrained';
-  return sessionDatabase(c.env.DB, start);
+  const { db, bookmark } = sessionDatabase(c.env.DB, start);
+  return {
+    m: { db, actor: { kind: 'key', prefix: c.var.keyPrefix }, keyProject: c.var.project.id },
+    bookmark,
+  };
+}
+
+/** The operations' "no such submission" in this API's own sentence (C24). */
+async function orNotFound<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw error instanceof NotFound ? submissionNotFound() : error;
+  }
 }
 
 /** 200: the envelope with `members` after `message`, each given as JSON text. */
@@ -60,7 +80,7 @@ function ok(c: ReadContext, message: string, members: Record<string, string>, bo
   return sendJson(c, 200, json, bookmark === null ? {} : { [BOOKMARK_HEADER]: bookmark });
 }
 
-/** A stored submission as the read API shows it; `fields` is the stored JSON, as stored. */
+/** A stored submission as this API shows it; `fields` is the stored JSON, as stored. */
 function item(s: StoredSubmission): string {
   return `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},"fields":${s.data},"spam":${s.spam}}`;
 }
@@ -69,16 +89,12 @@ function item(s: StoredSubmission): string {
 async function list(c: ReadContext): Promise<Response> {
   const q = c.req.valid('query' as never) as v.InferOutput<typeof ListQuery>;
   const order = q.order ?? 'asc';
-  const { db, bookmark } = session(c, false);
-  const page = await listSubmissionPage(db, {
-    projectId: c.var.project.id,
+  const { m, bookmark } = manager(c, false);
+  const page = await submissionPage(m, c.var.project.id, {
     limit: q.limit ?? DEFAULT_LIMIT,
-    maxBytes: MAX_PAGE_BYTES,
     order,
     after: q.cursor === undefined ? undefined : decodeCursor(q.cursor, order),
-    since: q.since,
-    until: q.until,
-    spam: q.spam ?? 'exclude',
+    filters: { since: q.since, until: q.until, spam: q.spam },
   });
   const last = page.rows.at(-1);
   const members: Record<string, string> = { submissions: `[${page.rows.map(item).join(',')}]` };
@@ -91,26 +107,16 @@ const idOf = (c: ReadContext) => (c.req.valid('param' as never) as v.InferOutput
 
 /** GET /api/v1/submissions/{id} */
 async function getOne(c: ReadContext): Promise<Response> {
-  const { db, bookmark } = session(c, false);
-  const found = await findSubmission(db, c.var.project.id, idOf(c));
-  if (found === undefined) throw submissionNotFound();
+  const { m, bookmark } = manager(c, false);
+  const found = await orNotFound(storedSubmission(m, c.var.project.id, idOf(c)));
   return ok(c, 'Submission found', { submission: item(found) }, bookmark());
 }
 
-/**
- * C32: a change made here is in the audit log as the same change made through the management API
- * (src/manage): by the request's key. The key has named the project already: its change costs one
- * round trip, and its entry another.
- */
-const asKey = (c: ReadContext, db: Db): Manager => ({ db, actor: { kind: 'key', prefix: c.var.keyPrefix } });
-
 /** DELETE /api/v1/submissions/{id} */
 async function deleteOne(c: ReadContext): Promise<Response> {
-  const id = idOf(c);
-  const { db, bookmark } = session(c, true);
-  if (!(await deleteSubmission(db, c.var.project.id, id))) throw submissionNotFound();
-  await recordChange(asKey(c, db), c.var.project.id, 'submission.delete', { id });
-  return ok(c, 'Submission deleted', { deleted: JSON.stringify(id) }, bookmark());
+  const { m, bookmark } = manager(c, true);
+  const { deleted } = await orNotFound(deleteSubmission(m, c.var.project.id, idOf(c)));
+  return ok(c, 'Submission deleted', { deleted: JSON.stringify(deleted) }, bookmark());
 }
 
 /**
@@ -119,16 +125,15 @@ async function deleteOne(c: ReadContext): Promise<Response> {
  */
 async function download(c: ReadContext): Promise<Response> {
   const { id, field } = c.req.valid('param' as never) as v.InferOutput<typeof FileParams>;
-  const { db } = session(c, false);
-  return fileResponse(c, db, c.var.project.id, id, field, false);
+  const { m } = manager(c, false);
+  return fileResponse(c, m.db, c.var.project.id, id, field, false);
 }
 
 /** POST /api/v1/submissions/erase {"field", "value"}: every submission whose field holds the value. */
 async function erase(c: ReadContext): Promise<Response> {
   const { field, value } = c.get('body') as v.InferOutput<typeof EraseBody>;
-  const { db, bookmark } = session(c, true);
-  const erased = await eraseSubmissions(db, c.var.project.id, field, value);
-  await recordChange(asKey(c, db), c.var.project.id, 'submissions.erase', { field, erased });
+  const { m, bookmark } = manager(c, true);
+  const { erased } = await eraseValue(m, c.var.project.id, field, value);
   return ok(
     c,
     `Erased ${erased} submission${erased === 1 ? '' : 's'}`,
@@ -303,4 +308,4 @@ export function readRoutes(app: HonoBase<AppEnv>): void {
   notAllowed(app, `${READ_PATH}/:id/files/:field`, 'GET', READ_TAG);
 }
 
-export { BOOKMARK_HEADER, MAX_PAGE_BYTES };
+export { BOOKMARK_HEADER };

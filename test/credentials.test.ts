@@ -1,0 +1,453 @@
+// C23, C24, C32, C37: every route of both HTTP surfaces that read and change a project's data (the
+// management API and the key-scoped submissions API) against every kind of credential: none, a
+// wrong one, a publishable key, a secret key of the project, a secret key of another project, the
+// operator's token, and a session of the project's secret key with and without its CSRF token.
+// The expectations are written here, route by route, not read from the routes' own declarations;
+// a route of the management API's table without a row here fails the suite.
+import { describe, expect, it } from 'vitest';
+import { MANAGE_ROUTES, type ManageRouteName } from '../src/api/manage/table.ts';
+import { addOrigin } from '../src/ops/fields.ts';
+import { createKey, listKeys } from '../src/ops/keys.ts';
+import { addNotification, addWebhook } from '../src/ops/targets.ts';
+import { asTool, fetchWorker, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
+import { BASE, operatorToken, signedIn } from './manage/helpers.ts';
+
+type Fixture = {
+  projectId: string;
+  publishable: string;
+  secret: string;
+  otherSecret: string;
+  /** A second secret key, for the session (a session spends its key's rate limit, C37). */
+  sessionKey: string;
+  spareKeyPrefix: string;
+  webhookId: string;
+  notificationId: string;
+  submissionId: string;
+};
+
+const UNKNOWN = '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e';
+
+async function fixture(): Promise<Fixture> {
+  const m = asTool();
+  const project = await seedProject({ name: 'Credentials' });
+  const other = await seedProject({ name: 'Another' });
+  const secret = await createKey(m, project.projectId, 'secret');
+  const sessionKey = await createKey(m, project.projectId, 'secret');
+  const spare = await createKey(m, project.projectId, 'publishable');
+  const otherSecret = await createKey(m, other.projectId, 'secret');
+  await addOrigin(m, project.projectId, 'https://example.org');
+  const { webhookId } = await addWebhook(m, project.projectId, 'https://hooks.example.com/forms');
+  const { notificationId } = await addNotification(m, project.projectId, 'owner@example.com');
+  const res = await submit({ key: project.apiKey, json: VALID_BODY });
+  expect(res.status).toBe(201);
+  await res.arrayBuffer();
+  const [row] = await storedRows(project.projectId);
+  if (row === undefined) throw new Error('the fixture stored no submission');
+  const spareKeyPrefix = (await listKeys(m, project.projectId)).find(
+    (k) => k.kind === 'publishable' && spare.startsWith(k.prefix.replace(/…$/, '')),
+  )?.prefix;
+  if (spareKeyPrefix === undefined) throw new Error('the spare key is not listed');
+  return {
+    projectId: project.projectId,
+    publishable: project.apiKey,
+    secret,
+    otherSecret,
+    sessionKey,
+    spareKeyPrefix: spareKeyPrefix.replace(/…$/, ''),
+    webhookId,
+    notificationId,
+    submissionId: row.id,
+  };
+}
+
+const CREDENTIALS = [
+  'none',
+  'wrong',
+  'publishable',
+  'secret',
+  'other secret',
+  'operator',
+  'session',
+  'session without CSRF',
+] as const;
+type Credential = (typeof CREDENTIALS)[number];
+
+async function headersOf(credential: Credential, f: Fixture): Promise<Record<string, string>> {
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  switch (credential) {
+    case 'none':
+      return {};
+    case 'wrong':
+      return bearer(`sk_live_${'x'.repeat(40)}`);
+    case 'publishable':
+      return bearer(f.publishable);
+    case 'secret':
+      return bearer(f.secret);
+    case 'other secret':
+      return bearer(f.otherSecret);
+    case 'operator':
+      return bearer(operatorToken());
+    case 'session':
+      return signedIn(f.sessionKey);
+    case 'session without CSRF': {
+      const { 'X-CSRF-Token': _, ...rest } = await signedIn(f.sessionKey);
+      return rest;
+    }
+  }
+}
+
+/** A request a caller allowed to make it would have answered with `allowed`. */
+type Case = {
+  method: string;
+  path: (f: Fixture) => string;
+  body?: unknown;
+  allowed: number;
+  /** Who may: the project's own callers, the operator only, or any caller (a key of any project). */
+  who: 'project' | 'operator' | 'any';
+};
+
+const p = (f: Fixture) => `/api/v1/projects/${f.projectId}`;
+
+const MANAGE: Record<Exclude<ManageRouteName, 'signIn' | 'getSession' | 'signOut'>, Case> = {
+  listProjects: { method: 'GET', path: () => '/api/v1/projects', allowed: 200, who: 'any' },
+  createProject: {
+    method: 'POST',
+    path: () => '/api/v1/projects',
+    body: { name: 'New', fields: [{ name: 'email', type: 'string' }] },
+    allowed: 201,
+    who: 'operator',
+  },
+  getProject: { method: 'GET', path: p, allowed: 200, who: 'project' },
+  updateProject: {
+    method: 'PATCH',
+    path: p,
+    body: { unknownFields: 'reject' },
+    allowed: 200,
+    who: 'project',
+  },
+  deleteProject: { method: 'DELETE', path: p, allowed: 200, who: 'operator' },
+  getProjectSchema: { method: 'GET', path: (f) => `${p(f)}/schema`, allowed: 200, who: 'project' },
+  defineField: {
+    method: 'PUT',
+    path: (f) => `${p(f)}/fields/extra`,
+    body: { type: 'string' },
+    allowed: 200,
+    who: 'project',
+  },
+  removeField: { method: 'DELETE', path: (f) => `${p(f)}/fields/message`, allowed: 200, who: 'project' },
+  addOrigin: {
+    method: 'POST',
+    path: (f) => `${p(f)}/origins`,
+    body: { origin: 'https://example.com' },
+    allowed: 201,
+    who: 'project',
+  },
+  removeOrigin: {
+    method: 'DELETE',
+    path: (f) => `${p(f)}/origins/${encodeURIComponent('https://example.org')}`,
+    allowed: 200,
+    who: 'project',
+  },
+  listKeys: { method: 'GET', path: (f) => `${p(f)}/keys`, allowed: 200, who: 'project' },
+  createKey: {
+    method: 'POST',
+    path: (f) => `${p(f)}/keys`,
+    body: { kind: 'publishable' },
+    allowed: 201,
+    who: 'project',
+  },
+  revokeKey: {
+    method: 'DELETE',
+    path: (f) => `${p(f)}/keys/${f.spareKeyPrefix}`,
+    allowed: 200,
+    who: 'project',
+  },
+  listWebhooks: { method: 'GET', path: (f) => `${p(f)}/webhooks`, allowed: 200, who: 'project' },
+  addWebhook: {
+    method: 'POST',
+    path: (f) => `${p(f)}/webhooks`,
+    body: { url: 'https://hooks.example.com/new' },
+    allowed: 201,
+    who: 'project',
+  },
+  setWebhookEnabled: {
+    method: 'PATCH',
+    path: (f) => `${p(f)}/webhooks/${f.webhookId}`,
+    body: { enabled: false },
+    allowed: 200,
+    who: 'project',
+  },
+  removeWebhook: {
+    method: 'DELETE',
+    path: (f) => `${p(f)}/webhooks/${f.webhookId}`,
+    allowed: 200,
+    who: 'project',
+  },
+  // An unknown webhook: a test sends to the network, which the suite has not.
+  testWebhook: {
+    method: 'POST',
+    path: (f) => `${p(f)}/webhooks/${UNKNOWN}/test`,
+    allowed: 404,
+    who: 'project',
+  },
+  rotateWebhookSecret: {
+    method: 'POST',
+    path: (f) => `${p(f)}/webhooks/${f.webhookId}/rotate-secret`,
+    allowed: 200,
+    who: 'project',
+  },
+  listNotifications: { method: 'GET', path: (f) => `${p(f)}/notifications`, allowed: 200, who: 'project' },
+  addNotification: {
+    method: 'POST',
+    path: (f) => `${p(f)}/notifications`,
+    body: { address: 'team@example.com' },
+    allowed: 201,
+    who: 'project',
+  },
+  removeNotification: {
+    method: 'DELETE',
+    path: (f) => `${p(f)}/notifications/${f.notificationId}`,
+    allowed: 200,
+    who: 'project',
+  },
+  listDeliveries: { method: 'GET', path: (f) => `${p(f)}/deliveries`, allowed: 200, who: 'project' },
+  redeliverFailed: {
+    method: 'POST',
+    path: (f) => `${p(f)}/deliveries/redeliver-failed`,
+    allowed: 200,
+    who: 'project',
+  },
+  getDelivery: { method: 'GET', path: (f) => `${p(f)}/deliveries/${UNKNOWN}`, allowed: 404, who: 'project' },
+  redeliver: {
+    method: 'POST',
+    path: (f) => `${p(f)}/deliveries/${UNKNOWN}/redeliver`,
+    allowed: 404,
+    who: 'project',
+  },
+  listInbox: { method: 'GET', path: (f) => `${p(f)}/submissions`, allowed: 200, who: 'project' },
+  exportSubmissions: {
+    method: 'GET',
+    path: (f) => `${p(f)}/submissions/export`,
+    allowed: 200,
+    who: 'project',
+  },
+  bulkSubmissions: {
+    method: 'POST',
+    path: (f) => `${p(f)}/submissions/bulk`,
+    body: { ids: [UNKNOWN], action: 'read' },
+    allowed: 200,
+    who: 'project',
+  },
+  eraseByValue: {
+    method: 'POST',
+    path: (f) => `${p(f)}/submissions/erase`,
+    body: { field: 'email', value: 'nobody@example.com' },
+    allowed: 200,
+    who: 'project',
+  },
+  getInboxSubmission: {
+    method: 'GET',
+    path: (f) => `${p(f)}/submissions/${f.submissionId}`,
+    allowed: 200,
+    who: 'project',
+  },
+  // `email` holds no file.
+  viewFile: {
+    method: 'GET',
+    path: (f) => `${p(f)}/submissions/${f.submissionId}/files/email`,
+    allowed: 404,
+    who: 'project',
+  },
+  updateSubmission: {
+    method: 'PATCH',
+    path: (f) => `${p(f)}/submissions/${f.submissionId}`,
+    body: { starred: true },
+    allowed: 200,
+    who: 'project',
+  },
+  deleteInboxSubmission: {
+    method: 'DELETE',
+    path: (f) => `${p(f)}/submissions/${f.submissionId}`,
+    allowed: 200,
+    who: 'project',
+  },
+  projectStats: { method: 'GET', path: (f) => `${p(f)}/stats`, allowed: 200, who: 'project' },
+  auditLog: { method: 'GET', path: (f) => `${p(f)}/audit`, allowed: 200, who: 'project' },
+  rebuildSearch: { method: 'POST', path: (f) => `${p(f)}/search/rebuild`, allowed: 200, who: 'project' },
+};
+
+/** What the management API answers this credential on a route of this kind. */
+function expectedManage(c: Case, credential: Credential): number {
+  switch (credential) {
+    case 'none':
+    case 'wrong':
+      return 401;
+    case 'publishable':
+      return 403;
+    case 'operator':
+      return c.allowed;
+    case 'other secret':
+      // C32: another project's id is as unknown to a key as one that does not exist.
+      return c.who === 'operator' ? 403 : c.who === 'project' ? 404 : c.allowed;
+    case 'session without CSRF':
+      // C32: a cookie alone never changes anything.
+      if (c.method !== 'GET') return 403;
+      return c.who === 'operator' ? 403 : c.allowed;
+    case 'secret':
+    case 'session':
+      return c.who === 'operator' ? 403 : c.allowed;
+  }
+}
+
+/** The key-scoped submissions API (C24, C25): a secret key's own project, nothing else. */
+const KEY_SCOPED: Record<string, Case & { otherSecret: number }> = {
+  listSubmissions: {
+    method: 'GET',
+    path: () => '/api/v1/submissions',
+    allowed: 200,
+    who: 'project',
+    // Its own project's (empty) page: the key names the project.
+    otherSecret: 200,
+  },
+  eraseSubmissions: {
+    method: 'POST',
+    path: () => '/api/v1/submissions/erase',
+    body: { field: 'email', value: 'nobody@example.com' },
+    allowed: 200,
+    who: 'project',
+    otherSecret: 200,
+  },
+  getSubmission: {
+    method: 'GET',
+    path: (f) => `/api/v1/submissions/${f.submissionId}`,
+    allowed: 200,
+    who: 'project',
+    otherSecret: 404,
+  },
+  downloadFile: {
+    method: 'GET',
+    path: (f) => `/api/v1/submissions/${f.submissionId}/files/email`,
+    allowed: 404,
+    who: 'project',
+    otherSecret: 404,
+  },
+  deleteSubmission: {
+    method: 'DELETE',
+    path: (f) => `/api/v1/submissions/${f.submissionId}`,
+    allowed: 200,
+    who: 'project',
+    otherSecret: 404,
+  },
+};
+
+function expectedKeyScoped(c: (typeof KEY_SCOPED)[string], credential: Credential): number {
+  switch (credential) {
+    case 'secret':
+      return c.allowed;
+    case 'other secret':
+      return c.otherSecret;
+    case 'publishable':
+      return 403;
+    default:
+      // C23: a secret key in `Authorization` is the only credential here: the operator's token is
+      // no key, and a session's cookie is not read.
+      return 401;
+  }
+}
+
+async function send(c: Case, credential: Credential): Promise<number> {
+  const f = await fixture();
+  const headers = new Headers(await headersOf(credential, f));
+  if (c.body !== undefined) headers.set('Content-Type', 'application/json');
+  const res = await fetchWorker(
+    new Request(`${BASE}${c.path(f)}`, {
+      method: c.method,
+      headers,
+      body: c.body === undefined ? null : JSON.stringify(c.body),
+    }),
+  );
+  await res.arrayBuffer();
+  return res.status;
+}
+
+describe('C32: every route of the management API, against every credential', () => {
+  it('has a row here for every route of its table', () => {
+    const rows = [...Object.keys(MANAGE), 'signIn', 'getSession', 'signOut'].sort();
+    expect(rows).toEqual(Object.keys(MANAGE_ROUTES).sort());
+    for (const [name, c] of Object.entries(MANAGE)) {
+      const route = MANAGE_ROUTES[name as keyof typeof MANAGE];
+      expect(c.method, name).toBe(route.method.toUpperCase());
+    }
+  });
+
+  it.each(Object.keys(MANAGE))('%s', async (name) => {
+    const c = MANAGE[name as keyof typeof MANAGE];
+    const got: Record<string, number> = {};
+    const want: Record<string, number> = {};
+    for (const credential of CREDENTIALS) {
+      got[credential] = await send(c, credential);
+      want[credential] = expectedManage(c, credential);
+    }
+    expect(got).toEqual(want);
+  });
+
+  it('sessions: signing in takes a credential itself, never a session; reading and ending one takes its cookie', async () => {
+    const sessionCases = {
+      signIn: { method: 'POST', path: () => '/api/v1/session', allowed: 201, who: 'any' },
+      getSession: { method: 'GET', path: () => '/api/v1/session', allowed: 200, who: 'any' },
+      signOut: { method: 'DELETE', path: () => '/api/v1/session', allowed: 200, who: 'any' },
+    } satisfies Record<string, Case>;
+    const got: Record<string, Record<string, number>> = {};
+    for (const [name, c] of Object.entries(sessionCases)) {
+      got[name] = {};
+      for (const credential of CREDENTIALS) got[name][credential] = await send(c, credential);
+    }
+    expect(got).toEqual({
+      signIn: {
+        none: 401,
+        wrong: 401,
+        publishable: 403,
+        secret: 201,
+        'other secret': 201,
+        operator: 201,
+        // C32: a session is never traded for another.
+        session: 401,
+        'session without CSRF': 401,
+      },
+      // C32: a session is read and ended by its cookie; a bearer credential has none.
+      getSession: {
+        none: 401,
+        wrong: 401,
+        publishable: 403,
+        secret: 401,
+        'other secret': 401,
+        operator: 401,
+        session: 200,
+        'session without CSRF': 200,
+      },
+      signOut: {
+        none: 401,
+        wrong: 401,
+        publishable: 403,
+        secret: 401,
+        'other secret': 401,
+        operator: 401,
+        session: 200,
+        'session without CSRF': 403,
+      },
+    });
+  });
+});
+
+describe('C23, C24: every route of the key-scoped submissions API, against every credential', () => {
+  it.each(Object.keys(KEY_SCOPED))('%s', async (name) => {
+    const c = KEY_SCOPED[name] as (typeof KEY_SCOPED)[string];
+    const got: Record<string, number> = {};
+    const want: Record<string, number> = {};
+    for (const credential of CREDENTIALS) {
+      got[credential] = await send(c, credential);
+      want[credential] = expectedKeyScoped(c, credential);
+    }
+    expect(got).toEqual(want);
+  });
+});
