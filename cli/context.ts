@@ -1,9 +1,11 @@
 // What every command group of `forms` is given: the database named by the global options, who is
 // asking (the tool, for the audit log), and the one way output is printed (C19).
+
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { type Database, openDatabase, type Target } from '../scripts/database.ts';
 import { safeJson, safeText, shown } from '../src/lib/printable.ts';
+import { savedToken } from './deployment.ts';
 import { localOps, type Ops, remoteOps } from './ops.ts';
 import { readSecret, type SecretSource } from './secret.ts';
 
@@ -91,9 +93,11 @@ export function context(io: Io, openDb: Open = openDatabase): Context {
           if (global.remote || global.local)
             throw new UsageError('--url names a worker: drop --remote and --local');
           const base = workerUrl(global.url);
-          // C32: the token is read from the environment, never from an argument.
-          const token = (io.env ?? process.env).FORMS_ADMIN_TOKEN;
-          if (token === undefined || token === '') {
+          // C32: the token is read from the environment, never from an argument; C42: or, for the
+          // worker a deploy from this folder made, from where the deploy kept it.
+          const given = (io.env ?? process.env).FORMS_ADMIN_TOKEN;
+          const token = given === undefined || given === '' ? savedToken(new URL(base).origin) : given;
+          if (token === undefined) {
             throw new UsageError('--url needs the operator token (or a secret key) in FORMS_ADMIN_TOKEN');
           }
           await action(remoteOps(base, token, io.fetch), global, ...args);

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getPlatformProxy, unstable_readConfig } from 'wrangler';
+import { NotFound } from '../src/lib/faults.ts';
 import { type Db, database } from '../src/store/db.ts';
 
 type D1 = Parameters<typeof database>[0];
@@ -56,9 +57,51 @@ async function pendingMigrations(d1: D1): Promise<boolean> {
   }
 }
 
-/** A wrangler config that marks the D1 binding remote, for `--remote`. */
+type D1Config = { binding: string; database_name?: string; database_id?: string };
+
+/**
+ * C42: each database of wrangler.toml with its id, looked up by name among the account's
+ * (`listed`, as `wrangler d1 list --json` prints them): wrangler.toml names databases, never holds
+ * their ids.
+ */
+export function withDatabaseIds<D extends D1Config>(
+  databases: D[],
+  listed: { uuid: string; name: string }[],
+): (D & { database_id: string })[] {
+  return databases.map((d) => {
+    if (d.database_id !== undefined && d.database_id !== '') return { ...d, database_id: d.database_id };
+    const found = listed.find((row) => row.name === d.database_name);
+    if (found === undefined) {
+      throw new NotFound(
+        `The account has no D1 database named '${d.database_name ?? d.binding}' (binding ${d.binding})`,
+        'npm run deploy creates it',
+      );
+    }
+    return { ...d, database_id: found.uuid };
+  });
+}
+
+/** The account's D1 databases, as wrangler lists them. */
+function accountDatabases(): { uuid: string; name: string }[] {
+  const result = spawnSync('wrangler', ['d1', 'list', '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: wranglerEnv,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout);
+    process.stderr.write(result.stderr);
+    throw new Error('wrangler d1 list failed: log in with `npx wrangler login`, or set CLOUDFLARE_API_TOKEN');
+  }
+  return JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as { uuid: string; name: string }[];
+}
+
+/** A wrangler config that marks the D1 binding remote, for `--remote`, with its id found by name. */
 function remoteConfig(): { path: string; cleanup(): void } {
   const config = unstable_readConfig({ config: CONFIG });
+  const databases = config.d1_databases as D1Config[];
+  const needsIds = databases.some((d) => d.database_id === undefined || d.database_id === '');
+  const resolved = withDatabaseIds(databases, needsIds ? accountDatabases() : []);
   const dir = mkdtempSync(join(tmpdir(), 'forms-remote-'));
   const path = join(dir, 'wrangler.json');
   writeFileSync(
@@ -66,7 +109,7 @@ function remoteConfig(): { path: string; cleanup(): void } {
     JSON.stringify({
       name: config.name,
       compatibility_date: config.compatibility_date,
-      d1_databases: config.d1_databases.map((d: object) => ({ ...d, remote: true })),
+      d1_databases: resolved.map((d) => ({ ...d, remote: true })),
     }),
   );
   return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

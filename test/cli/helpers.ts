@@ -58,12 +58,18 @@ export function spawnForms(args: string[]): Promise<Result> {
 export function runProcess(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+  options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {},
 ): Promise<Result> {
+  // A variable given as undefined is left out of the child's environment.
+  const env = Object.fromEntries(
+    Object.entries({ ...process.env, ...options.env, WRANGLER_SEND_METRICS: 'false' }).filter(
+      (kv): kv is [string, string] => kv[1] !== undefined,
+    ),
+  );
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      env: { ...process.env, ...options.env, WRANGLER_SEND_METRICS: 'false' },
+      env,
     });
     let stdout = '';
     let stderr = '';

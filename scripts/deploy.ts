@@ -1,0 +1,289 @@
+// `npm run deploy` (C42): everything a deploy needs that can be done for the user, in order, each
+// step stopping the rest when it fails and saying what to do. The databases are made and migrated
+// before the code that needs their schema is uploaded; a first deploy makes the operator token and
+// hands it to wrangler in a file only the user can read, never on a command line. `--dry-run`
+// prints the plan and checks the upload offline (`wrangler deploy --dry-run`).
+//
+// Every command is looked up on the PATH (`npm run` puts the project's wrangler first), so the
+// tests put a stand-in wrangler and npm there and check what each was asked.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
+import { unstable_readConfig } from 'wrangler';
+import { readDeployment, saveDeployment } from '../cli/deployment.ts';
+
+const ENTRY = 'dist/worker/index.mjs';
+/** C32: the worker refuses a shorter operator token. */
+const MIN_TOKEN = 43;
+const UPLOAD = ['deploy', ENTRY, '--no-bundle'];
+
+type Database = { binding: string; name: string };
+type Config = { worker: string; databases: Database[] };
+
+/** What wrangler.toml names: the worker, and each D1 database by binding and name (C42: no ids). */
+export function readDeployConfig(path = 'wrangler.toml'): Config {
+  const config = unstable_readConfig({ config: path });
+  return {
+    worker: config.name ?? 'edge-forms',
+    databases: config.d1_databases.map((d: { binding: string; database_name?: string }) => ({
+      binding: d.binding,
+      name: d.database_name ?? d.binding,
+    })),
+  };
+}
+
+/** A step of the deploy that failed: which, and what the user does next. */
+export class StepFailed extends Error {
+  override name = 'StepFailed';
+  readonly step: string;
+  readonly next: string;
+  constructor(step: string, next: string) {
+    super(`${step} failed`);
+    this.step = step;
+    this.next = next;
+  }
+}
+
+type Ran = { code: number; output: string };
+
+/**
+ * Runs a command, its output shown as it comes (and kept, for the few answers read from it). Its
+ * standard input is closed: wrangler then asks nothing and takes its defaults (no prompt to answer
+ * in a deploy).
+ */
+function run(command: string, args: string[], options: { quiet?: boolean } = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    });
+    let output = '';
+    const keep = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
+      output += String(chunk);
+      if (!options.quiet) stream.write(chunk);
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.on('error', (error) => resolve({ code: -1, output: `${output}${error.message}\n` }));
+    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+const AUTH =
+  'log in with `npx wrangler login`, or set CLOUDFLARE_API_TOKEN (a token that may edit Workers, D1, R2 and Queues) and CLOUDFLARE_ACCOUNT_ID';
+
+/** CI=true (any value but empty, 0 or false), as CI services and Workers Builds set it. */
+export const inCi = (env: NodeJS.ProcessEnv = process.env) =>
+  env.CI !== undefined && !['', '0', 'false'].includes(env.CI.toLowerCase());
+
+export function plan(config: Config): string[] {
+  const bindings = config.databases.map((d) => d.binding).join(', ');
+  return [
+    'build the assets (widget, dashboard, API document) and the worker’s modules',
+    `find the D1 databases of wrangler.toml in the account (${config.databases.map((d) => d.name).join(', ')})`,
+    'create each one that does not exist yet, by its name in wrangler.toml',
+    `apply the migrations to every database, by binding (${bindings}), before any code that needs them`,
+    'first deploy only: make the operator token (ADMIN_TOKEN) and put it in a file only you can read',
+    `upload the worker (wrangler deploy), which creates the R2 bucket and the queues it names; the token goes with it from that file, then the file is deleted`,
+    `apply the migrations again (${bindings}): a database the upload made is migrated before it is used`,
+    'print the worker’s address, the dashboard’s, how to sign in, and the command for a first project',
+  ];
+}
+
+async function step(name: string, next: string, action: () => Promise<boolean>): Promise<void> {
+  console.log(`\n▸ ${name}`);
+  if (!(await action())) throw new StepFailed(name, next);
+}
+
+/** The names of the account's D1 databases (`wrangler d1 list --json`). */
+async function existingDatabases(): Promise<Set<string> | undefined> {
+  const listed = await run('wrangler', ['d1', 'list', '--json'], { quiet: true });
+  if (listed.code !== 0) {
+    process.stderr.write(listed.output);
+    return undefined;
+  }
+  try {
+    const rows = JSON.parse(listed.output.slice(listed.output.indexOf('['))) as { name: string }[];
+    return new Set(rows.map((r) => r.name));
+  } catch {
+    process.stderr.write(listed.output);
+    return undefined;
+  }
+}
+
+/** Whether the deployed worker has an ADMIN_TOKEN; `undefined` when wrangler could not say. */
+async function hasOperatorToken(worker: string): Promise<boolean | undefined> {
+  const listed = await run('wrangler', ['secret', 'list', '--format', 'json'], { quiet: true });
+  if (listed.code !== 0) {
+    // A worker that does not exist yet has no secret: this is its first deploy.
+    if (/not found/i.test(listed.output) && listed.output.includes(worker)) return false;
+    process.stderr.write(listed.output);
+    return undefined;
+  }
+  try {
+    const secrets = JSON.parse(listed.output.slice(listed.output.indexOf('['))) as { name: string }[];
+    return secrets.some((s) => s.name === 'ADMIN_TOKEN');
+  } catch {
+    process.stderr.write(listed.output);
+    return undefined;
+  }
+}
+
+const workerAddress = (output: string) =>
+  /https:\/\/[^\s/]+\.workers\.dev\b/.exec(stripVTControlCharacters(output))?.[0];
+
+async function migrate(databases: Database[], next: string): Promise<void> {
+  for (const d of databases) {
+    await step(
+      `apply the migrations to ${d.binding} (${d.name})`,
+      next,
+      async () => (await run('wrangler', ['d1', 'migrations', 'apply', d.binding, '--remote'])).code === 0,
+    );
+  }
+}
+
+async function deploy(config: Config): Promise<void> {
+  await step(
+    'build',
+    'fix the error above (`npm run build` shows it alone), then run `npm run deploy` again',
+    async () => {
+      for (const script of ['build:assets', 'build:worker'])
+        if ((await run('npm', ['run', '-s', script])).code !== 0) return false;
+      return true;
+    },
+  );
+
+  let existing: Set<string> | undefined;
+  await step('find the databases', `${AUTH}; then run \`npm run deploy\` again`, async () => {
+    existing = await existingDatabases();
+    return existing !== undefined;
+  });
+  for (const d of config.databases.filter((d) => !existing?.has(d.name))) {
+    await step(
+      `create the database ${d.name}`,
+      `nothing was uploaded. Read wrangler's message above (a name taken, a limit reached, a permission missing: ${AUTH}), then run \`npm run deploy\` again`,
+      async () => (await run('wrangler', ['d1', 'create', d.name])).code === 0,
+    );
+  }
+  await migrate(
+    config.databases,
+    'nothing was uploaded: the worker still runs its previous version against the schema it knows. Fix what wrangler names above, then run `npm run deploy` again',
+  );
+
+  let token: string | undefined;
+  // The token came from CI's own secret: not saved, not printed.
+  let provided = false;
+  await step(
+    'the operator token',
+    'run `npm run deploy` again once wrangler can read the worker’s secrets',
+    async () => {
+      const has = await hasOperatorToken(config.worker);
+      if (has === undefined) return false;
+      if (has) {
+        console.log('The worker has its operator token (ADMIN_TOKEN): kept as it is.');
+        return true;
+      }
+      if (inCi()) {
+        // A token the CI service holds as a secret variable: handed on by file, never made here
+        // and never printed.
+        const given = process.env.ADMIN_TOKEN;
+        if (given !== undefined && given.length >= MIN_TOKEN) {
+          token = given;
+          provided = true;
+          return true;
+        }
+        throw new StepFailed(
+          'the operator token',
+          `this is CI (CI is set), and the worker has no operator token yet: a first deploy makes one and shows it once to a person, never in a log. Run \`npm run deploy\` once from your own machine, or give CI the token as a secret variable ADMIN_TOKEN (at least ${MIN_TOKEN} characters: \`openssl rand -base64 32\`), then deploy again`,
+        );
+      }
+      // A token saved by a first deploy whose upload failed is the one that may be on the worker.
+      token = readDeployment()?.token ?? randomBytes(32).toString('base64url');
+      saveDeployment({ token });
+      return true;
+    },
+  );
+
+  let output = '';
+  const dir = token === undefined ? undefined : mkdtempSync(join(tmpdir(), 'edge-forms-deploy-'));
+  try {
+    await step(
+      'upload the worker',
+      'the databases are migrated and the previous version still runs. Read wrangler’s message above, then run `npm run deploy` again',
+      async () => {
+        const args = [...UPLOAD];
+        if (dir !== undefined && token !== undefined) {
+          // C42: the secret reaches wrangler in a file only this user can read, never as an argument.
+          const file = join(dir, 'secrets.json');
+          writeFileSync(file, JSON.stringify({ ADMIN_TOKEN: token }), { mode: 0o600, flag: 'wx' });
+          args.push('--secrets-file', file);
+        }
+        const ran = await run('wrangler', args);
+        output = ran.output;
+        return ran.code === 0;
+      },
+    );
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
+  const url = workerAddress(output);
+  if (token !== undefined && !provided) saveDeployment({ token, ...(url === undefined ? {} : { url }) });
+
+  await migrate(
+    config.databases,
+    'the worker is uploaded; a database it made has no tables yet, so its requests answer 503 until this step succeeds. Run `npm run deploy` again: it migrates before it uploads',
+  );
+
+  const address = url ?? 'https://<your worker>.workers.dev (printed by wrangler above)';
+  console.log(`\nDeployed: ${address}`);
+  console.log(`The dashboard: ${address}/admin/`);
+  if (token !== undefined && !provided) {
+    // C42: printed this once; kept in .forms/deployment.json (only you can read it) for the tool.
+    console.log(
+      `\nThe operator token (sign in to the dashboard with it; it is shown only now):\n\n  ${token}\n`,
+    );
+    console.log('It is kept in .forms/deployment.json, where `npm run forms -- --url` finds it.');
+  } else {
+    console.log(
+      'Sign in with the operator token made by the first deploy (kept in .forms/deployment.json on that machine).',
+    );
+  }
+  console.log(
+    `\nYour first project:\n\n  npm run forms -- --url ${address} project create "Contact" --field name:string:required --field email:string:format=email\n`,
+  );
+  console.log('Email, Cloudflare Access, PUBLIC_URL, updating and rolling back: docs/deploy.md');
+}
+
+async function dryRun(config: Config): Promise<void> {
+  console.log('npm run deploy will:');
+  for (const [i, line] of plan(config).entries()) console.log(`  ${i + 1}. ${line}`);
+  console.log('\nDry run: the build, and the upload checked offline (wrangler deploy --dry-run).');
+  await step('build', 'fix the error above, then run it again', async () => {
+    for (const script of ['build:assets', 'build:worker'])
+      if ((await run('npm', ['run', '-s', script])).code !== 0) return false;
+    return true;
+  });
+  await step(
+    'check the upload',
+    'fix what wrangler names above, then run it again',
+    async () => (await run('wrangler', [...UPLOAD, '--dry-run'])).code === 0,
+  );
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { 'dry-run': { type: 'boolean' } } });
+  const config = readDeployConfig();
+  try {
+    await (values['dry-run'] ? dryRun(config) : deploy(config));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof StepFailed)) throw error;
+    console.error(`\n✗ ${error.step} failed: ${error.next}.`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

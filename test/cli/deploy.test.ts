@@ -1,0 +1,251 @@
+// C42: `npm run deploy` against a stand-in wrangler (and npm) on its PATH, which records every call
+// and answers as wrangler does: the order (databases made and migrated before the upload, migrated
+// again after), the operator token only on a first deploy and only through a file only the user
+// can read, gone afterwards, never in an argument or a log; CI refusing to make one; a failing step
+// stopping the rest; the dry run asking no account anything. The real wrangler's dry run is typed by
+// the documentation test (the README shows it).
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { saveDeployment, savedToken } from '../../cli/deployment.ts';
+import { withDatabaseIds } from '../../scripts/database.ts';
+import { runProcess, tempDir } from './helpers.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const FAKES = join(import.meta.dirname, 'fake-wrangler');
+const WORKER = 'edge-forms';
+
+type Call = { tool: string; args: string[]; secretsFile?: { path: string; mode: number } };
+type State = {
+  name: string;
+  bindings: Record<string, string>;
+  databases: string[];
+  worker: boolean;
+  secrets: Record<string, string>;
+  migrated: string[];
+  calls: Call[];
+  failOn?: string;
+  loggedOut?: boolean;
+};
+
+async function deploy(
+  initial: Partial<State>,
+  options: { ci?: boolean; args?: string[]; env?: Record<string, string> } = {},
+) {
+  const dir = tempDir('deploy');
+  copyFileSync(join(ROOT, 'wrangler.toml'), join(dir, 'wrangler.toml'));
+  const statePath = join(dir, 'fake-state.json');
+  const state: State = {
+    name: WORKER,
+    bindings: { DB: 'edge-forms' },
+    databases: [],
+    worker: false,
+    secrets: {},
+    migrated: [],
+    calls: [],
+    ...initial,
+  };
+  writeFileSync(statePath, JSON.stringify(state));
+  const result = await runProcess(
+    process.execPath,
+    [join(ROOT, 'scripts/deploy.ts'), ...(options.args ?? [])],
+    {
+      cwd: dir,
+      env: {
+        PATH: `${FAKES}:${process.env.PATH}`,
+        FAKE_STATE: statePath,
+        CI: options.ci ? 'true' : '',
+        CLOUDFLARE_API_TOKEN: 'a-cloudflare-token-of-the-test',
+        ADMIN_TOKEN: undefined,
+        ...options.env,
+      },
+    },
+  );
+  const after = JSON.parse(readFileSync(statePath, 'utf8')) as State;
+  const calls = after.calls.map((c) => `${c.tool} ${c.args.join(' ')}`);
+  return { dir, result, state: after, calls };
+}
+
+const TOKEN = /^ {2}([A-Za-z0-9_-]{43})$/m;
+
+describe('npm run deploy (C42)', () => {
+  it('a first deploy: builds, makes and migrates the database, uploads with the token by file, migrates again, says what next', async () => {
+    const { dir, result, state, calls } = await deploy({});
+    expect(result.code, result.stderr).toBe(0);
+    expect(calls).toEqual([
+      'npm run -s build:assets',
+      'npm run -s build:worker',
+      'wrangler d1 list --json',
+      'wrangler d1 create edge-forms',
+      'wrangler d1 migrations apply DB --remote',
+      'wrangler secret list --format json',
+      expect.stringMatching(/^wrangler deploy dist\/worker\/index\.mjs --no-bundle --secrets-file \S+$/),
+      'wrangler d1 migrations apply DB --remote',
+    ]);
+    const token = TOKEN.exec(result.stdout)?.[1] ?? '';
+    expect(token).toHaveLength(43);
+    expect(state.secrets).toEqual({ ADMIN_TOKEN: token });
+    // The token: printed once, never in an argument, never on standard error.
+    expect(result.stdout.split(token)).toHaveLength(2);
+    expect(result.stderr).not.toContain(token);
+    expect(JSON.stringify(state.calls.map((c) => c.args))).not.toContain(token);
+    const upload = state.calls.find((c) => c.secretsFile !== undefined);
+    expect(upload?.secretsFile?.mode).toBe(0o600);
+    expect(existsSync(upload?.secretsFile?.path ?? '')).toBe(false);
+    // Kept where the tool finds it, for this user only.
+    const saved = join(dir, '.forms/deployment.json');
+    expect(JSON.parse(readFileSync(saved, 'utf8'))).toEqual({
+      token,
+      url: `https://${WORKER}.example-account.workers.dev`,
+    });
+    expect(statSync(saved).mode & 0o777).toBe(0o600);
+    expect(result.stdout).toContain(`The dashboard: https://${WORKER}.example-account.workers.dev/admin/`);
+    expect(result.stdout).toContain(
+      `npm run forms -- --url https://${WORKER}.example-account.workers.dev project create "Contact"`,
+    );
+  });
+
+  it('an update: migrates, uploads without a secret, migrates; no token made or shown', async () => {
+    const { dir, result, state, calls } = await deploy({
+      databases: ['edge-forms'],
+      worker: true,
+      secrets: { ADMIN_TOKEN: 'x'.repeat(43) },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(calls).toEqual([
+      'npm run -s build:assets',
+      'npm run -s build:worker',
+      'wrangler d1 list --json',
+      'wrangler d1 migrations apply DB --remote',
+      'wrangler secret list --format json',
+      'wrangler deploy dist/worker/index.mjs --no-bundle',
+      'wrangler d1 migrations apply DB --remote',
+    ]);
+    expect(state.secrets).toEqual({ ADMIN_TOKEN: 'x'.repeat(43) });
+    expect(result.stdout).not.toMatch(TOKEN);
+    expect(existsSync(join(dir, '.forms/deployment.json'))).toBe(false);
+  });
+
+  it('in CI, a first deploy stops before the upload instead of making a token', async () => {
+    const { dir, result, calls } = await deploy({ databases: ['edge-forms'] }, { ci: true });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the operator token failed: this is CI');
+    expect(calls.some((c) => c.startsWith('wrangler deploy'))).toBe(false);
+    expect(existsSync(join(dir, '.forms'))).toBe(false);
+    expect(result.stdout).not.toMatch(TOKEN);
+  });
+
+  it.each([
+    ['npm run -s build:worker', 'build'],
+    ['wrangler d1 create', 'create the database edge-forms'],
+    ['wrangler d1 migrations apply DB', 'apply the migrations to DB (edge-forms)'],
+  ])(
+    'a failing step (%s) stops the deploy there: nothing after it runs, nothing is uploaded',
+    async (failOn, step) => {
+      const { result, calls } = await deploy({ failOn });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`✗ ${step} failed:`);
+      // The failing call is the last one made.
+      expect(calls.at(-1)).toMatch(new RegExp(`^${failOn}`));
+      expect(calls.some((c) => c.startsWith('wrangler deploy') || c.startsWith('wrangler secret'))).toBe(
+        false,
+      );
+    },
+  );
+
+  it('a failed upload stops before the second migration; the token file is gone, the token kept for the next try', async () => {
+    const { dir, result, state, calls } = await deploy({ failOn: 'wrangler deploy' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('✗ upload the worker failed:');
+    expect(calls.at(-1)).toMatch(/^wrangler deploy /);
+    const file = state.calls.at(-1)?.args.at(-1) ?? '';
+    expect(existsSync(file)).toBe(false);
+    const kept = JSON.parse(readFileSync(join(dir, '.forms/deployment.json'), 'utf8')) as { token: string };
+    expect(kept.token).toHaveLength(43);
+    expect(result.stdout).not.toContain(kept.token);
+  });
+
+  it("in CI, a first deploy takes the token from CI's secret variable, by file, and neither saves nor prints it", async () => {
+    const given = 'c'.repeat(44);
+    const { dir, result, state, calls } = await deploy(
+      { databases: ['edge-forms'] },
+      { ci: true, env: { ADMIN_TOKEN: given } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(calls.find((c) => c.startsWith('wrangler deploy'))).toMatch(/--secrets-file \S+$/);
+    expect(state.secrets).toEqual({ ADMIN_TOKEN: given });
+    expect(`${result.stdout}${result.stderr}`).not.toContain(given);
+    expect(JSON.stringify(state.calls.map((c) => c.args))).not.toContain(given);
+    expect(existsSync(join(dir, '.forms'))).toBe(false);
+  });
+
+  it('not logged in: says how to log in', async () => {
+    const { result, calls } = await deploy({ loggedOut: true });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('✗ find the databases failed: log in with `npx wrangler login`');
+    expect(calls).toHaveLength(3);
+  });
+});
+
+describe('npm run deploy -- --dry-run (C42)', () => {
+  it('prints the plan in order, builds, and checks the upload with wrangler deploy --dry-run, touching nothing else', async () => {
+    const { result, calls } = await deploy({ loggedOut: true }, { args: ['--dry-run'] });
+    expect(result.code, result.stderr).toBe(0);
+    const steps = [...result.stdout.matchAll(/^ {2}(\d)\. (.*)$/gm)].map((m) => m[2] ?? '');
+    expect(steps).toHaveLength(8);
+    const at = (start: string) => steps.findIndex((s) => s.startsWith(start));
+    expect(at('build')).toBe(0);
+    expect(at('create each one')).toBeLessThan(at('apply the migrations to every database'));
+    expect(at('apply the migrations to every database')).toBeLessThan(at('upload the worker'));
+    expect(at('apply the migrations again')).toBeGreaterThan(at('upload the worker'));
+    // Offline: no account is asked anything (the stand-in is logged out and would refuse).
+    expect(calls).toEqual([
+      'npm run -s build:assets',
+      'npm run -s build:worker',
+      'wrangler deploy dist/worker/index.mjs --no-bundle --dry-run',
+    ]);
+  });
+});
+
+describe('where a deploy keeps the operator token (C42)', () => {
+  it('only this user can read it, and it is given only to the worker it was made for', () => {
+    const dir = tempDir('deployment');
+    expect(savedToken('https://edge-forms.example.workers.dev', dir)).toBeUndefined();
+    saveDeployment({ token: 't'.repeat(43) }, dir);
+    // Saved before the upload, the address is not known yet: no worker gets it.
+    expect(savedToken('https://edge-forms.example.workers.dev', dir)).toBeUndefined();
+    saveDeployment({ token: 't'.repeat(43), url: 'https://edge-forms.example.workers.dev' }, dir);
+    expect(statSync(join(dir, '.forms')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, '.forms/deployment.json')).mode & 0o777).toBe(0o600);
+    expect(savedToken('https://edge-forms.example.workers.dev', dir)).toBe('t'.repeat(43));
+    for (const other of [
+      'https://edge-forms.example.workers.dev.evil.example',
+      'http://edge-forms.example.workers.dev',
+      'https://other.example.workers.dev',
+    ]) {
+      expect(savedToken(other, dir), other).toBeUndefined();
+    }
+  });
+});
+
+describe('forms --remote finds the database by its name in wrangler.toml (C42)', () => {
+  const listed = [
+    { uuid: 'uuid-other', name: 'other' },
+    { uuid: 'uuid-forms', name: 'edge-forms' },
+  ];
+
+  it('takes the id of the database of that name; an id written in the config wins', () => {
+    expect(withDatabaseIds([{ binding: 'DB', database_name: 'edge-forms' }], listed)).toEqual([
+      { binding: 'DB', database_name: 'edge-forms', database_id: 'uuid-forms' },
+    ]);
+    expect(
+      withDatabaseIds([{ binding: 'DB', database_name: 'edge-forms', database_id: 'pinned' }], listed),
+    ).toEqual([{ binding: 'DB', database_name: 'edge-forms', database_id: 'pinned' }]);
+  });
+
+  it('a database the account lacks is named, with how to make it', () => {
+    expect(() => withDatabaseIds([{ binding: 'DB', database_name: 'edge-forms-eu' }], listed)).toThrow(
+      "The account has no D1 database named 'edge-forms-eu' (binding DB)",
+    );
+  });
+});
