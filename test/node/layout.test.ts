@@ -11,6 +11,7 @@ const LAYERS = [
   ...ROOT_FILES,
   'lib',
   'fields',
+  'spam',
   'store',
   'projects',
   'http',

@@ -1,0 +1,122 @@
+// C39: the spam features and the classifier, as pure functions: bounded whatever a stranger sends,
+// a verdict that points the way its evidence does and names it, learning that can be taken back.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadLists } from '../../scripts/spam-lists.ts';
+import { chi2Q, classify, Learner } from '../../src/spam/classifier.ts';
+import { features, hostAndParents, looksGibberish, MAX_FEATURES } from '../../src/spam/features.ts';
+
+const lists = loadLists();
+
+describe('C39: what the classifier reads of a submission', () => {
+  it('reads words, pairs, link domains with their parents, shorteners, disposable addresses and counts', () => {
+    const found = features(
+      {
+        name: 'Xkqzvbtr Wplmnq',
+        email: 'seo@mailinator.com',
+        message: 'Cheap backlinks for your site: https://bit.ly/x and https://a.b.example.com/p',
+      },
+      lists,
+    );
+    for (const f of [
+      'word "backlinks"',
+      'words "cheap backlinks"',
+      'link domain bit.ly',
+      'link domain a.b.example.com',
+      'link domain b.example.com',
+      'link domain example.com',
+      'url shortener',
+      'disposable address',
+      'address domain mailinator.com',
+      'gibberish name',
+      'links 2-3',
+    ]) {
+      expect(found, f).toContain(f);
+    }
+    expect(features({ message: 'https://bit.ly/a https://bit.ly/b' }, lists)).toContain('only links');
+  });
+
+  it('folds compatibility forms and drops invisible characters, so a disguised word is the word', () => {
+    const plain = features({ message: 'backlinks' }, lists);
+    expect(features({ message: 'ｂａｃｋ\u200Dlinks' }, lists)).toEqual(plain);
+    expect(features({ message: 'BACK\u00ADLINKS' }, lists)).toContain('word "backlinks"');
+  });
+
+  it('a parent domain has two labels at least; gibberish is told from names', () => {
+    expect(hostAndParents('a.b.example.co')).toEqual(['a.b.example.co', 'b.example.co', 'example.co']);
+    expect(hostAndParents('localhost')).toEqual([]);
+    for (const name of ['Ada Lovelace', 'Chris Schmidt', 'Nguyen Thi', 'Jean-Luc'])
+      expect(looksGibberish(name), name).toBe(false);
+    for (const name of ['xkqzvbtr', 'aSdFgHjKl']) expect(looksGibberish(name), name).toBe(true);
+  });
+
+  it('is bounded whatever it is sent: 10 KB words, emoji, RTL, joiners, a thousand links', () => {
+    const hostile = {
+      name: '\u202Eevil\u200D'.repeat(500),
+      email: `${'a'.repeat(64)}@${'b'.repeat(200)}.com`,
+      message: [
+        'x'.repeat(10_000),
+        '👩‍👩‍👧‍👦'.repeat(2_000),
+        'שלום עולם '.repeat(500),
+        Array.from({ length: 1000 }, (_, i) => `https://s${i}.example.com/`).join(' '),
+      ].join(' '),
+    };
+    const found = features(hostile, lists);
+    expect(found.length).toBeLessThanOrEqual(MAX_FEATURES);
+    expect(found).toContain('very long word');
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20_000 }), { maxKeys: 6 }),
+        (values) => {
+          const out = features(values, lists);
+          expect(out.length).toBeLessThanOrEqual(MAX_FEATURES);
+          expect(new Set(out).size).toBe(out.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('C39: the classifier', () => {
+  it('chi-squared: the tail of a known distribution', () => {
+    // For 2 degrees of freedom, Q(x) = e^(-x/2).
+    expect(chi2Q(2, 2)).toBeCloseTo(Math.exp(-1), 12);
+    // For 4, Q(x) = e^(-x/2) (1 + x/2).
+    expect(chi2Q(3, 4)).toBeCloseTo(Math.exp(-1.5) * 2.5, 12);
+    expect(chi2Q(0, 10)).toBe(1);
+  });
+
+  it('scores by the evidence, names the strongest signals, and is unsure without any', () => {
+    const learner = new Learner();
+    for (let i = 0; i < 20; i++) {
+      learner.learn(['word "backlinks"', 'link domain bit.ly', `word "s${i}"`], true);
+      learner.learn(['word "invoice"', 'word "thanks"', `word "h${i}"`], false);
+    }
+    const models = [{ counts: learner, weight: 1 }];
+    const spam = classify(['word "backlinks"', 'link domain bit.ly'], models);
+    const ham = classify(['word "invoice"', 'word "thanks"'], models);
+    expect(spam.score).toBeGreaterThan(0.9);
+    expect(ham.score).toBeLessThan(0.1);
+    expect(spam.signals.map((s) => s.feature).sort()).toEqual(['link domain bit.ly', 'word "backlinks"']);
+    expect(classify(['word "never seen"'], models)).toEqual({ score: 0.5, signals: [] });
+  });
+
+  it('learning taken back leaves the counts as they were', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 }), fc.boolean()), {
+          maxLength: 20,
+        }),
+        (marks) => {
+          const learner = new Learner();
+          learner.learn(['a', 'b'], true);
+          const before = JSON.stringify([learner.ham, learner.spam, [...learner.tokens].sort()]);
+          for (const [found, spam] of marks) learner.learn(found, spam);
+          for (const [found, spam] of [...marks].reverse()) learner.learn(found, spam, -1);
+          expect(JSON.stringify([learner.ham, learner.spam, [...learner.tokens].sort()])).toBe(before);
+        },
+      ),
+    );
+  });
+});
