@@ -49,6 +49,11 @@ export class StepFailed extends Error {
 
 type Ran = { code: number; output: string };
 
+function withoutToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ADMIN_TOKEN: _, ...rest } = env;
+  return rest;
+}
+
 /**
  * Runs a command, its output shown as it comes (and kept, for the few answers read from it). Its
  * standard input is closed: wrangler then asks nothing and takes its defaults (no prompt to answer
@@ -58,7 +63,9 @@ function run(command: string, args: string[], options: { quiet?: boolean } = {})
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+      // Wrangler lets a variable of its environment override the secrets file's value of the same
+      // name: the token it uploads must be the one in the file, the one printed.
+      env: { ...withoutToken(process.env), WRANGLER_SEND_METRICS: 'false' },
     });
     let output = '';
     const keep = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {

@@ -15,7 +15,12 @@ const ROOT = join(import.meta.dirname, '../..');
 const FAKES = join(import.meta.dirname, 'fake-wrangler');
 const WORKER = 'edge-forms';
 
-type Call = { tool: string; args: string[]; secretsFile?: { path: string; mode: number } };
+type Call = {
+  tool: string;
+  args: string[];
+  tokenInEnv: boolean;
+  secretsFile?: { path: string; mode: number };
+};
 type State = {
   name: string;
   bindings: Record<string, string>;
@@ -177,6 +182,16 @@ describe('npm run deploy (C42)', () => {
     expect(`${result.stdout}${result.stderr}`).not.toContain(given);
     expect(JSON.stringify(state.calls.map((c) => c.args))).not.toContain(given);
     expect(existsSync(join(dir, '.forms'))).toBe(false);
+    // Wrangler would let a variable override the file's value: none reaches it.
+    expect(state.calls.every((c) => !c.tokenInEnv)).toBe(true);
+  });
+
+  it('an ADMIN_TOKEN in the environment of a first deploy from a machine is not what wrangler uploads: the token printed is', async () => {
+    const { result, state } = await deploy({}, { env: { ADMIN_TOKEN: 'e'.repeat(44) } });
+    expect(result.code, result.stderr).toBe(0);
+    const token = TOKEN.exec(result.stdout)?.[1] ?? '';
+    expect(state.secrets).toEqual({ ADMIN_TOKEN: token });
+    expect(state.calls.every((c) => !c.tokenInEnv)).toBe(true);
   });
 
   it('not logged in: says how to log in', async () => {

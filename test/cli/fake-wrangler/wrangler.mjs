@@ -11,7 +11,12 @@ const tool = basename(process.argv[1])
   .replace(/\.mjs$/, '')
   .replace(/^npm-shim$/, 'npm');
 const args = process.argv.slice(2);
-const call = { tool: process.env.FAKE_TOOL ?? tool, args, ciEnv: process.env.CI ?? null };
+const call = {
+  tool: process.env.FAKE_TOOL ?? tool,
+  args,
+  ciEnv: process.env.CI ?? null,
+  tokenInEnv: 'ADMIN_TOKEN' in process.env,
+};
 state.calls.push(call);
 const save = () => writeFileSync(path, JSON.stringify(state, null, 2));
 const fail = (message) => {
