@@ -2,7 +2,7 @@
 // of its answer; one or every failed one sent again; a webhook disabled by 410 shown as such, and
 // turned back on.
 import { api, projectPath } from '../api.ts';
-import type { Attempt, Delivery, Webhook } from '../server-types.ts';
+import type { Delivery, Webhook } from '../server-types.ts';
 import { type ScreenProps, screenPath } from '../session.ts';
 import { act, plural, Section, Time, useLoad } from '../ui.tsx';
 
