@@ -20,7 +20,7 @@ import {
 } from '../store/inbox.ts';
 import { indexSubmissions, markForIndexing, matchesQuery, pendingOf } from '../store/search.ts';
 import { type DayStats, dailyStats, MAX_STATS_DAYS } from '../store/stats.ts';
-import { isOperator, type Manager, projectIdOf, recordChange, requireProject } from './context.ts';
+import { isOperator, type Manager, projectIdOf, recordChange } from './context.ts';
 
 /** What an inbox shows of a submission. */
 export type SubmissionView = {
@@ -115,12 +115,16 @@ export async function listInbox(
 const noSubmission = (projectId: string, id: string) =>
   new NotFound(`Project '${projectId}' has no submission '${id}'`);
 
+/** One submission of a project known to exist; NotFound when it has none with this id. */
+async function inProject(m: Manager, projectId: string, id: string): Promise<StoredSubmission> {
+  const found = await findSubmission(m.db, projectId, id);
+  if (found === undefined) throw noSubmission(projectId, id);
+  return found;
+}
+
 /** One submission of the project, as stored; NotFound when the project has none with this id. */
 export async function storedSubmission(m: Manager, projectId: string, id: string): Promise<StoredSubmission> {
-  const p = await projectIdOf(m, projectId);
-  const found = await findSubmission(m.db, p, id);
-  if (found === undefined) throw noSubmission(p, id);
-  return found;
+  return inProject(m, await projectIdOf(m, projectId), id);
 }
 
 export async function getSubmission(m: Manager, projectId: string, id: string): Promise<SubmissionView> {
@@ -143,14 +147,14 @@ export async function updateSubmission(
   id: string,
   change: StateChange,
 ): Promise<SubmissionView> {
-  const p = await requireProject(m, projectId);
-  if ((await findSubmission(m.db, p.id, id)) === undefined) throw noSubmission(p.id, id);
-  const changed = await changeState(m.db, p.id, [id], change, new Date().toISOString());
+  const p = await projectIdOf(m, projectId);
+  await inProject(m, p, id);
+  const changed = await changeState(m.db, p, [id], change, new Date().toISOString());
   if (changed.length > 0) {
-    await recordChange(m, p.id, 'submission.update', { id, ...change });
+    await recordChange(m, p, 'submission.update', { id, ...change });
     await deliverRescued(m, changed, change);
   }
-  return getSubmission(m, p.id, id);
+  return submissionView(await inProject(m, p, id));
 }
 
 export const BULK_ACTIONS = ['read', 'unread', 'star', 'unstar', 'spam', 'not-spam', 'delete'] as const;
@@ -161,7 +165,6 @@ export const MAX_BULK = 500;
 export const INBOX_PAGE = 50;
 export const AUDIT_PAGE = 100;
 export const MAX_PAGE = 500;
-/** C17: a submission's id is a UUIDv7. */
 
 const BULK_CHANGES: Record<Exclude<BulkAction, 'delete'>, StateChange> = {
   read: { read: true },
@@ -184,17 +187,17 @@ export async function bulkSubmissions(
     throw new InvalidInput(`At most ${MAX_BULK} submissions at once (${ids.length} given)`);
   const invalid = ids.find((id) => !UUID.test(id));
   if (invalid !== undefined) throw new InvalidInput(`'${invalid}' is not a submission id`);
-  const p = await requireProject(m, projectId);
+  const p = await projectIdOf(m, projectId);
   const unique = [...new Set(ids)];
   let changed: string[];
   if (action === 'delete') {
-    changed = await deleteSubmissions(m.db, p.id, unique);
+    changed = await deleteSubmissions(m.db, p, unique);
   } else {
     const change = BULK_CHANGES[action];
-    changed = await changeState(m.db, p.id, unique, change, new Date().toISOString());
+    changed = await changeState(m.db, p, unique, change, new Date().toISOString());
     await deliverRescued(m, changed, change);
   }
-  if (changed.length > 0) await recordChange(m, p.id, `submissions.${action}`, { ids: changed });
+  if (changed.length > 0) await recordChange(m, p, `submissions.${action}`, { ids: changed });
   return { action, changed: changed.length };
 }
 
@@ -217,9 +220,9 @@ export async function submissionStats(m: Manager, projectId: string, days = 30):
   if (!Number.isInteger(days) || days < 1 || days > MAX_STATS_DAYS) {
     throw new InvalidInput(`days must be a whole number from 1 to ${MAX_STATS_DAYS}`);
   }
-  const p = await requireProject(m, projectId);
+  const p = await projectIdOf(m, projectId);
   const from = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  return dailyStats(m.db, p.id, from, days);
+  return dailyStats(m.db, p, from, days);
 }
 
 /** C32: the project's audit log, newest first, `limit` entries before the entry `before`. */
@@ -228,9 +231,9 @@ export async function auditLog(
   projectId: string,
   options: { before?: string | undefined; limit?: number } = {},
 ): Promise<{ entries: AuditEntry[]; more: boolean }> {
-  const p = await requireProject(m, projectId);
+  const p = await projectIdOf(m, projectId);
   const limit = options.limit ?? AUDIT_PAGE;
-  const rows = await listAudit(m.db, p.id, { before: options.before, limit: limit + 1 });
+  const rows = await listAudit(m.db, p, { before: options.before, limit: limit + 1 });
   // C37: a project's key sees the operator's changes as the operator's, never who (an Access
   // identity is a person's address).
   const shown = isOperator(m.actor)
@@ -247,15 +250,15 @@ export async function auditLog(
  * many indexed now.
  */
 export async function rebuildSearch(m: Manager, projectId: string, max = Number.POSITIVE_INFINITY) {
-  const p = await requireProject(m, projectId);
-  const marked = await markForIndexing(m.db, p.id);
+  const p = await projectIdOf(m, projectId);
+  const marked = await markForIndexing(m.db, p);
   let indexed = 0;
   const chunk = 200;
   while (indexed < max) {
-    const ids = await pendingOf(m.db, p.id, chunk);
+    const ids = await pendingOf(m.db, p, chunk);
     if (ids.length === 0) break;
     indexed += await indexSubmissions(m.db, ids);
   }
-  await recordChange(m, p.id, 'search.rebuild', { marked, indexed });
-  return { projectId: p.id, marked, indexed };
+  await recordChange(m, p, 'search.rebuild', { marked, indexed });
+  return { projectId: p, marked, indexed };
 }
