@@ -15,14 +15,21 @@ export type Database = { db: Db; close(): Promise<void> };
 const CONFIG = 'wrangler.toml';
 const MIGRATIONS_DIR = 'schema/migrations';
 
-const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
+/**
+ * The environment wrangler runs in: no metrics, and never the operator token (wrangler needs none,
+ * and would let an `ADMIN_TOKEN` variable override a secrets file's value of that name, C42).
+ */
+export function wranglerEnv(): NodeJS.ProcessEnv {
+  const { ADMIN_TOKEN: _, ...rest } = process.env;
+  return { ...rest, WRANGLER_SEND_METRICS: 'false' };
+}
 
 /**
  * Runs wrangler to its end. Its chatter (a migration's table is drawn again at every step) is kept
  * and shown only if it fails, on stderr, so that stdout stays ours (`--json`).
  */
 export function wrangler(args: string[]): void {
-  const result = spawnSync('wrangler', args, { stdio: ['ignore', 'pipe', 'pipe'], env: wranglerEnv });
+  const result = spawnSync('wrangler', args, { stdio: ['ignore', 'pipe', 'pipe'], env: wranglerEnv() });
   if (result.status !== 0) {
     process.stderr.write(result.stdout);
     process.stderr.write(result.stderr);
@@ -81,11 +88,16 @@ export function withDatabaseIds<D extends D1Config>(
   });
 }
 
-/** The account's D1 databases, as wrangler lists them. */
-function accountDatabases(): { uuid: string; name: string }[] {
+/** What wrangler printed as JSON (`--json`, `--format json`), after any banner before it. */
+export function wranglerJson<T>(output: string): T {
+  return JSON.parse(output.slice(output.indexOf('['))) as T;
+}
+
+/** The account's D1 databases, as wrangler lists them; its words on standard error when it cannot. */
+export function accountDatabases(): { uuid: string; name: string }[] {
   const result = spawnSync('wrangler', ['d1', 'list', '--json'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: wranglerEnv,
+    env: wranglerEnv(),
     encoding: 'utf8',
   });
   if (result.status !== 0) {
@@ -93,7 +105,12 @@ function accountDatabases(): { uuid: string; name: string }[] {
     process.stderr.write(result.stderr);
     throw new Error('wrangler d1 list failed: log in with `npx wrangler login`, or set CLOUDFLARE_API_TOKEN');
   }
-  return JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as { uuid: string; name: string }[];
+  try {
+    return wranglerJson<{ uuid: string; name: string }[]>(result.stdout);
+  } catch {
+    process.stderr.write(result.stdout);
+    throw new Error('wrangler d1 list printed no list of databases');
+  }
 }
 
 /** A wrangler config that marks the D1 binding remote, for `--remote`, with its id found by name. */

@@ -7,17 +7,16 @@
 // Every command is looked up on the PATH (`npm run` puts the project's wrangler first), so the
 // tests put a stand-in wrangler and npm there and check what each was asked.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { unstable_readConfig } from 'wrangler';
 import { readDeployment, saveDeployment } from '../cli/deployment.ts';
+import { randomToken, TOKEN_LENGTH } from '../src/lib/hex.ts';
+import { accountDatabases, wranglerEnv, wranglerJson } from './database.ts';
 
 const ENTRY = 'dist/worker/index.mjs';
-/** C32: the worker refuses a shorter operator token. */
-const MIN_TOKEN = 43;
 const UPLOAD = ['deploy', ENTRY, '--no-bundle'];
 
 type Database = { binding: string; name: string };
@@ -49,11 +48,6 @@ export class StepFailed extends Error {
 
 type Ran = { code: number; output: string };
 
-function withoutToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { ADMIN_TOKEN: _, ...rest } = env;
-  return rest;
-}
-
 /**
  * Runs a command, its output shown as it comes (and kept, for the few answers read from it). Its
  * standard input is closed: wrangler then asks nothing and takes its defaults (no prompt to answer
@@ -63,9 +57,8 @@ function run(command: string, args: string[], options: { quiet?: boolean } = {})
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      // Wrangler lets a variable of its environment override the secrets file's value of the same
-      // name: the token it uploads must be the one in the file, the one printed.
-      env: { ...withoutToken(process.env), WRANGLER_SEND_METRICS: 'false' },
+      // Never the operator token: the one uploaded must be the file's, the one printed.
+      env: wranglerEnv(),
     });
     let output = '';
     const keep = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
@@ -105,22 +98,6 @@ async function step(name: string, next: string, action: () => Promise<boolean>):
   if (!(await action())) throw new StepFailed(name, next);
 }
 
-/** The names of the account's D1 databases (`wrangler d1 list --json`). */
-async function existingDatabases(): Promise<Set<string> | undefined> {
-  const listed = await run('wrangler', ['d1', 'list', '--json'], { quiet: true });
-  if (listed.code !== 0) {
-    process.stderr.write(listed.output);
-    return undefined;
-  }
-  try {
-    const rows = JSON.parse(listed.output.slice(listed.output.indexOf('['))) as { name: string }[];
-    return new Set(rows.map((r) => r.name));
-  } catch {
-    process.stderr.write(listed.output);
-    return undefined;
-  }
-}
-
 /** Whether the deployed worker has an ADMIN_TOKEN; `undefined` when wrangler could not say. */
 async function hasOperatorToken(worker: string): Promise<boolean | undefined> {
   const listed = await run('wrangler', ['secret', 'list', '--format', 'json'], { quiet: true });
@@ -131,8 +108,7 @@ async function hasOperatorToken(worker: string): Promise<boolean | undefined> {
     return undefined;
   }
   try {
-    const secrets = JSON.parse(listed.output.slice(listed.output.indexOf('['))) as { name: string }[];
-    return secrets.some((s) => s.name === 'ADMIN_TOKEN');
+    return wranglerJson<{ name: string }[]>(listed.output).some((s) => s.name === 'ADMIN_TOKEN');
   } catch {
     process.stderr.write(listed.output);
     return undefined;
@@ -152,23 +128,29 @@ async function migrate(databases: Database[], next: string): Promise<void> {
   }
 }
 
-async function deploy(config: Config): Promise<void> {
-  await step(
-    'build',
-    'fix the error above (`npm run build` shows it alone), then run `npm run deploy` again',
-    async () => {
-      for (const script of ['build:assets', 'build:worker'])
-        if ((await run('npm', ['run', '-s', script])).code !== 0) return false;
-      return true;
-    },
-  );
-
-  let existing: Set<string> | undefined;
-  await step('find the databases', `${AUTH}; then run \`npm run deploy\` again`, async () => {
-    existing = await existingDatabases();
-    return existing !== undefined;
+/** The assets and the worker's modules, as `npm run build` makes them. */
+function build(next: string): Promise<void> {
+  return step('build', next, async () => {
+    for (const script of ['build:assets', 'build:worker'])
+      if ((await run('npm', ['run', '-s', script])).code !== 0) return false;
+    return true;
   });
-  for (const d of config.databases.filter((d) => !existing?.has(d.name))) {
+}
+
+async function deploy(config: Config): Promise<void> {
+  await build('fix the error above (`npm run build` shows it alone), then run `npm run deploy` again');
+
+  const existing = new Set<string>();
+  await step('find the databases', `${AUTH}; then run \`npm run deploy\` again`, async () => {
+    try {
+      for (const d of accountDatabases()) existing.add(d.name);
+      return true;
+    } catch {
+      // accountDatabases has shown wrangler's words.
+      return false;
+    }
+  });
+  for (const d of config.databases.filter((d) => !existing.has(d.name))) {
     await step(
       `create the database ${d.name}`,
       `nothing was uploaded. Read wrangler's message above (a name taken, a limit reached, a permission missing: ${AUTH}), then run \`npm run deploy\` again`,
@@ -181,8 +163,6 @@ async function deploy(config: Config): Promise<void> {
   );
 
   let token: string | undefined;
-  // The token came from CI's own secret: not saved, not printed.
-  let provided = false;
   await step(
     'the operator token',
     'run `npm run deploy` again once wrangler can read the worker’s secrets',
@@ -197,18 +177,17 @@ async function deploy(config: Config): Promise<void> {
         // A token the CI service holds as a secret variable: handed on by file, never made here
         // and never printed.
         const given = process.env.ADMIN_TOKEN;
-        if (given !== undefined && given.length >= MIN_TOKEN) {
+        if (given !== undefined && given.length >= TOKEN_LENGTH) {
           token = given;
-          provided = true;
           return true;
         }
         throw new StepFailed(
           'the operator token',
-          `this is CI (CI is set), and the worker has no operator token yet: a first deploy makes one and shows it once to a person, never in a log. Run \`npm run deploy\` once from your own machine, or give CI the token as a secret variable ADMIN_TOKEN (at least ${MIN_TOKEN} characters: \`openssl rand -base64 32\`), then deploy again`,
+          `this is CI (CI is set), and the worker has no operator token yet: a first deploy makes one and shows it once to a person, never in a log. Run \`npm run deploy\` once from your own machine, or give CI the token as a secret variable ADMIN_TOKEN (at least ${TOKEN_LENGTH} characters: \`openssl rand -base64 32\`), then deploy again`,
         );
       }
       // A token saved by a first deploy whose upload failed is the one that may be on the worker.
-      token = readDeployment()?.token ?? randomBytes(32).toString('base64url');
+      token = readDeployment()?.token ?? randomToken();
       saveDeployment({ token });
       return true;
     },
@@ -237,7 +216,9 @@ async function deploy(config: Config): Promise<void> {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
   const url = workerAddress(output);
-  if (token !== undefined && !provided) saveDeployment({ token, ...(url === undefined ? {} : { url }) });
+  // A token made here is kept and shown; CI's own (its secret variable) is neither.
+  const made = inCi() ? undefined : token;
+  if (made !== undefined) saveDeployment({ token: made, ...(url === undefined ? {} : { url }) });
 
   await migrate(
     config.databases,
@@ -247,10 +228,10 @@ async function deploy(config: Config): Promise<void> {
   const address = url ?? 'https://<your worker>.workers.dev (printed by wrangler above)';
   console.log(`\nDeployed: ${address}`);
   console.log(`The dashboard: ${address}/admin/`);
-  if (token !== undefined && !provided) {
+  if (made !== undefined) {
     // C42: printed this once; kept in .forms/deployment.json (only you can read it) for the tool.
     console.log(
-      `\nThe operator token (sign in to the dashboard with it; it is shown only now):\n\n  ${token}\n`,
+      `\nThe operator token (sign in to the dashboard with it; it is shown only now):\n\n  ${made}\n`,
     );
     console.log('It is kept in .forms/deployment.json, where `npm run forms -- --url` finds it.');
   } else {
@@ -268,11 +249,7 @@ async function dryRun(config: Config): Promise<void> {
   console.log('npm run deploy will:');
   for (const [i, line] of plan(config).entries()) console.log(`  ${i + 1}. ${line}`);
   console.log('\nDry run: the build, and the upload checked offline (wrangler deploy --dry-run).');
-  await step('build', 'fix the error above, then run it again', async () => {
-    for (const script of ['build:assets', 'build:worker'])
-      if ((await run('npm', ['run', '-s', script])).code !== 0) return false;
-    return true;
-  });
+  await build('fix the error above, then run it again');
   await step(
     'check the upload',
     'fix what wrangler names above, then run it again',

@@ -1,11 +1,10 @@
 // C32: the operator token of `npm run dev`, kept in the git-ignored `.dev.vars` (where wrangler dev
 // reads a worker's secrets), made once: 32 random bytes, base64url. It is never printed.
-import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomToken, TOKEN_LENGTH } from '../src/lib/hex.ts';
 
 export const DEV_VARS = '.dev.vars';
-const MIN_LENGTH = 43;
 
 /** The value of `name` in `.dev.vars` (`NAME=value` lines), if there is one. */
 export function devVar(name: string, dir = process.cwd()): string | undefined {
@@ -24,14 +23,14 @@ export function devVar(name: string, dir = process.cwd()): string | undefined {
  */
 export function ensureAdminToken(dir = process.cwd()): boolean {
   const current = devVar('ADMIN_TOKEN', dir);
-  if (current !== undefined && current.length >= MIN_LENGTH) return false;
+  if (current !== undefined && current.length >= TOKEN_LENGTH) return false;
   const path = join(dir, DEV_VARS);
   const kept = existsSync(path)
     ? readFileSync(path, 'utf8')
         .split(/\r?\n/)
         .filter((line) => line.trim() !== '' && !/^\s*ADMIN_TOKEN\s*=/.test(line))
     : [];
-  const token = randomBytes(32).toString('base64url');
+  const token = randomToken();
   const text = `${[...kept, `ADMIN_TOKEN=${token}`].join('\n')}\n`;
   try {
     // Made only if absent: two `npm run dev` started at once keep the one token the first made.

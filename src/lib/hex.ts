@@ -22,5 +22,8 @@ export function toBase64url(bytes: Uint8Array): string {
     .replaceAll('=', '');
 }
 
+/** How long a token of 32 bytes is in base64url; the least an operator token may be (C32). */
+export const TOKEN_LENGTH = 43;
+
 /** A secret of 32 random bytes, in base64url (43 characters): session ids, links' tokens. */
 export const randomToken = () => toBase64url(crypto.getRandomValues(new Uint8Array(32)));

@@ -19,7 +19,7 @@ import {
   secretKeyInPage,
   tooManyRequests,
 } from '../../http/replies.ts';
-import { sha256Text } from '../../lib/hex.ts';
+import { sha256Text, TOKEN_LENGTH } from '../../lib/hex.ts';
 import type { Actor } from '../../ops/context.ts';
 import { keyHashOf, resolveProject } from '../../projects/cache.ts';
 import { displayPrefix, looksLikeKey, parseBearer } from '../../projects/keys.ts';
@@ -45,8 +45,6 @@ export const isLocalHttp = (c: Context) => {
 export const sessionCookieName = (c: Context) => (isLocalHttp(c) ? SESSION_COOKIE : HOST_SESSION_COOKIE);
 export const CSRF_HEADER = 'X-CSRF-Token';
 export const ACCESS_HEADER = 'Cf-Access-Jwt-Assertion';
-/** 32 random bytes in base64url. */
-export const MIN_TOKEN_LENGTH = 43;
 
 export type Principal = {
   actor: Actor;
@@ -78,14 +76,14 @@ let warnedShortToken = false;
 export function operatorToken(env: Env): string | undefined {
   const token = env.ADMIN_TOKEN;
   if (token === undefined || token === '') return undefined;
-  if (token.length < MIN_TOKEN_LENGTH) {
+  if (token.length < TOKEN_LENGTH) {
     if (!warnedShortToken) {
       warnedShortToken = true;
       console.error(
         JSON.stringify({
           level: 'error',
           event: 'admin-token-refused',
-          reason: `ADMIN_TOKEN is shorter than ${MIN_TOKEN_LENGTH} characters (32 random bytes): operator sign-in is off until it is replaced`,
+          reason: `ADMIN_TOKEN is shorter than ${TOKEN_LENGTH} characters (32 random bytes): operator sign-in is off until it is replaced`,
         }),
       );
     }
