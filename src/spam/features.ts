@@ -16,7 +16,7 @@ const LONGEST_WORD = 24;
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
 const LINK = /\b(?:https?:\/\/|www\.)[^\s<>"'()[\]{}]+/giu;
 const HAS_URL = /\b(?:https?:\/\/|www\.)/iu;
-const EMAIL = /^[^\s@]{1,64}@([^\s@]{1,255})$/u;
+const EMAIL = /^([^\s@]{1,64})@([^\s@]{1,255})$/u;
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu;
 const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Arabic', 'Hebrew', 'Han', 'Hangul', 'Thai', 'Devanagari'];
 const SCRIPT_RES = SCRIPTS.map((s) => [s.toLowerCase(), new RegExp(`\\p{Script=${s}}`, 'u')] as const);
@@ -87,11 +87,11 @@ export function features(values: Record<string, unknown>, lists: Lists): string[
     const raw = value.slice(0, MAX_TEXT);
     const email = EMAIL.exec(raw.trim());
     if (email !== null) {
-      const domain = (email[1] ?? '').toLowerCase();
+      const [, local = '', given = ''] = email;
+      const domain = given.toLowerCase();
       for (const d of hostAndParents(domain)) add(`address domain ${d}`);
       add(`address ending .${domain.split('.').at(-1)}`);
       if (lists.disposable.has(domain)) add('disposable address');
-      const local = raw.trim().split('@')[0] ?? '';
       if (looksGibberish(local) || /\d{5,}/.test(local)) add('gibberish address');
       continue;
     }
@@ -109,8 +109,9 @@ export function features(values: Record<string, unknown>, lists: Lists): string[
     links++;
     const host = hostOf(m[0]);
     if (host === undefined) continue;
-    for (const h of hostAndParents(host)) add(`link domain ${h}`);
-    if (hostAndParents(host).some((h) => lists.shorteners.has(h))) add('url shortener');
+    const hosts = hostAndParents(host);
+    for (const h of hosts) add(`link domain ${h}`);
+    if (hosts.some((h) => lists.shorteners.has(h))) add('url shortener');
   }
   const prose = text.replace(LINK, ' ');
   let words = 0;

@@ -1,6 +1,6 @@
 // C32: how a route of the management API is declared: its contract (parameters, query, body and
 // reply, as valibot schemas, in the OpenAPI document), who may call it, and its handler, which
-// calls one operation of src/manage with the caller as the actor. The faults of the operations
+// calls one operation of src/ops with the caller as the actor. The faults of the operations
 // become the replies of the catalogue: InvalidInput 400, NotFound 404, Conflict 409.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { HonoBase } from 'hono/hono-base';

@@ -1,5 +1,5 @@
 // C32: projects, their fields, origins and keys over HTTP: each route calls the operation the tool
-// calls (src/manage), as the caller.
+// calls (src/ops), as the caller.
 import * as v from 'valibot';
 import { fieldFromJson } from '../../fields/spec.ts';
 import { addOrigin, defineField, removeField, removeOrigin } from '../../ops/fields.ts';

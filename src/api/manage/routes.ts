@@ -1,5 +1,5 @@
 // C32: the management API, under /api/v1: sessions, projects with their fields, origins and keys,
-// delivery targets and deliveries, and the inbox. Each route calls one operation of src/manage.
+// delivery targets and deliveries, and the inbox. Each route calls one operation of src/ops.
 import type { HonoBase } from 'hono/hono-base';
 import type { AppEnv } from '../../auth/authenticate.ts';
 import { consentRoutes } from './consent.ts';

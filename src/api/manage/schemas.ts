@@ -1,6 +1,6 @@
 // C32, C34: what the management API takes and answers, as valibot schemas: the routes declare
 // them beside their handlers, and the OpenAPI document is generated from them. A body's values are
-// checked again by the operation itself (src/manage), with the sentences the tool prints.
+// checked again by the operation itself (src/ops), with the sentences the tool prints.
 import * as v from 'valibot';
 import {
   DELIVERY_STATES,
