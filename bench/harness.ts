@@ -176,7 +176,9 @@ export async function start(
     })),
     modulesRoot: outdir,
     compatibilityDate: config.compatibility_date,
-    d1Databases: { DB: d1?.database_id ?? '' },
+    // The local database wrangler migrated: wrangler names it by its id, or (C42: wrangler.toml
+    // holds none) by its binding.
+    d1Databases: { DB: d1?.database_id ?? d1?.binding ?? 'DB' },
     bindings: { ...(config.vars as Record<string, string | number>), ...secrets },
     // C26: deliveries are sent to a queue nobody consumes here: the send is measured, not delivery.
     ...(process.env.BENCH_NO_QUEUE
