@@ -2,26 +2,36 @@
 // own examples. The prior learns only from easy-ham-1, spam-1 and the first half of hard-ham-1;
 // it is measured on easy-ham-2 and spam-2, collected later. Prints the held-out line, the same at
 // other cut-offs, and a learning curve: a fresh project after 0, 10, 25, 50, 100 marks of its
-// owner, with the prior and without it.
+// owner, with the prior and without it. Writes data/spam-curve.json: recall and false positives at
+// each threshold, which the dashboard's slider shows.
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadLists } from '../scripts/spam-lists.ts';
-import { type Counts, classify, Learner, OWN_WEIGHT, SPAM_CUTOFF } from '../src/spam/classifier.ts';
+import { readPrior } from '../scripts/spam-prior.ts';
+import { type Counts, classify, Learner, OWN_WEIGHT } from '../src/spam/classifier.ts';
 import { features, type Lists } from '../src/spam/features.ts';
+import { scoreVerdict } from '../src/spam/judge.ts';
+import { priorCounts } from '../src/spam/model.ts';
+import { MAX_THRESHOLD, MIN_THRESHOLD, DEFAULT_THRESHOLD as SPAM_CUTOFF } from '../src/spam/settings.ts';
 import { loadCorpus, type Sample, split } from './spam-corpus.ts';
 
+const CURVE_PATH = join(import.meta.dirname, '..', 'data', 'spam-curve.json');
 const lists: Lists = loadLists();
 const samples = await loadCorpus();
 const { train, heldOut } = split(samples);
-const prior = new Learner();
-for (const s of train) prior.learn(features(s.values, lists), s.spam);
+// The prior as shipped (data/spam-prior.json, made by `npm run build:spam-prior` from `train` alone).
+const prior = priorCounts(readPrior());
 
-type Judged = { spam: boolean; score: number };
+type Judged = { spam: boolean; score: number; clues: number };
 function measure(judged: Judged[], cutoff: number) {
   const ham = judged.filter((j) => !j.spam);
   const spam = judged.filter((j) => j.spam);
-  const fp = ham.filter((j) => j.score > cutoff).length;
-  const tp = spam.filter((j) => j.score > cutoff).length;
-  const flagged = judged.filter((j) => j.score > cutoff).length;
+  // As the worker judges (src/spam/judge.ts): above the cut-off, on enough clues.
+  const isSpam = (j: Judged) => scoreVerdict(j.score, j.clues, cutoff) === 'spam';
+  const fp = ham.filter(isSpam).length;
+  const tp = spam.filter(isSpam).length;
+  const flagged = judged.filter(isSpam).length;
   const recall = tp / spam.length;
   const precision = flagged === 0 ? 1 : tp / flagged;
   const f1 = recall + precision === 0 ? 0 : (2 * recall * precision) / (recall + precision);
@@ -31,7 +41,10 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 const featuresOf = new Map<Sample, string[]>(heldOut.map((s) => [s, features(s.values, lists)]));
 const judge = (set: Sample[], models: { counts: Counts; weight: number }[]): Judged[] =>
-  set.map((s) => ({ spam: s.spam, score: classify(featuresOf.get(s) ?? [], models).score }));
+  set.map((s) => {
+    const { score, clues } = classify(featuresOf.get(s) ?? [], models);
+    return { spam: s.spam, score, clues };
+  });
 
 const withPrior = judge(heldOut, [{ counts: prior, weight: 1 }]);
 const m = measure(withPrior, SPAM_CUTOFF);
@@ -39,12 +52,19 @@ console.log(
   `held-out: false positives ${m.fp}/${m.ham}, recall ${pct(m.recall)}, precision ${pct(m.precision)}, F1 ${m.f1.toFixed(3)}`,
 );
 console.log(
-  `  (prior: ${train.length} messages, ${prior.tokens.size} features; held out: ${heldOut.length}; spam above a score of ${SPAM_CUTOFF})`,
+  `  (prior: ${train.length} messages, ${prior.tokens.size} features kept; held out: ${heldOut.length}; spam above a score of ${SPAM_CUTOFF})`,
 );
 for (const cutoff of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
   const c = measure(withPrior, cutoff);
   console.log(`  at ${cutoff.toFixed(2)}: false positives ${c.fp}/${c.ham}, recall ${pct(c.recall)}`);
 }
+// What the dashboard's threshold slider shows at each value (data/spam-curve.json, committed).
+const curve = [];
+for (let t = MIN_THRESHOLD; t <= MAX_THRESHOLD + 1e-9; t = Math.round((t + 0.01) * 100) / 100) {
+  const c = measure(withPrior, t);
+  curve.push({ threshold: t, recall: Math.round(c.recall * 1000) / 1000, falsePositives: c.fp, ham: c.ham });
+}
+writeFileSync(CURVE_PATH, `${JSON.stringify(curve)}\n`);
 
 // A fresh project: its submissions arrive in a fixed shuffled order of the held-out set; the owner
 // marks the first k (as what they are), and the rest are judged.

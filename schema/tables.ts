@@ -1,7 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
 
 import { FIELD_TYPES } from '../src/fields/catalogue.ts';
+import { SPAM_MODES, VERDICTS } from '../src/spam/settings.ts';
 
 export { FIELD_TYPES, type FieldType } from '../src/fields/catalogue.ts';
 
@@ -45,6 +55,16 @@ export const projects = sqliteTable(
     confirmBody: text('confirm_body'),
     confirmReplyTo: text('confirm_reply_to'),
     confirmOpen: integer('confirm_open', { mode: 'boolean' }).notNull().default(false),
+    // C39: the spam filter: what it does with spam, the score above which a submission is spam, and
+    // the owner's allow and block lists (JSON arrays of {kind, value}; NULL: empty).
+    spamMode: text('spam_mode', { enum: SPAM_MODES }).notNull().default('hold'),
+    spamThreshold: real('spam_threshold').notNull().default(0.5),
+    spamAllow: text('spam_allow'),
+    spamBlock: text('spam_block'),
+    // C39: how many submissions the project's classifier learnt from its owner's marks, each way
+    // (its words are in spam_tokens).
+    learnedHam: integer('learned_ham').notNull().default(0),
+    learnedSpam: integer('learned_spam').notNull().default(0),
     createdAt: text('created_at').notNull(),
   },
   (t) => [
@@ -143,6 +163,19 @@ export const submissions = sqliteTable(
     // siteverify accepted its token (a test secret's only under local development). A confirmation
     // goes only to the address of a submission that passed one (or of a project the operator opened).
     challenge: text('challenge'),
+    // C39: the spam filter's verdict (ham, unsure, spam, or none when it did not judge; NULL until
+    // the queue consumer or the sweep judges it, after the 201 and before any delivery), its score
+    // from 0 to 1 (NULL: none) and its reason ({layer, signals}, JSON).
+    verdict: text('verdict', { enum: VERDICTS }),
+    spamScore: real('spam_score'),
+    spamReason: text('spam_reason'),
+    // C39: the SHA-256 of the submission's text (NULL: too little text to compare), for duplicates.
+    contentHash: text('content_hash'),
+    // C39: what its owner marked it (spam, ham), and what the project's classifier has learnt from
+    // it: the consumer makes `trained` follow `label`, so marking twice counts once and changing a
+    // mark takes the first back.
+    label: text('label', { enum: ['spam', 'ham'] }),
+    trained: text('trained', { enum: ['spam', 'ham'] }),
   },
   (t) => [
     index('submissions_project_id').on(t.projectId, t.id),
@@ -153,7 +186,29 @@ export const submissions = sqliteTable(
     index('submissions_idempotency_age').on(t.receivedAt).where(sql`${t.idempotencyKey} is not null`),
     // C34: the sweep's way to the submissions still to be indexed.
     index('submissions_search_pending').on(t.receivedAt).where(sql`${t.searchPending} is not null`),
+    // C39: the sweep's ways to the submissions still to be judged, and to marks still to be learnt.
+    index('submissions_unjudged').on(t.receivedAt).where(sql`${t.verdict} is null`),
+    index('submissions_untrained')
+      .on(t.receivedAt)
+      .where(sql`coalesce(${t.label}, '') <> coalesce(${t.trained}, '')`),
+    // C39: the same text sent again, within the project.
+    index('submissions_content').on(t.projectId, t.contentHash).where(sql`${t.contentHash} is not null`),
   ],
+);
+
+// C39: the features a project's classifier learnt from its owner's marks: in how many marked ham
+// and spam submissions each was seen. At most MAX_PROJECT_TOKENS rows per project (src/store/spam.ts).
+export const spamTokens = sqliteTable(
+  'spam_tokens',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    ham: integer('ham').notNull().default(0),
+    spam: integer('spam').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.token] })],
 );
 
 // C34: full-text search over the values, as an index of ordinary tables (not FTS5, which `wrangler

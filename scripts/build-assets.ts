@@ -8,6 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import type { ModelFile } from '../src/spam/model.ts';
+import { loadLists } from './spam-lists.ts';
+import { readPrior } from './spam-prior.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'assets');
@@ -80,6 +83,17 @@ const DASHBOARD_PAGE = `<!doctype html>
 </html>
 `;
 
+/** C39: assets/spam/model.json: the committed prior and the lists (src/spam/model.ts). */
+function spamModel(): string {
+  const lists = loadLists();
+  const file: ModelFile = {
+    prior: readPrior(),
+    disposable: [...lists.disposable].sort(),
+    shorteners: [...lists.shorteners].sort(),
+  };
+  return JSON.stringify(file);
+}
+
 /** C33: the dashboard, as one script and one style sheet (Preact, uPlot and its CSS bundled in). */
 async function buildDashboard(): Promise<{ js: Uint8Array; css: Uint8Array }> {
   const result = await build({
@@ -124,6 +138,9 @@ export async function buildAssets(): Promise<{
     ['api/v1/openapi.json', `${JSON.stringify(await generateDocument(), null, 2)}\n`],
     ['reference/index.html', REFERENCE_PAGE],
     ['reference/rapidoc-min.js', readFileSync(join(root, 'node_modules/rapidoc/dist/rapidoc-min.js'))],
+    // C39: the spam filter's prior and lists, read by the worker through its ASSETS binding only
+    // (wrangler.toml sends requests for /spam/* to the worker, which serves none of it).
+    ['spam/model.json', spamModel()],
     // Cloudflare's static assets read these headers (https://developers.cloudflare.com/workers/static-assets/headers/).
     [
       '_headers',

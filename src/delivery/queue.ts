@@ -8,6 +8,8 @@ import { causeText, errorText } from '../lib/faults.ts';
 import { type Db, database } from '../store/db.ts';
 import { cancelOfDisabledTargets, claimOverdue, markedBefore, writeOutbox } from '../store/deliveries.ts';
 import { indexSubmissions, pendingSearch } from '../store/search.ts';
+import { unjudgedBefore, untrainedBefore } from '../store/spam.ts';
+import { judgeSubmissions, learnMarks } from './judge.ts';
 import type { DeliveryMessage } from './outbox.ts';
 import { attemptDelivery } from './webhooks.ts';
 
@@ -29,7 +31,10 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db
   const body = message.body;
   try {
     if ('submissionIds' in body) {
-      // Given twice (at least once), the second time writes, sends and indexes nothing.
+      // Given twice (at least once), the second time judges, learns, writes, sends and indexes
+      // nothing. C39: judged first, so that spam is held before any delivery is written.
+      await judgeSubmissions(db, env.ASSETS, body.submissionIds, Date.now());
+      await learnMarks(db, env.ASSETS, body.submissionIds);
       const written = await writeOutbox(db, body.submissionIds);
       if (env.DELIVERIES !== undefined) await sendDeliveries(env.DELIVERIES, written);
       await indexSubmissions(db, body.submissionIds);
@@ -88,11 +93,14 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 const GRACE_MS = 2 * 60_000;
 const LEASE_MS = 10 * 60_000;
 const SWEEP_LIMIT = 500;
+/** Marks learnt per sweep: each is a D1 transaction of its own. */
+const TRAIN_SWEEP_LIMIT = 100;
 /** Submissions indexed per sweep: rows stored before search are indexed 1,000 a minute. */
 const SEARCH_SWEEP_LIMIT = 1000;
 
 /**
- * The sweep: the delivery rows of submissions marked for longer than the grace are written; the
+ * The sweep: the submissions and marks waiting for longer than the grace are judged and learnt
+ * (C39); the delivery rows of submissions marked for longer than the grace are written; the
  * pending deliveries of disabled targets are cancelled; then pending deliveries overdue by more
  * than the grace (those just written among them), most overdue first, go to the queue again.
  * Returns how many went.
@@ -102,6 +110,9 @@ export async function sweepDeliveries(env: Env, now: number): Promise<number> {
   const db = database(env.DB);
   const at = new Date(now).toISOString();
   const before = new Date(now - GRACE_MS).toISOString();
+  // C39: the verdicts and marks whose message never came, before the deliveries they decide.
+  await judgeSubmissions(db, env.ASSETS, await unjudgedBefore(db, before, SWEEP_LIMIT), now);
+  await learnMarks(db, env.ASSETS, await untrainedBefore(db, before, TRAIN_SWEEP_LIMIT));
   await writeOutbox(db, await markedBefore(db, before, SWEEP_LIMIT));
   // C34: the words of submissions whose message never came, and of those stored before search.
   await indexSubmissions(db, await pendingSearch(db, before, SEARCH_SWEEP_LIMIT));

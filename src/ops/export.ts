@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import { safeCell } from '../lib/printable.ts';
 import { MAX_PAGE_BYTES, pagesOf, type StoredSubmission } from '../store/inbox.ts';
 import { type Manager, requireProject } from './context.ts';
-import { type InboxFilters, pageFilters } from './inbox.ts';
+import { type InboxFilters, pageFilters, reasonOf, reasonText } from './inbox.ts';
 
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -21,13 +21,19 @@ function csvWriter(names: string[], withSpam: boolean) {
     cast: { boolean: (b: boolean) => String(b), string: (s: string) => safeCell(s) },
   };
   return {
-    header: stringify([['id', 'received_at', ...(withSpam ? ['spam'] : []), ...names]], options),
+    // C39: with spam asked for, each row's verdict: its score and reason beside the spam column.
+    header: stringify(
+      [['id', 'received_at', ...(withSpam ? ['spam', 'spam_score', 'spam_reason'] : []), ...names]],
+      options,
+    ),
     page: (rows: StoredSubmission[]) =>
       stringify(
         rows.map((s) => {
           const data = JSON.parse(s.data) as Record<string, unknown>;
           const cells = names.map((n) => (Object.hasOwn(data, n) ? data[n] : ''));
-          return withSpam ? [s.id, s.receivedAt, s.spam, ...cells] : [s.id, s.receivedAt, ...cells];
+          return withSpam
+            ? [s.id, s.receivedAt, s.spam, s.spamScore ?? '', reasonText(reasonOf(s.spamReason)), ...cells]
+            : [s.id, s.receivedAt, ...cells];
         }),
         options,
       ),
@@ -36,7 +42,10 @@ function csvWriter(names: string[], withSpam: boolean) {
 
 /** One submission as a line of JSON: the stored fields as they were stored. */
 export function jsonLine(s: StoredSubmission, withSpam: boolean): string {
-  return `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},${withSpam ? `"spam":${s.spam},` : ''}"fields":${s.data}}`;
+  const spam = withSpam
+    ? `"spam":${s.spam},"spamScore":${JSON.stringify(s.spamScore)},"spamReason":${s.spamReason ?? 'null'},`
+    : '';
+  return `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},${spam}"fields":${s.data}}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { InvalidInput, NotFound } from '../lib/faults.ts';
 import { UUID } from '../lib/ids.ts';
+import type { SpamReason, Verdict } from '../spam/settings.ts';
 import { type AuditEntry, listAudit } from '../store/audit.ts';
 import {
   changeState,
@@ -33,7 +34,21 @@ export type SubmissionView = {
   starred: boolean;
   /** C30: the names of its file fields. */
   files: string[];
+  /** C39: the spam filter's verdict (`pending` until it has judged), its score 0–1 and its reason. */
+  spamVerdict: Verdict | 'pending';
+  spamScore: number | null;
+  spamReason: SpamReason | null;
 };
+
+/** C39: a stored reason, as shown. */
+export const reasonOf = (stored: string | null) =>
+  stored === null ? null : (JSON.parse(stored) as SpamReason);
+
+/** C39: a reason in one line, for a CSV cell or a terminal: `classifier: link domain bit.ly; url shortener`. */
+export function reasonText(reason: SpamReason | null): string {
+  if (reason === null) return '';
+  return reason.signals.length === 0 ? reason.layer : `${reason.layer}: ${reason.signals.join('; ')}`;
+}
 
 export function submissionView(s: StoredSubmission): SubmissionView {
   return {
@@ -45,6 +60,9 @@ export function submissionView(s: StoredSubmission): SubmissionView {
     readAt: s.readAt,
     starred: s.starred,
     files: s.files === null ? [] : (JSON.parse(s.files) as string[]),
+    spamVerdict: s.verdict ?? 'pending',
+    spamScore: s.spamScore,
+    spamReason: reasonOf(s.spamReason),
   };
 }
 
@@ -57,6 +75,8 @@ export type InboxFilters = {
   spam?: SpamFilter | undefined;
   /** With files only (true), or without any (false). */
   files?: boolean | undefined;
+  /** C39: with this verdict of the spam filter only. */
+  verdict?: Verdict | undefined;
   since?: string | undefined;
   until?: string | undefined;
 };
@@ -71,6 +91,7 @@ export function pageFilters(
   if (f.starred !== undefined) filters.push(eq(submissions.starred, f.starred));
   if (f.files !== undefined) filters.push(f.files ? isNotNull(submissions.files) : isNull(submissions.files));
   if (f.q !== undefined) filters.push(matchesQuery(projectId, f.q));
+  if (f.verdict !== undefined) filters.push(eq(submissions.verdict, f.verdict));
   return { since: f.since, until: f.until, spam: f.spam ?? 'exclude', filters };
 }
 
@@ -132,11 +153,12 @@ export async function getSubmission(m: Manager, projectId: string, id: string): 
 }
 
 /**
- * After a change of state: the rescued submissions (taken out of spam) go to the queue, so their
- * deliveries are written within seconds; without a queue (the tool), the minute's sweep does it.
+ * After a change of spam mark: the submissions go to the queue, so that the rescued (taken out of
+ * spam) are delivered within seconds, and the project's classifier learns every mark (C39);
+ * without a queue (the tool), the minute's sweep does both.
  */
-function deliverRescued(m: Manager, ids: string[], change: StateChange): Promise<void> {
-  if (change.spam !== false || ids.length === 0 || m.enqueue === undefined) return Promise.resolve();
+function afterMarks(m: Manager, ids: string[], change: StateChange): Promise<void> {
+  if (change.spam === undefined || ids.length === 0 || m.enqueue === undefined) return Promise.resolve();
   return m.enqueue(ids);
 }
 
@@ -152,7 +174,7 @@ export async function updateSubmission(
   const changed = await changeState(m.db, p, [id], change, new Date().toISOString());
   if (changed.length > 0) {
     await recordChange(m, p, 'submission.update', { id, ...change });
-    await deliverRescued(m, changed, change);
+    await afterMarks(m, changed, change);
   }
   return submissionView(await inProject(m, p, id));
 }
@@ -195,7 +217,7 @@ export async function bulkSubmissions(
   } else {
     const change = BULK_CHANGES[action];
     changed = await changeState(m.db, p, unique, change, new Date().toISOString());
-    await deliverRescued(m, changed, change);
+    await afterMarks(m, changed, change);
   }
   if (changed.length > 0) await recordChange(m, p, `submissions.${action}`, { ids: changed });
   return { action, changed: changed.length };

@@ -10,6 +10,18 @@ import { FIELD_NAME } from '../fields/spec.ts';
 import { InvalidInput } from '../lib/faults.ts';
 import { parseTime } from '../lib/time.ts';
 import { allowedRedirect, httpUrl } from '../lib/urls.ts';
+import {
+  LIST_KINDS,
+  type ListEntry,
+  type ListKind,
+  MAX_ENTRY_LENGTH,
+  MAX_LIST_ENTRIES,
+  MAX_THRESHOLD,
+  MIN_THRESHOLD,
+  SPAM_MODES,
+  type SpamMode,
+  type SpamSettings,
+} from '../spam/settings.ts';
 
 /** `scheme://host[:port]`, http or https, normalised as a browser sends it in `Origin`. */
 export function parseOrigin(text: string): string {
@@ -199,4 +211,60 @@ export function parseConfirmation(
     confirmBody: input.body,
     confirmReplyTo: input.replyTo,
   };
+}
+
+/** C39: the spam filter's settings as given: any of them; lists replace the lists stored. */
+export type SpamFilterInput = {
+  mode?: string | undefined;
+  threshold?: number | undefined;
+  allow?: readonly { kind: string; value: string }[] | undefined;
+  block?: readonly { kind: string; value: string }[] | undefined;
+};
+
+function parseSpamList(which: string, entries: readonly { kind: string; value: string }[]): ListEntry[] {
+  if (entries.length > MAX_LIST_ENTRIES) {
+    throw new InvalidInput(`The ${which} list holds at most ${MAX_LIST_ENTRIES} entries`);
+  }
+  const out: ListEntry[] = [];
+  const seen = new Set<string>();
+  for (const { kind, value } of entries) {
+    if (!(LIST_KINDS as readonly string[]).includes(kind)) {
+      throw new InvalidInput(`A ${which} list entry is an ${LIST_KINDS.join(', ')}: not '${kind}'`);
+    }
+    let v = value.trim().replace(/\s+/gu, ' ');
+    if (kind !== 'phrase') v = v.toLowerCase();
+    if (kind === 'domain') v = v.replace(/^@/, '').replace(/\.$/, '');
+    if (v === '' || v.length > MAX_ENTRY_LENGTH || /\p{Cc}/u.test(v)) {
+      throw new InvalidInput(`A ${which} list entry is 1 to ${MAX_ENTRY_LENGTH} characters on one line`);
+    }
+    if (kind === 'address' && !isEmailAddress(v)) throw new InvalidInput(`'${v}' is not an e-mail address`);
+    if (kind === 'domain' && !/^(?:[a-z0-9-]+\.)+[a-z0-9-]+$/u.test(v)) {
+      throw new InvalidInput(`'${v}' is not a domain (example.com)`);
+    }
+    const key = `${kind} ${v.toLowerCase()}`;
+    if (!seen.has(key)) out.push({ kind: kind as ListKind, value: v });
+    seen.add(key);
+  }
+  return out;
+}
+
+/** C39: the spam filter's settings, checked: a mode, a threshold within its bounds, two lists. */
+export function parseSpamFilter(input: SpamFilterInput): Partial<SpamSettings> {
+  const out: Partial<SpamSettings> = {};
+  if (input.mode !== undefined) {
+    if (!(SPAM_MODES as readonly string[]).includes(input.mode)) {
+      throw new InvalidInput(`The spam filter is ${SPAM_MODES.join(', ')}: not '${input.mode}'`);
+    }
+    out.mode = input.mode as SpamMode;
+  }
+  if (input.threshold !== undefined) {
+    const t = input.threshold;
+    if (!Number.isFinite(t) || t < MIN_THRESHOLD || t > MAX_THRESHOLD) {
+      throw new InvalidInput(`The spam threshold is a score from ${MIN_THRESHOLD} to ${MAX_THRESHOLD}`);
+    }
+    out.threshold = Math.round(t * 100) / 100;
+  }
+  if (input.allow !== undefined) out.allow = parseSpamList('allow', input.allow);
+  if (input.block !== undefined) out.block = parseSpamList('block', input.block);
+  return out;
 }

@@ -4,6 +4,7 @@ import { submissionJsonSchema } from '../fields/json-schema.ts';
 import { parseFieldSpecs } from '../fields/spec.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { InvalidInput } from '../lib/faults.ts';
+import type { SpamSettings } from '../spam/settings.ts';
 import type { Db } from '../store/db.ts';
 import {
   deleteProject as deleteAll,
@@ -13,6 +14,7 @@ import {
   parseRules,
   updateProjectSettings,
 } from '../store/projects.ts';
+import { listOf, spamColumns } from '../store/spam.ts';
 import {
   insertWebhook,
   listWebhooks as listTargets,
@@ -28,8 +30,10 @@ import {
   parsePolicy,
   parseReplyToField,
   parseRetentionDays,
+  parseSpamFilter,
   parseThankYouUrl,
   parseTurnstileSecret,
+  type SpamFilterInput,
 } from './input.ts';
 import { newKey } from './keys.ts';
 
@@ -69,6 +73,8 @@ export type ProjectView = {
     replyTo: string | null;
     open: boolean;
   } | null;
+  /** C39: the spam filter, and how many marks its classifier learnt each way. */
+  spamFilter: SpamSettings & { learned: { ham: number; spam: number } };
   createdAt: string;
   fields: FieldDef[];
   origins: string[];
@@ -102,6 +108,13 @@ export function projectView(p: ProjectDetails): ProjectView {
             replyTo: p.confirmReplyTo,
             open: p.confirmOpen,
           },
+    spamFilter: {
+      mode: p.spamMode,
+      threshold: p.spamThreshold,
+      allow: listOf(p.spamAllow),
+      block: listOf(p.spamBlock),
+      learned: { ham: p.learnedHam, spam: p.learnedSpam },
+    },
     createdAt: p.createdAt,
     fields: p.fields.map(fieldDef),
     origins: p.origins.map((o) => o.origin),
@@ -216,6 +229,8 @@ export type ProjectChanges = {
   thankYouUrl?: string | null | undefined;
   /** C35: the confirmation to the submitter; null stops it. */
   confirmation?: ConfirmationInput | null | undefined;
+  /** C39: the spam filter's settings given; the others stay. */
+  spamFilter?: SpamFilterInput | undefined;
 };
 
 /** Changes the settings given, each checked as when the project was made; returns the project after. */
@@ -253,6 +268,8 @@ export async function updateProject(
   }
   if (changes.confirmation !== undefined)
     Object.assign(settings, await confirmationSettings(m, p, changes.confirmation));
+  if (changes.spamFilter !== undefined)
+    Object.assign(settings, spamColumns(parseSpamFilter(changes.spamFilter)));
   if (Object.keys(settings).length > 0) {
     await updateProjectSettings(m.db, p.id, settings);
     // The Turnstile secret is never recorded: only that it was set or cleared.

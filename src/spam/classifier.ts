@@ -11,7 +11,7 @@ export type Counts = {
 };
 
 export type Signal = { feature: string; p: number };
-export type Verdict = { score: number; signals: Signal[] };
+export type Verdict = { score: number; signals: Signal[]; clues: number };
 
 /** Robinson's strength of the prior belief, and the belief itself, for a token seen rarely. */
 const S = 0.45;
@@ -20,12 +20,6 @@ const X = 0.5;
 const MIN_DEV = 0.1;
 /** At most this many of the most telling tokens are combined. */
 const MAX_CLUES = 150;
-/**
- * Below HAM_CUTOFF a submission is ham; above SPAM_CUTOFF, spam; between, unsure, and unsure goes
- * to the inbox, never to spam (C39). No evidence at all scores 0.5: unsure.
- */
-export const HAM_CUTOFF = 0.2;
-export const SPAM_CUTOFF = 0.5;
 /** A mark of the project's owner counts as this many messages of the prior. */
 export const OWN_WEIGHT = 5;
 
@@ -77,7 +71,7 @@ export function classify(
   }
   clues.sort((a, b) => Math.abs(b.p - 0.5) - Math.abs(a.p - 0.5) || (a.feature < b.feature ? -1 : 1));
   const used = clues.slice(0, MAX_CLUES);
-  if (used.length === 0) return { score: 0.5, signals: [] };
+  if (used.length === 0) return { score: 0.5, signals: [], clues: 0 };
   let lnHam = 0;
   let lnSpam = 0;
   for (const { p } of used) {
@@ -94,7 +88,7 @@ export function classify(
     ...used.filter((c) => c.p > 0.5).slice(0, top),
     ...used.filter((c) => c.p < 0.5).slice(0, top),
   ];
-  return { score, signals };
+  return { score, signals, clues: used.length };
 }
 
 /** Counts that learn: one message's features added (or taken back, `sign` -1) as ham or spam. */

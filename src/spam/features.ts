@@ -90,7 +90,6 @@ export function features(values: Record<string, unknown>, lists: Lists): string[
       const [, local = '', given = ''] = email;
       const domain = given.toLowerCase();
       for (const d of hostAndParents(domain)) add(`address domain ${d}`);
-      add(`address ending .${domain.split('.').at(-1)}`);
       if (lists.disposable.has(domain)) add('disposable address');
       if (looksGibberish(local) || /\d{5,}/.test(local)) add('gibberish address');
       continue;
@@ -129,7 +128,9 @@ export function features(values: Record<string, unknown>, lists: Lists): string[
     if (previous !== undefined) add(`words "${previous} ${word}"`);
     previous = word;
   }
-  add(`links ${countBucket(links)}`);
+  // No link says nothing in a form (the corpus's ham are mailing lists, whose footers link): only
+  // links counted, never their absence.
+  if (links > 0) add(`links ${countBucket(links)}`);
   // Markup, capitals, amounts of money, runs of exclamation marks: how a pitch is written.
   const tags = [...text.matchAll(/<\/?([a-z][a-z0-9]{0,10})\b[^>]{0,200}>/g)].slice(0, 50);
   if (tags.length > 0) add(`markup ${countBucket(tags.length)}`);

@@ -30,14 +30,17 @@ function outboxInsertSql(count: number): string {
   return `insert into deliveries (id, submission_id, webhook_id, project_id, status, attempts, next_attempt_at, created_at, updated_at)
 select s.id || '.' || w.id, s.id, w.id, s.project_id, 'pending', 0, s.received_at, s.received_at, s.received_at
 from submissions s join webhooks w on w.project_id = s.project_id and w.disabled_at is null
-where s.outbox is not null and s.id in (${ids})
+where s.outbox is not null and s.verdict is not null and s.id in (${ids})
+  and not (w.kind = 'confirmation' and s.verdict = 'spam' and s.label is null)
 on conflict do nothing
 returning id`;
 }
 
 /**
  * Writes the delivery rows of these submissions and clears their outbox marker, in one D1 batch (a
- * transaction): the marker is cleared only with its rows written. Returns the ids of the deliveries
+ * transaction): the marker is cleared only with its rows written. C39: only once the spam filter
+ * has judged a submission (held spam has no marker left by then), and never a confirmation to the
+ * sender of one it judged spam, whatever the project's filter does with it. Returns the ids of the deliveries
  * written now (those written before are not returned again).
  */
 export async function writeOutbox(db: Db, submissionIds: readonly string[]): Promise<string[]> {
@@ -50,7 +53,9 @@ export async function writeOutbox(db: Db, submissionIds: readonly string[]): Pro
       d1.batch<{ id: string }>([
         d1.prepare(outboxInsertSql(ids.length)).bind(...ids),
         d1
-          .prepare(`update submissions set outbox = null where outbox is not null and id in (${marks})`)
+          .prepare(
+            `update submissions set outbox = null where outbox is not null and verdict is not null and id in (${marks})`,
+          )
           .bind(...ids),
       ]),
     );

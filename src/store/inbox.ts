@@ -4,6 +4,7 @@
 import { and, desc, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { idFloor } from '../lib/ids.ts';
+import type { Verdict } from '../spam/settings.ts';
 import { type Db, storage } from './db.ts';
 
 /** A page of submissions holds at most this much stored JSON, however many rows were asked for. */
@@ -18,6 +19,9 @@ const STORED_COLUMNS = {
   readAt: submissions.readAt,
   starred: submissions.starred,
   files: submissions.files,
+  verdict: submissions.verdict,
+  spamScore: submissions.spamScore,
+  spamReason: submissions.spamReason,
 };
 
 export type Order = 'asc' | 'desc';
@@ -51,6 +55,10 @@ export type StoredSubmission = {
   starred: boolean;
   /** C30: the names of its file fields (JSON), or null. */
   files: string | null;
+  /** C39: the spam filter's verdict (null: not judged yet), its score and its reason (JSON). */
+  verdict: Verdict | null;
+  spamScore: number | null;
+  spamReason: string | null;
 };
 
 // An id is made a moment before its row's received_at, from the same clock, and never earlier
@@ -94,9 +102,12 @@ export async function listSubmissionPage(
       read_at: string | null;
       starred: number;
       files: string | null;
+      verdict: Verdict | null;
+      spam_score: number | null;
+      spam_reason: string | null;
       candidates: number;
     }>(sql`
-      select id, received_at, data, spam, read_at, starred, files, candidates from (
+      select id, received_at, data, spam, read_at, starred, files, verdict, spam_score, spam_reason, candidates from (
         select *,
           row_number() over w as n,
           sum(length(cast(data as blob))) over w as running,
@@ -117,6 +128,9 @@ export async function listSubmissionPage(
       readAt: r.read_at,
       starred: r.starred === 1,
       files: r.files,
+      verdict: r.verdict,
+      spamScore: r.spam_score,
+      spamReason: r.spam_reason,
     })),
     more: (rows[0]?.candidates ?? 0) > page.length,
   };
@@ -198,8 +212,15 @@ export async function changeState(
   }
   if (change.spam !== undefined) {
     sets.push(sql`spam = ${change.spam ? 1 : 0}`);
-    differs.push(sql`spam = ${change.spam ? 0 : 1}`);
-    if (!change.spam) {
+    // C39: the owner's mark, which the project's classifier learns (the consumer makes `trained`
+    // follow it): marking not spam what is in the inbox teaches it too.
+    const label = change.spam ? 'spam' : 'ham';
+    sets.push(sql`label = ${label}`);
+    differs.push(sql`spam = ${change.spam ? 0 : 1}`, sql`coalesce(label, '') <> ${label}`);
+    if (change.spam) {
+      // Spam is never delivered (C39): deliveries not yet written never will be.
+      sets.push(sql`outbox = null`);
+    } else {
       // Every expression of SET sees the row as it was: `spam = 1` is before this change.
       sets.push(sql`outbox = case when spam = 1 and exists (select 1 from webhooks w
         where w.project_id = submissions.project_id and w.disabled_at is null) then 1 else outbox end`);
@@ -214,7 +235,24 @@ export async function changeState(
         and (${sql.join(differs, sql` or `)})
       returning id`),
   );
+  // Asked again after a failure here, the mark has changed nothing but the cancelling still runs.
+  if (change.spam === true) await cancelDeliveriesOfSpam(db, ids, now);
   return rows.map((r) => r.id);
+}
+
+/**
+ * C39: the pending deliveries of those of `ids` that are spam, that no attempt holds, are cancelled
+ * (one in flight records its own outcome).
+ */
+async function cancelDeliveriesOfSpam(db: Db, ids: readonly string[], now: string): Promise<void> {
+  await storage(() =>
+    db.run(sql`
+      update deliveries set status = 'cancelled', next_attempt_at = null, updated_at = ${now},
+        last_error = 'cancelled: the submission was marked as spam'
+      where status = 'pending' and (lease_until is null or lease_until <= ${now})
+        and submission_id in (select id from submissions
+          where spam = 1 and id in (select value from json_each(${JSON.stringify(ids)})))`),
+  );
 }
 
 /** C34: deletes the project's submissions among `ids`; returns the ids deleted. */

@@ -47,6 +47,10 @@ export type ProjectSettings = Partial<
     | 'confirmBody'
     | 'confirmReplyTo'
     | 'confirmOpen'
+    | 'spamMode'
+    | 'spamThreshold'
+    | 'spamAllow'
+    | 'spamBlock'
   >
 >;
 

@@ -217,7 +217,15 @@ describe('C34: the inbox', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(rows).toEqual([
-      { id: ids[1], receivedAt: expect.any(String), spam: true, fields: { email: 'b@example.com' } },
+      // C39: with spam asked for, the verdict beside it (none yet: stored here, never judged).
+      {
+        id: ids[1],
+        receivedAt: expect.any(String),
+        spam: true,
+        spamScore: null,
+        spamReason: null,
+        fields: { email: 'b@example.com' },
+      },
     ]);
     expect(
       await problem(await api('GET', `/projects/${p.projectId}/submissions/export?format=xml`), 400),

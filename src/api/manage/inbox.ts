@@ -32,6 +32,9 @@ const SUBMISSION_EXAMPLE = {
   readAt: null,
   starred: false,
   files: [],
+  spamVerdict: 'ham',
+  spamScore: 0.03,
+  spamReason: { layer: 'classifier', signals: ['word "slides"', 'words "the workshop"'] },
 };
 
 /** Rebuilding search over HTTP indexes this many now; the minute's sweep does the rest. */

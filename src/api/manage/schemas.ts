@@ -12,6 +12,18 @@ import {
 import { FileMetadataSchema } from '../../http/openapi.ts';
 import { described, flag, known, oneOf, time, whole } from '../../http/query-values.ts';
 import { AUDIT_PAGE, BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE, MAX_STATS_DAYS } from '../../ops/inbox.ts';
+import {
+  DEFAULT_THRESHOLD,
+  HAM_CUTOFF,
+  LIST_KINDS,
+  MAX_ENTRY_LENGTH,
+  MAX_LIST_ENTRIES,
+  MAX_THRESHOLD,
+  MIN_THRESHOLD,
+  SPAM_LAYERS,
+  SPAM_MODES,
+  VERDICTS,
+} from '../../spam/settings.ts';
 
 // ---- Path parameters ----
 
@@ -44,6 +56,12 @@ const INBOX_FILTERS = {
     ),
   ),
   files: v.optional(described(flag, 'With files (true) or without (false) only.')),
+  verdict: v.optional(
+    described(
+      oneOf(VERDICTS),
+      "The spam filter's verdict only: ham, unsure, spam, or none (not judged) (C39).",
+    ),
+  ),
   since: v.optional(described(time, 'Received at or after this time.')),
   until: v.optional(described(time, 'Received before this time.')),
 };
@@ -144,6 +162,29 @@ export const ConfirmationBody = v.strictObject({
   ),
 });
 
+/** C39: a list entry, and the spam filter's settings; each is checked again by the operation. */
+const ListEntrySchema = v.object({
+  kind: described(v.picklist(LIST_KINDS), 'An address, a domain (of an address or a link), or a phrase.'),
+  value: v.pipe(v.string(), v.maxLength(MAX_ENTRY_LENGTH)),
+});
+const SpamListSchema = v.pipe(v.array(ListEntrySchema), v.maxLength(MAX_LIST_ENTRIES));
+export const SpamFilterBody = v.strictObject({
+  mode: v.optional(
+    described(
+      v.picklist(SPAM_MODES),
+      'off; mark (recorded, still delivered); hold (moved to spam, nothing delivered; the default).',
+    ),
+  ),
+  threshold: v.optional(
+    described(
+      v.pipe(v.number(), v.minValue(MIN_THRESHOLD), v.maxValue(MAX_THRESHOLD)),
+      `The classifier's score above which a submission is spam (default ${DEFAULT_THRESHOLD}); from ${HAM_CUTOFF} up to it, unsure (to the inbox).`,
+    ),
+  ),
+  allow: v.optional(described(SpamListSchema, 'Always ham: replaces the list.')),
+  block: v.optional(described(SpamListSchema, 'Always spam: replaces the list.')),
+});
+
 export const ProjectPatch = v.strictObject({
   unknownFields: v.optional(v.picklist(UNKNOWN_FIELD_POLICIES)),
   honeypot: nullable(v.string()),
@@ -152,6 +193,7 @@ export const ProjectPatch = v.strictObject({
   replyToField: nullable(v.string()),
   thankYouUrl: nullable(v.string()),
   confirmation: nullable(described(ConfirmationBody, 'C35: null stops the confirmation.')),
+  spamFilter: v.optional(described(SpamFilterBody, 'C39: the settings given change; the others stay.')),
 });
 
 export const OriginBody = v.strictObject({ origin: v.string() });
@@ -217,6 +259,16 @@ export const ProjectSchema = v.object({
       open: v.boolean(),
     }),
   ),
+  spamFilter: v.object({
+    mode: v.picklist(SPAM_MODES),
+    threshold: v.number(),
+    allow: v.array(ListEntrySchema),
+    block: v.array(ListEntrySchema),
+    learned: described(
+      v.object({ ham: v.number(), spam: v.number() }),
+      "How many of its owner's marks the project's classifier learnt, each way.",
+    ),
+  }),
   createdAt: iso,
   fields: v.array(FieldDefSchema),
   origins: v.array(v.string()),
@@ -302,6 +354,15 @@ export const SubmissionSchema = v.object({
   readAt: isoOrNull,
   starred: v.boolean(),
   files: described(v.array(v.string()), 'The names of its file fields (C30).'),
+  spamVerdict: described(
+    v.picklist([...VERDICTS, 'pending']),
+    "The spam filter's verdict (C39); pending for the second after it arrives.",
+  ),
+  spamScore: described(v.nullable(v.number()), 'From 0 (ham) to 1 (spam); null when not judged.'),
+  spamReason: described(
+    v.nullable(v.object({ layer: v.picklist(SPAM_LAYERS), signals: v.array(v.string()) })),
+    'The layer that decided, and for the classifier its strongest signals.',
+  ),
 });
 
 export const DayStatsSchema = v.object({

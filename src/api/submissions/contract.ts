@@ -1,11 +1,13 @@
 // C24, C25: what the read API takes and answers, as valibot schemas and the catalogue's replies:
 // the routes (routes.ts) declare these beside their handlers, and the OpenAPI document is
 // generated from them.
+
 import * as v from 'valibot';
 import { FileMetadataSchema, okEnvelope } from '../../http/openapi.ts';
 import { known, oneOf, time, whole, wholeMessage } from '../../http/query-values.ts';
 import * as replies from '../../http/replies.ts';
 import { UUID } from '../../lib/ids.ts';
+import { SPAM_LAYERS } from '../../spam/settings.ts';
 import type { SpamFilter } from '../../store/inbox.ts';
 
 export const MAX_LIMIT = 1000;
@@ -43,7 +45,7 @@ export const ListQuery = v.strictObject(
     spam: v.optional(
       v.pipe(
         oneOf(['exclude', 'include', 'only'] as const satisfies readonly SpamFilter[]),
-        v.description('Honeypot spam: left out (exclude, the default), included, or alone.'),
+        v.description('Spam: left out (exclude, the default), included, or alone.'),
       ),
     ),
   },
@@ -60,7 +62,18 @@ export const StoredItem = v.object({
   id: v.pipe(v.string(), v.description('UUIDv7: ordering by id is ordering by arrival.')),
   receivedAt: v.pipe(v.string(), v.isoTimestamp()),
   fields: v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), FileMetadataSchema])),
-  spam: v.pipe(v.boolean(), v.description("Filled the project's honeypot (C22).")),
+  spam: v.pipe(
+    v.boolean(),
+    v.description('In spam: its honeypot filled (C22), held by the spam filter, or so marked (C39).'),
+  ),
+  spamScore: v.pipe(
+    v.nullable(v.number()),
+    v.description("The spam filter's score, 0 (ham) to 1 (spam); null when not judged (C39)."),
+  ),
+  spamReason: v.pipe(
+    v.nullable(v.object({ layer: v.picklist(SPAM_LAYERS), signals: v.array(v.string()) })),
+    v.description('The layer that decided, and for the classifier its strongest signals (C39).'),
+  ),
 });
 
 export const ListReply = okEnvelope(200, {
@@ -114,4 +127,6 @@ export const STORED_EXAMPLE = {
     message: 'Hello!',
   },
   spam: false,
+  spamScore: 0.5,
+  spamReason: { layer: 'classifier', signals: [] },
 };

@@ -82,7 +82,7 @@ function ok(c: ReadContext, message: string, members: Record<string, string>, bo
 
 /** A stored submission as this API shows it; `fields` is the stored JSON, as stored. */
 function item(s: StoredSubmission): string {
-  return `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},"fields":${s.data},"spam":${s.spam}}`;
+  return `{"id":${JSON.stringify(s.id)},"receivedAt":${JSON.stringify(s.receivedAt)},"fields":${s.data},"spam":${s.spam},"spamScore":${JSON.stringify(s.spamScore)},"spamReason":${s.spamReason ?? 'null'}}`;
 }
 
 /** GET /api/v1/submissions: a page, oldest first unless `order=desc`, and the cursor of the next. */

@@ -1,0 +1,48 @@
+// C39: what an owner chooses of the spam filter, and what a verdict is: imported by the tables,
+// the API's schemas and the dashboard alike, so it imports nothing.
+
+/**
+ * What the filter does with a submission it judges spam: `off`, it judges nothing (the honeypot
+ * still holds, C22); `mark`, the verdict is recorded and shown, and the submission stays in the
+ * inbox and is delivered (never confirmed to its sender, C35); `hold` (the default), it is moved to
+ * spam and nothing of it is delivered until its owner takes it out.
+ */
+export const SPAM_MODES = ['off', 'mark', 'hold'] as const;
+export type SpamMode = (typeof SPAM_MODES)[number];
+
+/** A verdict: `none` when the filter did not judge (off, or stored before it). */
+export const VERDICTS = ['ham', 'unsure', 'spam', 'none'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** The layer a verdict came from. A Turnstile failure and a rate limit refuse the request: nothing is stored. */
+export const SPAM_LAYERS = ['honeypot', 'allow list', 'block list', 'duplicate', 'classifier'] as const;
+export type SpamLayer = (typeof SPAM_LAYERS)[number];
+
+/** An entry of an allow or block list: an address, a domain (of an address or a link), a phrase. */
+export const LIST_KINDS = ['address', 'domain', 'phrase'] as const;
+export type ListKind = (typeof LIST_KINDS)[number];
+export type ListEntry = { kind: ListKind; value: string };
+
+/** At most this many entries in each list, each at most this long. */
+export const MAX_LIST_ENTRIES = 200;
+export const MAX_ENTRY_LENGTH = 200;
+
+/**
+ * The classifier's cut-offs: below HAM_CUTOFF a submission is ham; above the project's threshold
+ * (DEFAULT_THRESHOLD unless its owner moves it), spam; between, unsure, which goes to the inbox,
+ * never to spam. No evidence at all scores 0.5.
+ */
+export const HAM_CUTOFF = 0.2;
+export const DEFAULT_THRESHOLD = 0.5;
+export const MIN_THRESHOLD = 0.3;
+export const MAX_THRESHOLD = 0.99;
+
+export type SpamSettings = {
+  mode: SpamMode;
+  threshold: number;
+  allow: ListEntry[];
+  block: ListEntry[];
+};
+
+/** A submission's verdict as stored and shown: score 0–1 (null when not judged) and its reason. */
+export type SpamReason = { layer: SpamLayer; signals: string[] };
