@@ -7,8 +7,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadLists } from '../scripts/spam-lists.ts';
-import { readPrior } from '../scripts/spam-prior.ts';
+import { loadLists, readPrior } from '../scripts/spam-lists.ts';
 import { type Counts, classify, Learner, OWN_WEIGHT } from '../src/spam/classifier.ts';
 import { features, type Lists } from '../src/spam/features.ts';
 import { scoreVerdict } from '../src/spam/judge.ts';

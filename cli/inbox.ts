@@ -10,9 +10,11 @@ import {
   MAX_BULK,
   MAX_PAGE,
   MAX_STATS_DAYS,
+  reasonText,
   type SubmissionView,
 } from '../src/ops/inbox.ts';
 import { parseSince } from '../src/ops/input.ts';
+import { VERDICTS, type Verdict } from '../src/spam/settings.ts';
 import { type Context, table, UsageError } from './context.ts';
 
 const whole = (name: string, max: number) => (text: string) => {
@@ -21,6 +23,14 @@ const whole = (name: string, max: number) => (text: string) => {
     throw new UsageError(`${name} must be a whole number from 1 to ${max}`);
   return n;
 };
+
+/** C39: the spam filter's verdict in words: `spam 0.97 (classifier: link domain bit.ly; url shortener)`. */
+export function verdictText(s: SubmissionView): string {
+  if (s.spamVerdict === 'pending') return 'not judged yet';
+  if (s.spamVerdict === 'none') return 'not judged (off, or received before it)';
+  const score = s.spamScore === null ? '' : ` ${s.spamScore.toFixed(2)}`;
+  return `${s.spamVerdict}${score} (${reasonText(s.spamReason)})`;
+}
 
 /** A submission on one line: its time, its state, and its values in short. */
 function row(s: SubmissionView): string[] {
@@ -45,6 +55,11 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
       new Option('--spam <which>', 'spam: exclude, include or only').choices(['exclude', 'include', 'only']),
     )
     .option('--files', 'only those with files')
+    .addOption(
+      new Option('--verdict <verdict>', 'only those the spam filter judged so (none: not judged)').choices(
+        VERDICTS,
+      ),
+    )
     .option('--since <time>', 'only those received at or after this ISO 8601 time')
     .option(
       '--limit <n>',
@@ -63,6 +78,7 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
             starred?: boolean;
             spam?: 'exclude' | 'include' | 'only';
             files?: boolean;
+            verdict?: Verdict;
             since?: string;
             limit?: number;
           },
@@ -74,6 +90,7 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
               starred: opts.starred ? true : undefined,
               spam: opts.spam,
               files: opts.files ? true : undefined,
+              verdict: opts.verdict,
               since: opts.since === undefined ? undefined : parseSince(opts.since),
             },
             ...(opts.limit === undefined ? {} : { limit: opts.limit }),
@@ -96,6 +113,7 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
           [
             `${s.id} received ${s.receivedAt}${s.spam ? ' (spam)' : ''}${s.starred ? ' ★' : ''}`,
             s.read ? `read ${s.readAt}` : 'unread',
+            `spam filter: ${verdictText(s)}`,
             ...Object.entries(s.fields).map(
               ([k, v]) => `  ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`,
             ),

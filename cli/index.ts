@@ -17,6 +17,7 @@ import { notifyCommands } from './notify.ts';
 import { RemoteRefusal } from './ops.ts';
 import { originCommands } from './origin.ts';
 import { projectCommands } from './project.ts';
+import { spamCommands } from './spam.ts';
 import { submissionsCommands } from './submissions.ts';
 import { webhookCommands } from './webhook.ts';
 
@@ -25,7 +26,7 @@ export type { Io } from './context.ts';
 export function program(io: Io, openDb: Open = openDatabase): Command {
   const cli = new Command('forms')
     .description(
-      'Manage the projects, fields, origins, API keys and webhooks of the form endpoint; read, mark, export or erase submissions. On the local database (default), the deployed one (--remote), or a deployed worker (--url).',
+      'Manage the projects, fields, origins, API keys, webhooks and spam filters of the form endpoint; read, mark, export or erase submissions. On the local database (default), the deployed one (--remote), or a deployed worker (--url).',
     )
     .addOption(new Option('--local', 'use the local database of `npm run dev` (default)').conflicts('remote'))
     .addOption(new Option('--remote', 'use the deployed D1 database of wrangler.toml'))
@@ -56,6 +57,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     webhookCommands,
     notifyCommands,
     confirmCommands,
+    spamCommands,
     deliveriesCommands,
   ]) {
     group(cli, ctx);

@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { ModelFile } from '../src/spam/model.ts';
-import { loadLists } from './spam-lists.ts';
-import { readPrior } from './spam-prior.ts';
+import { loadLists, readPrior } from './spam-lists.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'assets');

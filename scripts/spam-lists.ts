@@ -1,10 +1,12 @@
-// C39: the lists the spam features look up, read in Node (the bench, the tests, the asset build):
-// disposable e-mail domains (disposable-email-domains-js, CC0) and URL shorteners
-// (data/url-shorteners.txt, from PeterDaveHello/url-shorteners, CC BY-SA 4.0).
+// C39: what the spam model is made of, read in Node (the bench, the tests, the asset build): the
+// committed prior (data/spam-prior.json, made by scripts/spam-prior.ts), and the lists the
+// features look up: disposable e-mail domains (disposable-email-domains-js, CC0) and URL
+// shorteners (data/url-shorteners.txt, from PeterDaveHello/url-shorteners, CC BY-SA 4.0).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
 import type { Lists } from '../src/spam/features.ts';
+import type { PriorFile } from '../src/spam/model.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -20,4 +22,10 @@ export function loadLists(): Lists {
     disposable: new Set(disposableEmailBlocklist().map((d) => d.toLowerCase())),
     shorteners: new Set(shortenerDomains()),
   };
+}
+
+export const PRIOR_PATH = join(ROOT, 'data', 'spam-prior.json');
+
+export function readPrior(): PriorFile {
+  return JSON.parse(readFileSync(PRIOR_PATH, 'utf8')) as PriorFile;
 }

@@ -3,15 +3,12 @@
 // groups). `npm run build:spam-prior` writes it to data/spam-prior.json, which is committed (a test
 // holds it to what this script makes); `npm run build:assets` ships it, with the lists, as the
 // asset the worker reads (spam/model.json), never in the worker's bundle.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { loadCorpus, split } from '../bench/spam-corpus.ts';
 import { Learner } from '../src/spam/classifier.ts';
 import { features, type Lists } from '../src/spam/features.ts';
 import type { PriorFile } from '../src/spam/model.ts';
-import { loadLists } from './spam-lists.ts';
-
-export const PRIOR_PATH = join(import.meta.dirname, '..', 'data', 'spam-prior.json');
+import { loadLists, PRIOR_PATH } from './spam-lists.ts';
 
 /**
  * A feature seen fewer times than this in the whole training share is left out: it could say little
@@ -42,10 +39,6 @@ export async function trainPrior(lists: Lists = loadLists()): Promise<PriorFile>
 export function priorText(prior: PriorFile): string {
   const lines = Object.entries(prior.tokens).map(([f, c]) => `${JSON.stringify(f)}:${JSON.stringify(c)}`);
   return `{"ham":${prior.ham},"spam":${prior.spam},"tokens":{\n${lines.join(',\n')}\n}}\n`;
-}
-
-export function readPrior(): PriorFile {
-  return JSON.parse(readFileSync(PRIOR_PATH, 'utf8')) as PriorFile;
 }
 
 if (import.meta.main) {

@@ -12,7 +12,8 @@ import { addWebhook } from '../src/ops/targets.ts';
 import { MAX_FEATURES } from '../src/spam/features.ts';
 import { database } from '../src/store/db.ts';
 import { learnedFeatures, MAX_PROJECT_TOKENS } from '../src/store/spam.ts';
-import { asTool, expectEnvelope, seedProject, storedRows, submit } from './helpers.ts';
+import { asTool, expectEnvelope, fetchWorker, seedProject, storedRows, submit } from './helpers.ts';
+import { api, ok, problem, secretKeyOf } from './manage/helpers.ts';
 import { consumeOutbox } from './queue.ts';
 
 const db = database(env.DB);
@@ -336,4 +337,67 @@ describe('C39: bounded, whatever is sent', () => {
     expect(row?.learnedSpam).toBe(needed);
     expect(await learnedFeatures(db, p.projectId)).toBe(MAX_PROJECT_TOKENS);
   }, 60_000);
+});
+
+describe('C39: the verdict and the settings over the management API and the read API', () => {
+  it('settings change by PATCH and show on the project; a bad one is a 400 that says what would do', async () => {
+    const p = await project();
+    const after = await ok<{ project: { spamFilter: unknown } }>(
+      await api('PATCH', `/projects/${p.projectId}`, {
+        body: {
+          spamFilter: { mode: 'mark', threshold: 0.65, block: [{ kind: 'phrase', value: 'Guest post' }] },
+        },
+      }),
+    );
+    expect(after.project.spamFilter).toEqual({
+      mode: 'mark',
+      threshold: 0.65,
+      allow: [],
+      block: [{ kind: 'phrase', value: 'Guest post' }],
+      learned: { ham: 0, spam: 0 },
+    });
+    expect(
+      await problem(
+        await api('PATCH', `/projects/${p.projectId}`, { body: { spamFilter: { mode: 'drop' } } }),
+        400,
+      ),
+    ).toMatch(/mode/);
+    expect(
+      await problem(
+        await api('PATCH', `/projects/${p.projectId}`, {
+          body: { spamFilter: { allow: [{ kind: 'address', value: 'not an address' }] } },
+        }),
+        400,
+      ),
+    ).toBe("'not an address' is not an e-mail address");
+  });
+
+  it('the inbox filters by verdict and shows it; an export with spam carries the score and the reason; the read API shows them', async () => {
+    const p = await project();
+    const spam = await sendAndJudge(p.apiKey, p.projectId, PITCH);
+    const ham = await sendAndJudge(p.apiKey, p.projectId, ENQUIRY);
+    const page = await ok<{ submissions: { id: string; spamVerdict: string; spamReason: unknown }[] }>(
+      await api('GET', `/projects/${p.projectId}/submissions?verdict=spam&spam=include`),
+    );
+    expect(page.submissions.map((s) => [s.id, s.spamVerdict])).toEqual([[spam.id, 'spam']]);
+    const csv = await (
+      await api('GET', `/projects/${p.projectId}/submissions/export?format=csv&spam=include`)
+    ).text();
+    const [header, ...rows] = csv.trimEnd().split('\n');
+    expect(header).toBe('id,received_at,spam,spam_score,spam_reason,name,email,phone,enquiry,message');
+    const spamRow = rows.find((r) => r.startsWith(spam.id)) ?? '';
+    expect(spamRow).toMatch(/,true,0\.\d+,"?classifier: /);
+    expect(rows.find((r) => r.startsWith(ham.id))).toMatch(/,false,0\.\d+(e-\d+)?,"?classifier/);
+    const secret = await secretKeyOf(p.projectId);
+    const read = await fetchWorker(
+      new Request(`https://forms.test/api/v1/submissions/${spam.id}`, {
+        headers: { Authorization: `Bearer ${secret}` },
+      }),
+    );
+    const body = (await read.json()) as {
+      data: { submission: { spamScore: number; spamReason: { layer: string } } };
+    };
+    expect(body.data.submission.spamScore).toBeGreaterThan(0.5);
+    expect(body.data.submission.spamReason.layer).toBe('classifier');
+  });
 });

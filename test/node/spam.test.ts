@@ -1,10 +1,16 @@
 // C39: the spam features and the classifier, as pure functions: bounded whatever a stranger sends,
 // a verdict that points the way its evidence does and names it, learning that can be taken back.
+
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadLists } from '../../scripts/spam-lists.ts';
+import { loadLists, PRIOR_PATH, readPrior } from '../../scripts/spam-lists.ts';
+import { NOT_IN_PRIOR, priorText, trainPrior } from '../../scripts/spam-prior.ts';
 import { chi2Q, classify, Learner } from '../../src/spam/classifier.ts';
 import { features, hostAndParents, looksGibberish, MAX_FEATURES } from '../../src/spam/features.ts';
+import { scoreVerdict } from '../../src/spam/judge.ts';
+import { priorCounts } from '../../src/spam/model.ts';
+import { DEFAULT_THRESHOLD } from '../../src/spam/settings.ts';
 
 const lists = loadLists();
 
@@ -99,7 +105,7 @@ describe('C39: the classifier', () => {
     expect(spam.score).toBeGreaterThan(0.9);
     expect(ham.score).toBeLessThan(0.1);
     expect(spam.signals.map((s) => s.feature).sort()).toEqual(['link domain bit.ly', 'word "backlinks"']);
-    expect(classify(['word "never seen"'], models)).toEqual({ score: 0.5, signals: [] });
+    expect(classify(['word "never seen"'], models)).toEqual({ score: 0.5, signals: [], clues: 0 });
   });
 
   it('learning taken back leaves the counts as they were', () => {
@@ -118,5 +124,24 @@ describe('C39: the classifier', () => {
         },
       ),
     );
+  });
+});
+
+describe('C39: the prior the worker ships', () => {
+  it('is what the corpus training share makes, and holds no address domain', async () => {
+    const made = await trainPrior(lists);
+    expect(readFileSync(PRIOR_PATH, 'utf8')).toBe(priorText(made));
+    expect(Object.keys(made.tokens).filter((f) => NOT_IN_PRIOR.test(f))).toEqual([]);
+    expect(Object.keys(made.tokens).length).toBeGreaterThan(10_000);
+  }, 120_000);
+
+  it('never calls a short greeting spam, whatever address it comes from', () => {
+    const prior = priorCounts(readPrior());
+    for (const email of ['jo@yahoo.com', 'jo@gmail.com', 'jo@hotmail.com', 'jo@aol.com']) {
+      const { score, clues } = classify(features({ email, message: 'Hello!' }, lists), [
+        { counts: prior, weight: 1 },
+      ]);
+      expect(scoreVerdict(score, clues, DEFAULT_THRESHOLD), email).not.toBe('spam');
+    }
   });
 });

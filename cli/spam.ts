@@ -1,0 +1,102 @@
+// `forms spam …`: a project's spam filter (C39): what it does with spam, the threshold, the allow
+// and block lists, and how much it learnt from its owner's marks. Marks themselves are
+// `forms inbox mark … --as spam|not-spam`.
+import { type Command, Option } from 'commander';
+import type { ProjectView } from '../src/ops/projects.ts';
+import { LIST_KINDS, type ListEntry, SPAM_MODES } from '../src/spam/settings.ts';
+import { type Context, UsageError } from './context.ts';
+
+type Filter = ProjectView['spamFilter'];
+
+const MODE_TEXT: Record<Filter['mode'], string> = {
+  off: 'off: nothing is judged (the honeypot still holds)',
+  mark: 'mark: spam is marked and still delivered (never confirmed)',
+  hold: 'hold: spam is moved to spam and nothing of it is delivered',
+};
+
+function listText(entries: readonly ListEntry[]): string[] {
+  return entries.length === 0 ? ['  (empty)'] : entries.map((e) => `  ${e.kind} ${e.value}`);
+}
+
+function filterText(projectId: string, f: Filter): string {
+  return [
+    `Spam filter of ${projectId}: ${MODE_TEXT[f.mode]}`,
+    `Threshold: ${f.threshold} (spam above it; unsure, to the inbox, from 0.2 up to it)`,
+    `Learnt from your marks: ${f.learned.spam} spam, ${f.learned.ham} not spam`,
+    'Always allowed:',
+    ...listText(f.allow),
+    'Always blocked:',
+    ...listText(f.block),
+  ].join('\n');
+}
+
+const kindArgument = (text: string) => {
+  if (!(LIST_KINDS as readonly string[]).includes(text)) {
+    throw new UsageError(`A list entry is an ${LIST_KINDS.join(', ')}: not '${text}'`);
+  }
+  return text;
+};
+
+export function spamCommands(cli: Command, { withOps, print }: Context): void {
+  const spam = cli
+    .command('spam')
+    .description("a project's spam filter: mode, threshold, allow and block lists");
+  spam
+    .command('show <project>')
+    .description('the mode, the threshold, the lists, and how many marks it learnt')
+    .action(
+      withOps(async (ops, global, projectId: string) => {
+        const p = await ops.showProject(projectId);
+        print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
+      }),
+    );
+  spam
+    .command('set <project>')
+    .description('what it does with spam, and the score above which a submission is spam')
+    .addOption(new Option('--mode <mode>', 'off, mark, or hold (the default)').choices(SPAM_MODES))
+    .option('--threshold <score>', 'from 0.3 to 0.99 (0.5 unless told): higher holds less', Number)
+    .action(
+      withOps(async (ops, global, projectId: string, opts: { mode?: Filter['mode']; threshold?: number }) => {
+        if (opts.mode === undefined && opts.threshold === undefined) {
+          throw new UsageError('Give --mode, --threshold, or both');
+        }
+        const p = await ops.updateProject(projectId, {
+          spamFilter: { mode: opts.mode, threshold: opts.threshold },
+        });
+        print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
+      }),
+    );
+  for (const [name, list, says] of [
+    ['allow', 'allow', 'always ham'],
+    ['block', 'block', 'always spam'],
+  ] as const) {
+    spam
+      .command(`${name} <project> <kind> <value>`)
+      .description(`adds an entry to the ${list} list (${says}): an address, a domain, or a phrase`)
+      .action(
+        withOps(async (ops, global, projectId: string, kind: string, value: string) => {
+          const before = (await ops.showProject(projectId)).spamFilter[list];
+          const entry = { kind: kindArgument(kind), value };
+          const p = await ops.updateProject(projectId, { spamFilter: { [list]: [...before, entry] } });
+          print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
+        }),
+      );
+  }
+  spam
+    .command('unlist <project> <list> <kind> <value>')
+    .description('removes an entry from the allow or the block list')
+    .action(
+      withOps(async (ops, global, projectId: string, list: string, kind: string, value: string) => {
+        if (list !== 'allow' && list !== 'block')
+          throw new UsageError(`The list is allow or block: not '${list}'`);
+        const before = (await ops.showProject(projectId)).spamFilter[list];
+        const wanted = `${kindArgument(kind)} ${value.trim().toLowerCase()}`;
+        const after = before.filter((e) => `${e.kind} ${e.value.toLowerCase()}` !== wanted);
+        if (after.length === before.length) {
+          throw new UsageError(`The ${list} list has no ${kind} '${value}'`);
+        }
+        const p = await ops.updateProject(projectId, { spamFilter: { [list]: after } });
+        print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
+      }),
+    );
+}
