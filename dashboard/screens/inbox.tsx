@@ -1,11 +1,12 @@
 // C33, C34: a project's inbox: newest first, unread in bold and read once opened; a search and
-// filters; many selected at once and changed or deleted; exactly what is filtered exported; one
-// opened beside the list. Keys: j/k move, o or Enter open, s star, # delete, / search, x select.
+// filters (the spam filter's verdict among them, C39); many selected at once and changed or
+// deleted; exactly what is filtered exported; one opened beside the list. Keys: j/k move, o or
+// Enter open, s star, # delete, / search, x select.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, projectPath, query } from '../api.ts';
 import { go, type ScreenProps, screenPath } from '../session.ts';
 import { act, confirm, plural, Time, usePages } from '../ui.tsx';
-import { Detail, type Submission } from './submission.tsx';
+import { Detail, reasonText, type Submission } from './submission.tsx';
 
 type Filters = {
   q: string;
@@ -13,10 +14,12 @@ type Filters = {
   starred?: boolean | undefined;
   spam: 'exclude' | 'include' | 'only';
   files?: boolean | undefined;
+  /** C39: the spam filter's verdict; '' for any. */
+  verdict: '' | Exclude<Submission['spamVerdict'], 'pending'>;
   since: string;
   until: string;
 };
-const NO_FILTERS: Filters = { q: '', spam: 'exclude', since: '', until: '' };
+const NO_FILTERS: Filters = { q: '', spam: 'exclude', verdict: '', since: '', until: '' };
 
 /** The filters as the API takes them (a date range is whole days, in the viewer's zone). */
 function filterQuery(f: Filters) {
@@ -32,6 +35,7 @@ function filterQuery(f: Filters) {
     starred: f.starred,
     spam: f.spam === 'exclude' ? undefined : f.spam,
     files: f.files,
+    verdict: f.verdict,
     since: day(f.since),
     until: day(f.until, true),
   };
@@ -43,6 +47,27 @@ function summary(s: Submission): string {
     .filter((v) => typeof v === 'string' || typeof v === 'number')
     .slice(0, 3)
     .join(' · ');
+}
+
+/**
+ * C39: the spam filter's verdict beside the spam tag, when it is unsure or spam: `spam 0.97 ·
+ * classifier: link domain bit.ly; url shortener` (the unsure one says so, its score and reason in
+ * its title). The reason's signals may be words a stranger typed: text only.
+ */
+function VerdictTag({ s }: { s: Submission }) {
+  if (s.spamVerdict !== 'unsure' && s.spamVerdict !== 'spam') return null;
+  const reason = reasonText(s.spamReason);
+  const full = [
+    [s.spamVerdict, s.spamScore?.toFixed(2)].filter((part) => part !== undefined).join(' '),
+    reason,
+  ]
+    .filter((part) => part !== '')
+    .join(' · ');
+  return (
+    <span class={`tag ${s.spamVerdict}`} title={`Spam filter: ${full}`}>
+      {s.spamVerdict === 'unsure' ? 'unsure' : full}
+    </span>
+  );
 }
 
 const ACTIONS = [
@@ -197,6 +222,19 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
                 <option value="include">Both</option>
               </select>
             </label>
+            <label>
+              Verdict
+              <select
+                value={filters.verdict}
+                onChange={(e) => set({ verdict: e.currentTarget.value as Filters['verdict'] })}
+              >
+                <option value="">Any</option>
+                <option value="ham">Ham</option>
+                <option value="unsure">Unsure</option>
+                <option value="spam">Spam</option>
+                <option value="none">Not judged</option>
+              </select>
+            </label>
             <label class="check">
               <input
                 type="checkbox"
@@ -266,7 +304,10 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
                 <span class="what">
                   {s.read ? '' : <span class="sr-only">Unread: </span>}
                   {summary(s)}
+                </span>
+                <span class="tags">
                   {s.spam && <span class="tag">spam</span>}
+                  <VerdictTag s={s} />
                   {s.files.length > 0 && <span class="tag">{plural(s.files.length, 'file')}</span>}
                 </span>
               </button>

@@ -1,6 +1,6 @@
 // C33: a project's settings: fields, allowed origins, keys, webhooks, email recipients, retention,
-// honeypot, Turnstile (write-only), thank-you page; and, for the operator, deleting it. A key or a
-// secret is shown once, with a copy button.
+// honeypot, Turnstile (write-only), thank-you page, the spam filter (C39); and, for the operator,
+// deleting it. A key or a secret is shown once, with a copy button.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
@@ -9,6 +9,7 @@ import { go, type ScreenProps } from '../session.ts';
 import { act, confirm, messageOf, Section, useLoad } from '../ui.tsx';
 import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
 import { Keys } from './settings-keys.tsx';
+import { SpamFilterSettings } from './settings-spam.tsx';
 
 function Fields({ project, reload }: { project: Project; reload: () => void }) {
   const [editing, setEditing] = useState<Draft | undefined>();
@@ -365,6 +366,7 @@ export function SettingsScreen({ projectId, session }: ScreenProps) {
         project={project}
         reload={loaded.reload}
       />
+      <SpamFilterSettings project={project} reload={loaded.reload} />
       {session.projectId === null && (
         <Section title="Delete the project">
           <button type="button" class="danger" onClick={() => void remove()}>

@@ -1,12 +1,42 @@
 // C33, C34: one submission beside the list: every field, the time in the viewer's zone, its files
-// (a picture shown, a PDF in the browser's own viewer, anything else to download) and the state of
-// its deliveries. Opening it marks it read.
+// (a picture shown, a PDF in the browser's own viewer, anything else to download), the spam
+// filter's verdict (C39) and the state of its deliveries. Opening it marks it read.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, fileUrl, projectPath } from '../api.ts';
 import type { Delivery, FileMeta, Submission } from '../server-types.ts';
 import { act, messageOf, Time, useLoad } from '../ui.tsx';
 
 export type { FileMeta, Submission };
+
+/**
+ * C39: a verdict's reason in one line, as the tool shows it: `classifier: link domain bit.ly; url
+ * shortener`. Its signals may be words a stranger typed: shown as text, never as markup.
+ */
+export const reasonText = (reason: Submission['spamReason']) =>
+  reason === null
+    ? ''
+    : reason.signals.length === 0
+      ? reason.layer
+      : `${reason.layer}: ${reason.signals.join('; ')}`;
+
+const VERDICTS: Record<Submission['spamVerdict'], string> = {
+  ham: 'ham',
+  unsure: 'unsure',
+  spam: 'spam',
+  none: 'none (not judged)',
+  pending: 'pending (judged within seconds of its arrival)',
+};
+
+/** C39: `Spam filter: spam (score 0.97) — classifier: link domain bit.ly; url shortener`. */
+function SpamVerdict({ submission: s }: { submission: Submission }) {
+  return (
+    <p class="muted">
+      Spam filter: {VERDICTS[s.spamVerdict]}
+      {s.spamScore !== null && ` (score ${s.spamScore.toFixed(2)})`}
+      {s.spamReason !== null && ` — ${reasonText(s.spamReason)}`}
+    </p>
+  );
+}
 
 const isFile = (v: unknown): v is FileMeta => typeof v === 'object' && v !== null && 'sha256' in v;
 const IMAGE = /^image\/(?:png|jpeg|gif|webp|avif)$/;
@@ -120,6 +150,7 @@ export function Detail({
             </button>
           </div>
           {submission.spam && <p class="tag">Spam: not delivered. “Not spam” delivers it once.</p>}
+          <SpamVerdict submission={submission} />
           <dl class="fields">
             {Object.entries(submission.fields).map(([name, value]) => (
               <div key={name}>

@@ -1,0 +1,193 @@
+// C39: a project's spam filter in Settings: what it does with spam, the classifier's threshold
+// (with what it catches and wrongly holds at that value on the public corpus), the allow and block
+// lists, and how many of the owner's marks it learnt.
+import { useState } from 'preact/hooks';
+import curve from '../../data/spam-curve.json';
+import {
+  HAM_CUTOFF,
+  LIST_KINDS,
+  type ListEntry,
+  type ListKind,
+  MAX_THRESHOLD,
+  MIN_THRESHOLD,
+  SPAM_MODES,
+  type SpamMode,
+} from '../../src/spam/settings.ts';
+import { api, projectPath } from '../api.ts';
+import type { Project } from '../server-types.ts';
+import { act, Section } from '../ui.tsx';
+
+const MODES: Record<SpamMode, { label: string; help: string }> = {
+  off: { label: 'Off', help: 'nothing is judged; a filled honeypot is still held.' },
+  mark: {
+    label: 'Mark',
+    help: 'the verdict is recorded and shown; the submission stays in the inbox and is delivered.',
+  },
+  hold: {
+    label: 'Hold (the default)',
+    help: 'spam is moved to spam and nothing of it is delivered until you take it out.',
+  },
+};
+
+const count = (n: number) => n.toLocaleString('en');
+
+/**
+ * What the threshold does at `t` on the SpamAssassin corpus's held-out share, as `npm run
+ * bench:spam` measured it (data/spam-curve.json, one point per hundredth).
+ */
+function expected(t: number, mode: SpamMode): string {
+  const point = curve.find((p) => Math.abs(p.threshold - t) < 0.005);
+  if (!point) return '';
+  const held = mode === 'mark' ? 'marks as spam' : mode === 'off' ? 'would hold' : 'holds';
+  return `On the public SpamAssassin corpus at ${t.toFixed(2)}: catches ${(point.recall * 100).toFixed(1)}% of spam; ${held} ${count(point.falsePositives)} of ${count(point.ham)} real messages.`;
+}
+
+/** The mode and the threshold, saved together. */
+function ModeAndThreshold({ project, reload }: { project: Project; reload: () => void }) {
+  const [mode, setMode] = useState(project.spamFilter.mode);
+  const [threshold, setThreshold] = useState(project.spamFilter.threshold);
+  const save = (event: Event) => {
+    event.preventDefault();
+    void act(async () => {
+      await api('PATCH', projectPath(project.id), { spamFilter: { mode, threshold } });
+      reload();
+    }, 'Saved');
+  };
+  return (
+    <form onSubmit={save}>
+      <fieldset>
+        <legend>What to do with spam</legend>
+        {SPAM_MODES.map((m) => (
+          <label class="check" key={m}>
+            <input type="radio" name="spam-mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
+            <span>
+              <strong>{MODES[m].label}</strong>: {MODES[m].help}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        Threshold: a score above {threshold.toFixed(2)} is spam
+        <input
+          id="spam-threshold"
+          type="range"
+          min={MIN_THRESHOLD}
+          max={MAX_THRESHOLD}
+          step="0.01"
+          value={threshold}
+          onInput={(e) => setThreshold(Number(e.currentTarget.value))}
+        />
+      </label>
+      <p class="help">
+        <output for="spam-threshold">{expected(threshold, mode)}</output> The classifier's score from{' '}
+        {HAM_CUTOFF.toFixed(2)} up to {threshold.toFixed(2)} is unsure: the submission stays in the inbox,
+        tagged unsure, never moved to spam (a message it knows nothing about scores 0.50). Below{' '}
+        {HAM_CUTOFF.toFixed(2)}: not spam.
+      </p>
+      <button type="submit" class="primary">
+        Save the spam filter
+      </button>
+    </form>
+  );
+}
+
+/** An allow or block list: each change saved at once (the list sent replaces the stored one). */
+function SpamList({
+  project,
+  which,
+  reload,
+}: {
+  project: Project;
+  which: 'allow' | 'block';
+  reload: () => void;
+}) {
+  const entries = project.spamFilter[which];
+  const [kind, setKind] = useState<ListKind>('domain');
+  const [value, setValue] = useState('');
+  const title = which === 'allow' ? 'Allow list' : 'Block list';
+  const heading = `spam-${which}`;
+  const store = (list: ListEntry[], done: string) =>
+    act(async () => {
+      await api('PATCH', projectPath(project.id), { spamFilter: { [which]: list } });
+      reload();
+    }, done);
+  const add = async (event: Event) => {
+    event.preventDefault();
+    if (await store([...entries, { kind, value }], 'Added')) setValue('');
+  };
+  return (
+    <section aria-labelledby={heading}>
+      <h3 id={heading}>{title}</h3>
+      <p class="help">
+        {which === 'allow'
+          ? 'Never spam, read first: an address you trust is never held.'
+          : 'Always spam, unless the allow list says otherwise.'}{' '}
+        A domain matches an address's or a link's, and those under it; a phrase matches anywhere in the text.
+      </p>
+      <ul class="plain">
+        {entries.map((entry, i) => (
+          <li key={`${entry.kind} ${entry.value}`} class="row spread">
+            <span>
+              <span class="muted">{entry.kind}</span> {entry.value}
+            </span>
+            <button
+              type="button"
+              class="danger"
+              aria-label={`Remove ${entry.kind} ${entry.value} from the ${which} list`}
+              onClick={() =>
+                void store(
+                  entries.filter((_, j) => j !== i),
+                  'Removed',
+                )
+              }
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form class="row" onSubmit={(e) => void add(e)}>
+        <label>
+          Kind
+          <select value={kind} onChange={(e) => setKind(e.currentTarget.value as ListKind)}>
+            {LIST_KINDS.map((k) => (
+              <option key={k}>{k}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {which === 'allow' ? 'Address, domain or phrase to allow' : 'Address, domain or phrase to block'}
+          <input
+            value={value}
+            required
+            placeholder={
+              kind === 'address' ? 'someone@example.com' : kind === 'domain' ? 'example.com' : 'guest post'
+            }
+            onInput={(e) => setValue(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Add</button>
+      </form>
+    </section>
+  );
+}
+
+export function SpamFilterSettings({ project, reload }: { project: Project; reload: () => void }) {
+  const { mode, threshold, learned } = project.spamFilter;
+  return (
+    <Section title="Spam filter">
+      <p class="help">
+        Every submission gets a verdict, a score from 0 to 1 and a reason: a filled honeypot, a list's entry,
+        the same text a third time in a day, or the classifier's strongest signals. Spam is stored, never
+        dropped. Marking a submission spam or not spam teaches the classifier.
+      </p>
+      {/* Made anew when the saved mode or threshold changes, not when a list does: a choice not yet saved survives those. */}
+      <ModeAndThreshold key={`${mode} ${threshold}`} project={project} reload={reload} />
+      <SpamList project={project} which="allow" reload={reload} />
+      <SpamList project={project} which="block" reload={reload} />
+      <p>
+        Learnt from your marks: {count(learned.spam)} spam, {count(learned.ham)} not spam.
+      </p>
+    </Section>
+  );
+}
