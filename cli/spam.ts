@@ -38,6 +38,9 @@ const kindArgument = (text: string) => {
 };
 
 export function spamCommands(cli: Command, { withOps, print }: Context): void {
+  // Every command prints the filter as it is after it: what `spam show` prints.
+  const show = (global: Parameters<Context['print']>[0], p: ProjectView) =>
+    print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
   const spam = cli
     .command('spam')
     .description("a project's spam filter: mode, threshold, allow and block lists");
@@ -47,7 +50,7 @@ export function spamCommands(cli: Command, { withOps, print }: Context): void {
     .action(
       withOps(async (ops, global, projectId: string) => {
         const p = await ops.showProject(projectId);
-        print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
+        show(global, p);
       }),
     );
   spam
@@ -63,7 +66,7 @@ export function spamCommands(cli: Command, { withOps, print }: Context): void {
         const p = await ops.updateProject(projectId, {
           spamFilter: { mode: opts.mode, threshold: opts.threshold },
         });
-        print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
+        show(global, p);
       }),
     );
   for (const [name, list, says] of [
@@ -78,7 +81,7 @@ export function spamCommands(cli: Command, { withOps, print }: Context): void {
           const before = (await ops.showProject(projectId)).spamFilter[list];
           const entry = { kind: kindArgument(kind), value };
           const p = await ops.updateProject(projectId, { spamFilter: { [list]: [...before, entry] } });
-          print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
+          show(global, p);
         }),
       );
   }
@@ -96,7 +99,7 @@ export function spamCommands(cli: Command, { withOps, print }: Context): void {
           throw new UsageError(`The ${list} list has no ${kind} '${value}'`);
         }
         const p = await ops.updateProject(projectId, { spamFilter: { [list]: after } });
-        print(global, { projectId: p.id, spamFilter: p.spamFilter }, () => filterText(p.id, p.spamFilter));
+        show(global, p);
       }),
     );
 }

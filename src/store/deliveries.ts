@@ -13,6 +13,7 @@ import {
   webhooks,
 } from '../../schema/tables.ts';
 import { type Db, MAX_PARAMETERS, storage } from './db.ts';
+import { waitingBefore } from './submissions.ts';
 import { cancelledBecause, disableStatements } from './targets.ts';
 
 /** D1 binds at most 100 parameters per statement: the outbox is written 100 submissions at a time. */
@@ -68,16 +69,8 @@ export async function writeOutbox(db: Db, submissionIds: readonly string[]): Pro
  * The sweep's share of the outbox (C26): the marked submissions received before `before`, whose
  * queue message never came or was never consumed, oldest first.
  */
-export async function markedBefore(db: Db, before: string, limit: number): Promise<string[]> {
-  const rows = await storage(() =>
-    db
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(and(isNotNull(submissions.outbox), lt(submissions.receivedAt, before)))
-      .orderBy(asc(submissions.receivedAt))
-      .limit(limit),
-  );
-  return rows.map((r) => r.id);
+export function markedBefore(db: Db, before: string, limit: number): Promise<string[]> {
+  return waitingBefore(db, isNotNull(submissions.outbox), before, limit);
 }
 
 /** The id of the delivery of a submission to a webhook: the `webhook-id` of its every attempt. */

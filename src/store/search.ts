@@ -2,10 +2,11 @@
 // database (search_terms): kept in step with deletion, erasure and retention by a foreign key (a
 // submission's terms go in the same write that deletes it), exportable with the rest.
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
-import { and, asc, eq, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { searchTerms, submissions } from '../../schema/tables.ts';
 import { wordsOf } from '../lib/words.ts';
 import { type Db, storage } from './db.ts';
+import { waitingBefore } from './submissions.ts';
 
 /** The most distinct words of one submission that are indexed. */
 export const MAX_TERMS = 1000;
@@ -73,16 +74,8 @@ export async function indexSubmissions(db: Db, ids: readonly string[]): Promise<
 }
 
 /** The sweep's share: submissions still to be indexed, received before `before`, oldest first. */
-export async function pendingSearch(db: Db, before: string, limit: number): Promise<string[]> {
-  const rows = await storage(() =>
-    db
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(and(isNotNull(submissions.searchPending), lt(submissions.receivedAt, before)))
-      .orderBy(asc(submissions.receivedAt))
-      .limit(limit),
-  );
-  return rows.map((r) => r.id);
+export function pendingSearch(db: Db, before: string, limit: number): Promise<string[]> {
+  return waitingBefore(db, isNotNull(submissions.searchPending), before, limit);
 }
 
 /**

@@ -3,12 +3,13 @@
 // classifier learnt from its owner's marks (spam_tokens, and the project's learned_* counts),
 // which follows the marks exactly once each.
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
-import { and, asc, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, isNull, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import type { Counts } from '../spam/classifier.ts';
 import type { Judgement } from '../spam/judge.ts';
 import type { ListEntry, SpamSettings } from '../spam/settings.ts';
 import { type Db, storage } from './db.ts';
+import { waitingBefore } from './submissions.ts';
 
 /** The most features a project's classifier keeps: past it, those seen least are forgotten. */
 export const MAX_PROJECT_TOKENS = 20_000;
@@ -47,16 +48,8 @@ export function unjudged(db: Db, ids: readonly string[]): Promise<ToJudge[]> {
 }
 
 /** The sweep's share: submissions received before `before` and still not judged, oldest first. */
-export async function unjudgedBefore(db: Db, before: string, limit: number): Promise<string[]> {
-  const rows = await storage(() =>
-    db
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(and(isNull(submissions.verdict), lt(submissions.receivedAt, before)))
-      .orderBy(asc(submissions.receivedAt))
-      .limit(limit),
-  );
-  return rows.map((r) => r.id);
+export function unjudgedBefore(db: Db, before: string, limit: number): Promise<string[]> {
+  return waitingBefore(db, isNull(submissions.verdict), before, limit);
 }
 
 /** A list as stored (JSON, or NULL for none); anything else reads as empty. */
@@ -187,6 +180,9 @@ export async function writeVerdicts(db: Db, judged: readonly Judged[]): Promise<
   );
 }
 
+/** A mark the project's classifier has not learnt as it is (the condition of submissions_untrained). */
+const UNTRAINED = sql`coalesce(${submissions.label}, '') <> coalesce(${submissions.trained}, '')`;
+
 export type ToTrain = {
   id: string;
   projectId: string;
@@ -215,21 +211,8 @@ export function untrained(db: Db, ids: readonly string[]): Promise<ToTrain[]> {
 }
 
 /** The sweep's share of the marks: those not learnt yet, received before `before`, oldest first. */
-export async function untrainedBefore(db: Db, before: string, limit: number): Promise<string[]> {
-  const rows = await storage(() =>
-    db
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(
-        and(
-          sql`coalesce(${submissions.label}, '') <> coalesce(${submissions.trained}, '')`,
-          lt(submissions.receivedAt, before),
-        ),
-      )
-      .orderBy(asc(submissions.receivedAt))
-      .limit(limit),
-  );
-  return rows.map((r) => r.id);
+export function untrainedBefore(db: Db, before: string, limit: number): Promise<string[]> {
+  return waitingBefore(db, UNTRAINED, before, limit);
 }
 
 /**

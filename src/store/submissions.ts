@@ -1,8 +1,25 @@
 // The submissions table, but for the submission path's own statements (intake.ts): forgetting
 // Idempotency-Keys (C20), erasing (C25), retention.
-import { and, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
+
+/**
+ * The sweep's way to the submissions still waiting for a job of the queue consumer (deliveries
+ * written, words indexed, a verdict, a mark learnt): those received before `before` that `waiting`
+ * holds for, oldest first. `waiting` is the condition of the job's partial index.
+ */
+export async function waitingBefore(db: Db, waiting: SQL, before: string, limit: number): Promise<string[]> {
+  const rows = await storage(() =>
+    db
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(and(waiting, lt(submissions.receivedAt, before)))
+      .orderBy(asc(submissions.receivedAt))
+      .limit(limit),
+  );
+  return rows.map((r) => r.id);
+}
 
 /** C20: forgets Idempotency-Keys received before `before` (the submissions stay). */
 export async function purgeIdempotencyKeys(db: Db, before: string): Promise<number> {
