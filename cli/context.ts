@@ -1,6 +1,8 @@
 // What every command group of `forms` is given: the database named by the global options, who is
 // asking (the tool, for the audit log), and the one way output is printed (C19).
 
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { type Database, openDatabase, type Target } from '../scripts/database.ts';
@@ -16,6 +18,15 @@ export type Io = { stdout: Writable; stderr: Writable } & Partial<{
   fetch: typeof fetch;
 }>;
 export type Global = { remote?: boolean; local?: boolean; json?: boolean; persistTo?: string; url?: string };
+
+/**
+ * C39: the spam filter's model as `npm run build:assets` wrote it (every script that serves the
+ * worker runs it), read the way the worker reads its ASSETS binding.
+ */
+export const BUILT_MODEL = {
+  fetch: async () =>
+    new Response(await readFile(join(import.meta.dirname, '..', 'assets', 'spam', 'model.json'))),
+};
 
 /** C32: where `--url` sends the operator token: https, or plain http on this machine only. */
 function workerUrl(text: string): string {
@@ -105,7 +116,11 @@ export function context(io: Io, openDb: Open = openDatabase): Context {
         }
         const database = await openDb({ remote: global.remote === true, persistTo: global.persistTo });
         try {
-          await action(localOps({ db: database.db, actor: { kind: 'tool' } }), global, ...args);
+          await action(
+            localOps({ db: database.db, actor: { kind: 'tool' }, assets: BUILT_MODEL }),
+            global,
+            ...args,
+          );
         } finally {
           await database.close();
         }

@@ -5,7 +5,7 @@ import { sha256Text } from '../lib/hex.ts';
 import { OWN_WEIGHT } from '../spam/classifier.ts';
 import { features } from '../spam/features.ts';
 import { comparedText, judge } from '../spam/judge.ts';
-import { loadModel } from '../spam/model.ts';
+import { type Assets, loadModel } from '../spam/model.ts';
 import type { Db } from '../store/db.ts';
 import {
   DUPLICATE_WINDOW_MS,
@@ -22,7 +22,7 @@ const valuesOf = (data: string) => JSON.parse(data) as Record<string, unknown>;
 /** Judges the submissions among `ids` still unjudged, and writes their verdicts (one read batch, one write batch). */
 export async function judgeSubmissions(
   db: Db,
-  assets: Fetcher,
+  assets: Assets,
   ids: readonly string[],
   now: number,
 ): Promise<void> {
@@ -78,7 +78,7 @@ export async function judgeSubmissions(
 }
 
 /** Makes each project's classifier follow its owner's marks on the submissions among `ids`. */
-export async function learnMarks(db: Db, assets: Fetcher, ids: readonly string[]): Promise<void> {
+export async function learnMarks(db: Db, assets: Assets, ids: readonly string[]): Promise<void> {
   const rows = await untrained(db, ids);
   if (rows.length === 0) return;
   const model = await loadModel(assets);

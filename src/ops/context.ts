@@ -1,7 +1,9 @@
 // C19: what every management operation is given: the database, and who asks (for the audit
 // log). Each operation exists once: the command-line tool and the management API both call it.
+
 import type { Mailer } from '../delivery/consent.ts';
 import { NotFound } from '../lib/faults.ts';
+import type { Assets } from '../spam/model.ts';
 import { recordAudit } from '../store/audit.ts';
 import type { Db } from '../store/db.ts';
 import { projectDetails } from '../store/projects.ts';
@@ -25,6 +27,11 @@ export type Manager = {
    * seconds. Elsewhere (the tool) the minute's sweep finds them.
    */
   enqueue?: ((submissionIds: string[]) => Promise<void>) | undefined;
+  /**
+   * C39: where the spam filter's model is read, to judge a submission before writing its
+   * deliveries here (redelivery): the worker's ASSETS binding; the tool's built file.
+   */
+  assets?: Assets | undefined;
   /** In the worker: sends its own mail (C37: a verification) and knows its address for links. */
   mail?: Mailer | undefined;
   /**

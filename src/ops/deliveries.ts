@@ -1,5 +1,6 @@
 // C26, C27, C19: a project's deliveries with their attempts, and redelivery.
 import type { DeliveryState } from '../../schema/tables.ts';
+import { judgeSubmissions } from '../delivery/judge.ts';
 import { type AttemptOutcome, attemptDelivery } from '../delivery/webhooks.ts';
 import { NotFound } from '../lib/faults.ts';
 import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../store/deliveries.ts';
@@ -89,9 +90,10 @@ export async function redeliver(
   for (const deliveryId of ids) {
     let delivery = await findDeliveryToSend(m.db, deliveryId);
     // C26: a delivery of a submission still marked in the outbox has no row yet: it is written
-    // here, as the queue consumer would.
+    // here, as the queue consumer would: judged first (C39), so that held spam is never sent.
     const submissionId = submissionOf(deliveryId);
     if (delivery === undefined && (await findSubmission(m.db, p.id, submissionId)) !== undefined) {
+      if (m.assets !== undefined) await judgeSubmissions(m.db, m.assets, [submissionId], Date.now());
       await writeOutbox(m.db, [submissionId]);
       delivery = await findDeliveryToSend(m.db, deliveryId);
     }

@@ -27,7 +27,10 @@ export function modelOf(file: ModelFile): Model {
 let loading: Promise<Model> | undefined;
 
 /** The model, fetched from the assets binding once per isolate (again after a failure). */
-export function loadModel(assets: { fetch(request: Request): Promise<Response> }): Promise<Model> {
+/** What the model is read from: the worker's ASSETS binding (or, in the tool's tests, the file). */
+export type Assets = { fetch(request: Request): Promise<Response> };
+
+export function loadModel(assets: Assets): Promise<Model> {
   loading ??= (async () => {
     const response = await assets.fetch(new Request(`https://assets.invalid${MODEL_PATH}`));
     if (!response.ok) throw new Error(`the spam model answered ${response.status}`);

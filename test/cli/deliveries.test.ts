@@ -3,9 +3,8 @@ import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../schema/tables.ts';
-import { writeOutbox } from '../../src/store/deliveries.ts';
 import { insertSubmissions } from '../../src/store/intake.ts';
-import { receiverOnLoopback, toolOnTemp } from './helpers.ts';
+import { consumeStored, receiverOnLoopback, toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('deliveries');
 const { json, expectRefused } = tool;
@@ -54,7 +53,7 @@ describe('forms deliveries', () => {
       type: 'submission.created',
     });
     // The other, written by the worker, has failed for good.
-    await writeOutbox(tool.database.db, [rows[1]?.id ?? '']);
+    await consumeStored(tool.database.db, [rows[1]?.id ?? '']);
     await tool.database.db
       .update(deliveries)
       .set({ status: 'failed', attempts: 11 })

@@ -7,8 +7,12 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { BUILT_MODEL } from '../../cli/context.ts';
 import { main } from '../../cli/index.ts';
 import { type Database, openDatabase } from '../../scripts/database.ts';
+import { judgeSubmissions } from '../../src/delivery/judge.ts';
+import type { Db } from '../../src/store/db.ts';
+import { writeOutbox } from '../../src/store/deliveries.ts';
 
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `forms-${name}-`));
 
@@ -232,3 +236,16 @@ export function receiverOnLoopback() {
   });
   return hook;
 }
+
+/**
+ * What the queue consumer does with stored submissions before sending their deliveries (C26,
+ * C39), on a local database: judges them, then writes their delivery rows; returns their ids.
+ */
+export async function consumeStored(db: Db, ids: readonly string[]): Promise<string[]> {
+  await judgeSubmissions(db, BUILT_MODEL, ids, Date.now());
+  return writeOutbox(db, ids);
+}
+
+/** C39: judges stored submissions as the queue consumer does, on a local database. */
+export const judgeStored = (db: Db, ids: readonly string[]) =>
+  judgeSubmissions(db, BUILT_MODEL, ids, Date.now());

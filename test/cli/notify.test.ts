@@ -2,9 +2,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveries } from '../../schema/tables.ts';
-import { writeOutbox } from '../../src/store/deliveries.ts';
 import { insertSubmissions } from '../../src/store/intake.ts';
-import { toolOnTemp } from './helpers.ts';
+import { consumeStored, toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('notify');
 const { forms, json, expectRefused } = tool;
@@ -99,7 +98,7 @@ describe('forms notify', () => {
     const id = `${row.id}.${added.notificationId}`;
     const text = await forms('deliveries', 'list', p.projectId);
     expect(text.stdout).toContain('email owner@example.com');
-    await writeOutbox(tool.database.db, [row.id]);
+    await consumeStored(tool.database.db, [row.id]);
     await tool.database.db
       .update(deliveries)
       .set({ status: 'failed', attempts: 11, nextAttemptAt: null })

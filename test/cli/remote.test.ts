@@ -9,7 +9,15 @@ import { devVar } from '../../scripts/dev-vars.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { insertSubmission } from '../../src/store/intake.ts';
 import { indexSubmissions } from '../../src/store/search.ts';
-import { freePort, inProcess, type Result, receiverOnLoopback, startDev, tempDir } from './helpers.ts';
+import {
+  freePort,
+  inProcess,
+  judgeStored,
+  type Result,
+  receiverOnLoopback,
+  startDev,
+  tempDir,
+} from './helpers.ts';
 
 const dir = tempDir('remote');
 let dev: ChildProcess | undefined;
@@ -149,6 +157,8 @@ describe('C19 + C32: the tool and the management API give the same results', () 
       data: JSON.stringify(fields),
       receivedAt: new Date().toISOString(),
     });
+    // What the worker's consumer does with it (C39, C34): judged, and its words indexed.
+    await judgeStored(db, [runs.local.id]);
     await indexSubmissions(db, [runs.local.id]);
     for (let i = 0; i < 100 && runs.remote.id === ''; i++) {
       const found = JSON.parse(

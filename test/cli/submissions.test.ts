@@ -167,9 +167,10 @@ describe('spam settings (C22)', () => {
     ]);
     const csv = await forms('submissions', 'export', projectId, '--include-spam', '--format', 'csv');
     expect(csv.stdout.trimEnd().split('\n')).toEqual([
-      'id,received_at,spam,name',
-      `01a00000-0000-7000-8000-000000000001,${at},false,person`,
-      `01a00000-0000-7000-8000-000000000002,${at},true,bot`,
+      // C39: the spam filter's score and reason beside the spam column (none: never judged here).
+      'id,received_at,spam,spam_score,spam_reason,name',
+      `01a00000-0000-7000-8000-000000000001,${at},false,,,person`,
+      `01a00000-0000-7000-8000-000000000002,${at},true,,,bot`,
     ]);
   });
 });

@@ -4,9 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { webhooks } from '../../schema/tables.ts';
 import { MAX_WEBHOOKS } from '../../src/ops/targets.ts';
-import { writeOutbox } from '../../src/store/deliveries.ts';
 import { insertSubmissions } from '../../src/store/intake.ts';
-import { receiverOnLoopback, snapshot, toolOnTemp } from './helpers.ts';
+import { consumeStored, receiverOnLoopback, snapshot, toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('webhook');
 const { forms, json, expectRefused } = tool;
@@ -150,7 +149,7 @@ describe('forms webhook', () => {
         outbox: 1 as const,
       })),
     );
-    await writeOutbox(tool.database.db, ids);
+    await consumeStored(tool.database.db, ids);
     hook.answer = 410;
     const gone = await json<{ redelivered: { kind: string }[] }>(
       'deliveries',

@@ -175,6 +175,7 @@ export function managerOf(c: Context<ManageEnv>, principal: Principal): Manager 
     db: database(c.env.DB),
     actor: principal.actor,
     keyProject: principal.projectId,
+    assets: c.env.ASSETS,
     enqueue: (ids) =>
       enqueueStored(
         queue,
