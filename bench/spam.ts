@@ -22,12 +22,12 @@ const { train, heldOut } = split(samples);
 // The prior as shipped (data/spam-prior.json, made by `npm run build:spam-prior` from `train` alone).
 const prior = priorCounts(readPrior());
 
-type Judged = { spam: boolean; score: number; clues: number };
+type Judged = { spam: boolean; score: number; strong: number };
 function measure(judged: Judged[], cutoff: number) {
   const ham = judged.filter((j) => !j.spam);
   const spam = judged.filter((j) => j.spam);
-  // As the worker judges (src/spam/judge.ts): above the cut-off, on enough clues.
-  const isSpam = (j: Judged) => scoreVerdict(j.score, j.clues, cutoff) === 'spam';
+  // As the worker judges (src/spam/judge.ts): above the cut-off, on enough strong clues.
+  const isSpam = (j: Judged) => scoreVerdict(j.score, j.strong, cutoff) === 'spam';
   const fp = ham.filter(isSpam).length;
   const tp = spam.filter(isSpam).length;
   const flagged = judged.filter(isSpam).length;
@@ -41,8 +41,8 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const featuresOf = new Map<Sample, string[]>(heldOut.map((s) => [s, features(s.values, lists)]));
 const judge = (set: Sample[], models: { counts: Counts; weight: number }[]): Judged[] =>
   set.map((s) => {
-    const { score, clues } = classify(featuresOf.get(s) ?? [], models);
-    return { spam: s.spam, score, clues };
+    const { score, strong } = classify(featuresOf.get(s) ?? [], models);
+    return { spam: s.spam, score, strong };
   });
 
 const withPrior = judge(heldOut, [{ counts: prior, weight: 1 }]);

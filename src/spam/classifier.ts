@@ -11,7 +11,8 @@ export type Counts = {
 };
 
 export type Signal = { feature: string; p: number };
-export type Verdict = { score: number; signals: Signal[]; clues: number };
+/** `strong`: how many of the clues combined say spam at least as surely as STRONG. */
+export type Verdict = { score: number; signals: Signal[]; strong: number };
 
 /** Robinson's strength of the prior belief, and the belief itself, for a token seen rarely. */
 const S = 0.45;
@@ -20,6 +21,8 @@ const X = 0.5;
 const MIN_DEV = 0.1;
 /** At most this many of the most telling tokens are combined. */
 const MAX_CLUES = 150;
+/** A clue this sure of spam is strong: a verdict of spam needs several (judge.ts, MIN_STRONG_CLUES). */
+export const STRONG = 0.9;
 /** A mark of the project's owner counts as this many messages of the prior. */
 export const OWN_WEIGHT = 5;
 
@@ -71,7 +74,7 @@ export function classify(
   }
   clues.sort((a, b) => Math.abs(b.p - 0.5) - Math.abs(a.p - 0.5) || (a.feature < b.feature ? -1 : 1));
   const used = clues.slice(0, MAX_CLUES);
-  if (used.length === 0) return { score: 0.5, signals: [], clues: 0 };
+  if (used.length === 0) return { score: 0.5, signals: [], strong: 0 };
   let lnHam = 0;
   let lnSpam = 0;
   for (const { p } of used) {
@@ -88,7 +91,7 @@ export function classify(
     ...used.filter((c) => c.p > 0.5).slice(0, top),
     ...used.filter((c) => c.p < 0.5).slice(0, top),
   ];
-  return { score, signals, clues: used.length };
+  return { score, signals, strong: used.filter((c) => c.p >= STRONG).length };
 }
 
 /** Counts that learn: one message's features added (or taken back, `sign` -1) as ham or spam. */

@@ -33,10 +33,12 @@ export const DUPLICATE_COPIES = 3;
 /** Text with fewer letters than this is never a duplicate: a poll's answers are alike by design. */
 export const DUPLICATE_MIN_LETTERS = 20;
 /**
- * The classifier calls nothing spam on fewer clues than this: one or two words a stranger typed
- * ("Hello!") are never enough to hold a message, whatever they scored; they are unsure at most.
+ * The classifier calls nothing spam on fewer strong clues (classifier.ts, STRONG) than this: a
+ * short enquiry ("Can you send me a quote for a new website?") reads like a pitch to a prior learnt
+ * from mail, on one or two telling word pairs and a few weak ones; it is unsure at most, while a
+ * pitch says so many times over.
  */
-export const MIN_SPAM_CLUES = 3;
+export const MIN_STRONG_CLUES = 3;
 /** How many signals a reason names. */
 export const SIGNALS = 3;
 
@@ -82,9 +84,9 @@ function verdictOf(layer: SpamLayer, spam: boolean, signals: string[]): Judgemen
   return { verdict: spam ? 'spam' : 'ham', score: spam ? 1 : 0, reason: { layer, signals } };
 }
 
-/** The classifier's verdict on a score reached with this many clues. */
-export function scoreVerdict(score: number, clues: number, threshold: number): Verdict {
-  if (score > threshold && clues >= MIN_SPAM_CLUES) return 'spam';
+/** The classifier's verdict on a score reached with this many strong clues. */
+export function scoreVerdict(score: number, strong: number, threshold: number): Verdict {
+  if (score > threshold && strong >= MIN_STRONG_CLUES) return 'spam';
   return score >= HAM_CUTOFF ? 'unsure' : 'ham';
 }
 
@@ -99,8 +101,8 @@ export function judge(c: Case, settings: SpamSettings, models: Models): Judgemen
   if (c.copiesBefore + 1 >= DUPLICATE_COPIES) {
     return verdictOf('duplicate', true, [`the same text ${c.copiesBefore + 1} times in a day`]);
   }
-  const { score, signals, clues } = classify(c.found, models, SIGNALS);
-  const verdict = scoreVerdict(score, clues, settings.threshold);
+  const { score, signals, strong } = classify(c.found, models, SIGNALS);
+  const verdict = scoreVerdict(score, strong, settings.threshold);
   // The signals that point the way of the verdict: towards spam unless it is ham.
   const toward = signals.filter((s) => (verdict === 'ham' ? s.p < 0.5 : s.p > 0.5));
   return { verdict, score, reason: { layer: 'classifier', signals: toward.map((s) => s.feature) } };
