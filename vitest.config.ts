@@ -36,6 +36,8 @@ export default defineConfig(async () => {
                   ADMIN_TOKEN: randomBytes(32).toString('base64url'),
                   ACCESS_TEAM_DOMAIN: 'forms-test.cloudflareaccess.com',
                   ACCESS_AUD: 'aud-forms-test',
+                  // C40: analytics' batches written soon after their events, so that tests wait little.
+                  ANALYTICS_FLUSH_MS: '50',
                 },
                 // C26: the tests run the queue consumer themselves (createMessageBatch), so the
                 // producers point at queues nobody consumes: no delivery runs behind a test's back.
@@ -58,9 +60,11 @@ export default defineConfig(async () => {
                   KEY_RATE_LIMIT: { namespace_id: '1001', simple: { limit: 1_000_000, period: 10 } },
                   ADDRESS_RATE_LIMIT: { namespace_id: '1002', simple: { limit: 1_000_000, period: 10 } },
                   AUTH_FAILURE_RATE_LIMIT: { namespace_id: '1003', simple: { limit: 1_000_000, period: 10 } },
+                  EVENT_RATE_LIMIT: { namespace_id: '1004', simple: { limit: 1_000_000, period: 10 } },
                   TIGHT_KEY_RATE_LIMIT: { namespace_id: '9001', simple: { limit: 3, period: 60 } },
                   TIGHT_ADDRESS_RATE_LIMIT: { namespace_id: '9002', simple: { limit: 2, period: 60 } },
                   TIGHT_AUTH_FAILURE_RATE_LIMIT: { namespace_id: '9003', simple: { limit: 2, period: 60 } },
+                  TIGHT_EVENT_RATE_LIMIT: { namespace_id: '9004', simple: { limit: 3, period: 60 } },
                 },
               },
             }),

@@ -88,6 +88,7 @@ const limiter = (name, limit, period) => ({
 const limiters = {
   KEY_RATE_LIMIT: limiter('key', 1e9, 10),
   ADDRESS_RATE_LIMIT: limiter('address', 1e9, 10),
+  EVENT_RATE_LIMIT: limiter('event', 1e9, 10),
 };
 export default { fetch: (request, env, ctx) => worker.fetch(request, { ...env, ...limiters }, ctx) };
 `,

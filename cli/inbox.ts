@@ -153,7 +153,9 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
 
   cli
     .command('stats <project>')
-    .description('per day (UTC): accepted, spam, delivered, failed, confirmations a cap stopped')
+    .description(
+      'per day (UTC): accepted, spam, delivered, failed, confirmations a cap stopped; form views, starts and rates; where visitors gave up',
+    )
     .option(
       '--days <n>',
       `days, today included (1–${MAX_STATS_DAYS}, 30 unless told)`,
@@ -161,19 +163,51 @@ export function inboxCommands(cli: Command, { withOps, print }: Context): void {
     )
     .action(
       withOps(async (ops, global, projectId: string, opts: { days?: number }) => {
-        const days = await ops.submissionStats(projectId, opts.days ?? 30);
-        print(global, { days }, () =>
-          table([
-            ['DAY', 'ACCEPTED', 'SPAM', 'DELIVERED', 'FAILED', 'CAPPED'],
-            ...days.map((d) => [
-              d.day,
-              String(d.accepted),
-              String(d.spam),
-              String(d.delivered),
-              String(d.failed),
-              String(d.confirmationsCapped),
+        const stats = await ops.submissionStats(projectId, opts.days ?? 30);
+        const percent = (r: number | null) => (r === null ? '-' : `${(r * 100).toFixed(1)}%`);
+        print(global, stats, () =>
+          [
+            table([
+              [
+                'DAY',
+                'VIEWS',
+                'STARTS',
+                'ACCEPTED',
+                'COMPLETION',
+                'CONVERSION',
+                'SPAM',
+                'DELIVERED',
+                'FAILED',
+                'CAPPED',
+              ],
+              ...stats.days.map((d) => [
+                d.day,
+                String(d.views),
+                String(d.starts),
+                String(d.accepted),
+                percent(d.completionRate),
+                percent(d.conversionRate),
+                String(d.spam),
+                String(d.delivered),
+                String(d.failed),
+                String(d.confirmationsCapped),
+              ]),
             ]),
-          ]),
+            '',
+            'Where visitors gave up (left a started form unsent, by the field they touched last):',
+            table([
+              ['FIELD', 'VISITORS', 'AVERAGE TIME'],
+              ...stats.dropOff.map((d) => [
+                d.field,
+                String(d.visitors),
+                d.averageSeconds === null ? '-' : `${d.averageSeconds} s`,
+              ]),
+            ]),
+            '',
+            `Median time from the first input to a submission: ${
+              stats.medianSecondsToSubmit === null ? 'none yet' : `${stats.medianSecondsToSubmit} s`
+            }`,
+          ].join('\n'),
         );
       }),
     );

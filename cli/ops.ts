@@ -289,7 +289,7 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
     bulkSubmissions: async (projectId, ids, action) =>
       call(R.bulkSubmissions, { params: { projectId }, body: { ids: [...ids], action } }),
     submissionStats: async (projectId, days) =>
-      member<never>('days')(await call(R.projectStats, { params: { projectId }, query: { days } })),
+      call(R.projectStats, { params: { projectId }, query: { days } }),
     auditLog: async (projectId, options = {}) => {
       const page = await call<{ entries: never[]; nextCursor?: string }>(R.auditLog, {
         params: { projectId },

@@ -50,7 +50,7 @@ export function Sparkline({ days }: { days: Day[] }) {
   return <div class="spark" ref={el} aria-hidden="true" />;
 }
 
-/** The four series per day. */
+/** The series per day: C40's views and starts, and what became of submissions. */
 export function DaysChart({ days }: { days: Day[] }) {
   const el = usePlot(
     (target) =>
@@ -65,6 +65,8 @@ export function DaysChart({ days }: { days: Day[] }) {
           ],
           series: [
             {},
+            { label: 'Views', stroke: css('--text'), width: 1, dash: [2, 3] },
+            { label: 'Starts', stroke: css('--warn'), width: 2 },
             { label: 'Accepted', stroke: css('--accent'), width: 2 },
             { label: 'Spam', stroke: css('--muted'), width: 2, dash: [4, 4] },
             { label: 'Delivered', stroke: css('--ok'), width: 2 },
@@ -73,6 +75,8 @@ export function DaysChart({ days }: { days: Day[] }) {
         },
         [
           days.map((d) => seconds(d.day)),
+          days.map((d) => d.views),
+          days.map((d) => d.starts),
           days.map((d) => d.accepted),
           days.map((d) => d.spam),
           days.map((d) => d.delivered),

@@ -5,11 +5,10 @@ import type * as v from 'valibot';
 import type { SessionSchema } from '../src/api/manage/schemas.ts';
 import type { FileMetadata } from '../src/fields/file.ts';
 import type { listDeliveries } from '../src/ops/deliveries.ts';
-import type { SubmissionView } from '../src/ops/inbox.ts';
+import type { DayReport, ProjectStats, SubmissionView } from '../src/ops/inbox.ts';
 import type { listProjects, ProjectView } from '../src/ops/projects.ts';
 import type { WebhookView } from '../src/ops/targets.ts';
 import type { AuditEntry } from '../src/store/audit.ts';
-import type { DayStats } from '../src/store/stats.ts';
 
 export type Project = ProjectView;
 /** A project as the list of projects shows it. */
@@ -20,7 +19,9 @@ export type Submission = SubmissionView;
 export type FileMeta = FileMetadata;
 export type Delivery = Awaited<ReturnType<typeof listDeliveries>>[number];
 export type Attempt = Delivery['attemptLog'][number];
-export type Day = DayStats;
+export type Day = DayReport;
+/** C40: a project's stats, with its form analytics. */
+export type Stats = ProjectStats;
 export type Entry = AuditEntry;
 /** A session, as its reply's schema declares it. */
 export type Session = v.InferOutput<typeof SessionSchema>;

@@ -9,7 +9,7 @@ import { formRoutes } from './api/html-form/routes.ts';
 import { submitRoutes } from './api/submit/routes.ts';
 import type { AppEnv } from './auth/authenticate.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
-import { MANAGE_PATH, READ_PATH, SESSION_PATH, VERIFY_PATH } from './http/replies.ts';
+import { EVENTS_PATH, MANAGE_PATH, READ_PATH, SESSION_PATH, VERIFY_PATH } from './http/replies.ts';
 
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 export const app = new Hono<AppEnv>({ router: new TrieRouter() });
@@ -43,6 +43,12 @@ for (const path of [
   `${VERIFY_PATH}/*`,
 ])
   app.all(path, toSurfaces);
+
+// C40: form analytics' events, loaded on the first one (events.ts): a page view sends one, and
+// needs neither the management API nor the submission path's pipeline.
+app.all(EVENTS_PATH, async (c) =>
+  (await import('./events.ts')).eventsApp().fetch(c.req.raw, c.env, executionContextOf(c)),
+);
 
 // C16: every other path is 404. C3, C4, C18: errors are shaped once.
 app.notFound(answerNotFound);

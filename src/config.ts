@@ -99,6 +99,12 @@ const SETTINGS = {
     default: 30,
     expected: 'a whole number of seconds from 1 to 120',
   }),
+  // C40: milliseconds an isolate gathers form analytics' events before one D1 batch writes them.
+  ANALYTICS_FLUSH_MS: setting({
+    schema: whole(0, 10_000),
+    default: 2000,
+    expected: 'a whole number of milliseconds from 0 to 10000',
+  }),
   // C35: confirmations one mailbox gets from one project per day (UTC).
   CONFIRMATIONS_PER_ADDRESS_PER_DAY: setting({
     schema: whole(1, 10),

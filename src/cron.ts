@@ -3,6 +3,7 @@ import { IDEMPOTENCY_WINDOW_MS } from './accept/idempotency.ts';
 import { sweepDeliveries } from './delivery/queue.ts';
 import { sweepFileDeletions } from './files/sweep.ts';
 import { causeText } from './lib/faults.ts';
+import { rollUp } from './store/analytics.ts';
 import { database } from './store/db.ts';
 import { purgeMailCounts } from './store/mail-counts.ts';
 import { projectsWithRetention } from './store/projects.ts';
@@ -18,7 +19,8 @@ const SWEEP_CRON = '* * * * *';
 
 /**
  * The Cron Triggers. Every minute (C26): deliveries whose queue message never came go to the
- * queue again; C30, the files of deleted submissions are deleted from R2. Hourly: C20, Idempotency-Keys older than 24 hours are forgotten; C32, ended sessions; C25, each project
+ * queue again; C30, the files of deleted submissions are deleted from R2. Hourly: C20, Idempotency-Keys older than 24 hours are forgotten; C32, ended sessions; C40, the
+ * analytics of days gone rolled up (their visitors' hashes and salt deleted); C25, each project
  * with a retention period loses its submissions older than that, in bounded chunks.
  */
 export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
@@ -41,6 +43,9 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
     .toISOString()
     .slice(0, 10);
   await purgeMailCounts(db, today, statsFrom);
+  // C40: form analytics of days gone are rolled up, and their visitors' hashes and salt deleted.
+  const rolled = await rollUp(db, today);
+  if (rolled > 0) console.log(JSON.stringify({ level: 'info', job: 'analytics-roll-up', visitors: rolled }));
   // C32: sessions past their end are forgotten (they were refused already).
   const ended = await purgeSessions(db, new Date(controller.scheduledTime).toISOString());
   if (ended > 0) console.log(JSON.stringify({ level: 'info', job: 'purge-sessions', ended }));

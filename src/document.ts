@@ -87,6 +87,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { FIELD_TYPES } from '../schema/tables.ts';
 import { app } from './app.ts';
+import { eventsApp } from './events.ts';
 import { fieldSchema } from './fields/validation.ts';
 import { REASON_PHRASES } from './http/envelope.ts';
 import { notFound } from './http/replies.ts';
@@ -97,6 +98,7 @@ export function servedApp() {
   const all = new HonoBase({ router: new TrieRouter() });
   all.route('/', app);
   all.route('/', surfacesApp());
+  all.route('/', eventsApp());
   return all;
 }
 

@@ -4,7 +4,7 @@ type Fail = (sql: string) => boolean;
 
 export type D1Spy = {
   db: D1Database;
-  /** One entry per round trip to D1: the SQL of a statement, or `batch:` and the SQL of each. */
+  /** One entry per round trip to D1: the SQL of a statement, or `batch: <n>` and the SQL of each, one per line. */
   readonly trips: string[];
 };
 
@@ -26,6 +26,9 @@ export function spyD1(
 ): D1Spy {
   const trips: string[] = [];
   const unwrap = new WeakMap<object, D1PreparedStatement>();
+  const sqlOf = new WeakMap<object, string>();
+  const batchText = (statements: D1PreparedStatement[]) =>
+    [`batch: ${statements.length}`, ...statements.map((st) => sqlOf.get(st) ?? '?')].join('\n');
 
   /** Runs the round trip, then what `afterCommit` says of it. */
   const answer = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
@@ -66,6 +69,7 @@ export function spyD1(
       },
     });
     unwrap.set(proxy, stmt);
+    sqlOf.set(proxy, sql);
     return proxy;
   };
 
@@ -81,7 +85,7 @@ export function spyD1(
               if (sp === 'prepare') return (sql: string) => wrapStatement(s.prepare(sql), sql);
               if (sp === 'batch') {
                 return async (statements: D1PreparedStatement[]) => {
-                  await trip(`batch: ${statements.length}`);
+                  await trip(batchText(statements));
                   return s.batch(statements.map((st) => unwrap.get(st) ?? st));
                 };
               }
@@ -93,7 +97,7 @@ export function spyD1(
       }
       if (prop === 'batch') {
         return async (statements: D1PreparedStatement[]) => {
-          const sql = `batch: ${statements.length}`;
+          const sql = batchText(statements);
           await trip(sql);
           return answer(sql, () => target.batch(statements.map((s) => unwrap.get(s) ?? s)));
         };

@@ -1,17 +1,95 @@
-// C33: a project's numbers per day (UTC) for 7, 30 or 90 days, as a chart and as a table.
+// C33: a project's numbers per day (UTC) for 7, 30 or 90 days, as a chart and as a table; C40: the
+// form's funnel (views, starts, submissions) and where visitors gave up, field by field.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
-import { type Day, DaysChart } from '../chart.tsx';
+import { DaysChart } from '../chart.tsx';
+import type { Stats } from '../server-types.ts';
 import type { ScreenProps } from '../session.ts';
 import { useLoad } from '../ui.tsx';
+
+type Counted = 'accepted' | 'spam' | 'delivered' | 'failed' | 'confirmationsCapped' | 'views' | 'starts';
+const percent = (part: number, whole: number) =>
+  whole === 0 ? '–' : `${Math.round((part / whole) * 1000) / 10}%`;
+
+/** One bar of the funnel: its width the share of the widest, its numbers in text beside it. */
+function Bar({
+  label,
+  value,
+  of,
+  note,
+}: {
+  label: string;
+  value: number;
+  of: number;
+  note?: string | undefined;
+}) {
+  return (
+    <li class="funnel-step">
+      <span class="funnel-label">{label}</span>
+      <span class="funnel-track" aria-hidden="true">
+        <span
+          class="funnel-bar"
+          style={{ width: `${of === 0 ? 0 : Math.max((value / of) * 100, value > 0 ? 1 : 0)}%` }}
+        />
+      </span>
+      <span class="funnel-value">
+        {value}
+        {note ? ` (${note})` : ''}
+      </span>
+    </li>
+  );
+}
+
+/** C40: views → starts → submissions, then the fields where started forms were left, in the form's order. */
+function Funnel({ stats, total }: { stats: Stats; total: (key: Counted) => number }) {
+  const views = total('views');
+  const starts = total('starts');
+  const accepted = total('accepted');
+  const widest = Math.max(views, starts, accepted, 1);
+  const gaveUp = stats.dropOff.reduce((n, d) => n + d.visitors, 0);
+  return (
+    <section aria-labelledby="funnel-title">
+      <h2 id="funnel-title">Funnel</h2>
+      <ol class="funnel">
+        <Bar label="Saw the form" value={views} of={widest} />
+        <Bar label="Started" value={starts} of={widest} note={`${percent(starts, views)} of views`} />
+        <Bar label="Submitted" value={accepted} of={widest} note={`${percent(accepted, starts)} of starts`} />
+      </ol>
+      <p>
+        Median time from the first input to a submission:{' '}
+        {stats.medianSecondsToSubmit === null ? 'none yet' : `${stats.medianSecondsToSubmit} s`}.
+      </p>
+      <h3>Where visitors gave up</h3>
+      {gaveUp === 0 ? (
+        <p>No one has left a started form unsent in this period.</p>
+      ) : (
+        <ol class="funnel">
+          {stats.dropOff.map((d) => (
+            <Bar
+              key={d.field}
+              label={d.field}
+              value={d.visitors}
+              of={Math.max(...stats.dropOff.map((x) => x.visitors))}
+              note={d.averageSeconds === null ? undefined : `after ${d.averageSeconds} s on average`}
+            />
+          ))}
+        </ol>
+      )}
+      <p class="muted">
+        Counted without cookies: a visitor is a hash that changes every day, and a browser that asks not to be
+        tracked is not counted.
+      </p>
+    </section>
+  );
+}
 
 export function StatsScreen({ projectId }: ScreenProps) {
   const [days, setDays] = useState(30);
   const stats = useLoad(
-    () => api<{ days: Day[] }>('GET', projectPath(projectId, `/stats?days=${days}`)),
+    () => api<Stats>('GET', projectPath(projectId, `/stats?days=${days}`)),
     [projectId, days],
   );
-  const total = (key: keyof Omit<Day, 'day'>) => stats.data?.days.reduce((n, d) => n + d[key], 0) ?? 0;
+  const total = (key: Counted) => stats.data?.days.reduce((n, d) => n + d[key], 0) ?? 0;
   return (
     <>
       <h1>Stats</h1>
@@ -38,6 +116,8 @@ export function StatsScreen({ projectId }: ScreenProps) {
               each one.
             </p>
           )}
+          <Funnel stats={stats.data} total={total} />
+          <h2>Per day</h2>
           <DaysChart days={stats.data.days} />
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
           <section class="table-scroll" tabIndex={0} aria-label="The table, scrollable">
@@ -46,6 +126,8 @@ export function StatsScreen({ projectId }: ScreenProps) {
               <thead>
                 <tr>
                   <th scope="col">Day</th>
+                  <th scope="col">Views</th>
+                  <th scope="col">Starts</th>
                   <th scope="col">Accepted</th>
                   <th scope="col">Spam</th>
                   <th scope="col">Delivered</th>
@@ -57,6 +139,8 @@ export function StatsScreen({ projectId }: ScreenProps) {
                 {[...stats.data.days].reverse().map((d) => (
                   <tr key={d.day}>
                     <th scope="row">{d.day}</th>
+                    <td>{d.views}</td>
+                    <td>{d.starts}</td>
                     <td>{d.accepted}</td>
                     <td>{d.spam}</td>
                     <td>{d.delivered}</td>

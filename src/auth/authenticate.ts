@@ -46,8 +46,16 @@ export async function projectOfKey(
     await countFailedAuthentication(c, c.env);
     throw unauthorized(bearer.problem);
   }
+  return projectOfKeyText(c, bearer.token);
+}
+
+/** A key given as text (C40: a beacon's body, which can carry no header) → its project, as `projectOfKey`. */
+export async function projectOfKeyText(
+  c: Context,
+  token: string,
+): Promise<{ project: ResolvedProject; keyHash: string; keyPrefix: string }> {
   // A token that cannot be a key costs no D1 query.
-  const keyHash = looksLikeKey(bearer.token) ? await keyHashOf(bearer.token) : undefined;
+  const keyHash = looksLikeKey(token) ? await keyHashOf(token) : undefined;
   const project =
     keyHash === undefined
       ? undefined
@@ -58,7 +66,7 @@ export async function projectOfKey(
     await countFailedAuthentication(c, c.env);
     throw invalidKey();
   }
-  return { project, keyHash, keyPrefix: displayPrefix(bearer.token) };
+  return { project, keyHash, keyPrefix: displayPrefix(token) };
 }
 
 /** Who pays for a request made with this key (C21): a publishable key's budget is every visitor's. */

@@ -4,6 +4,8 @@
 import { ApiError, type Envelope, envelope } from './envelope.ts';
 
 export const SUBMIT_PATH = '/api/v1/submit';
+/** C40: form analytics' events, from the widget. */
+export const EVENTS_PATH = '/api/v1/events';
 /** C24: the read API, for servers: its replies carry no CORS headers. */
 export const READ_PATH = '/api/v1/submissions';
 

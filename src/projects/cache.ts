@@ -75,6 +75,9 @@ export async function resolveProject(
   return project;
 }
 
+/** A form id as `project create` makes it (`f_` and base32), as a migration gave one (hex), or `f_example`. */
+export const FORM_ID = /^f_[a-z0-9]{4,32}$/;
+
 /**
  * C29: a form address → its project, cached beside the keys under `form:<id>` (a key's hash is hex,
  * so the two never meet). The cache key stands for the form where a key hash would.

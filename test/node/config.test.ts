@@ -8,7 +8,7 @@ import { RATE_LIMIT_PERIOD_SECONDS } from '../../src/http/replies.ts';
 const config = unstable_readConfig({ config: 'wrangler.toml' });
 
 describe('wrangler.toml', () => {
-  it('C21: the three rate limiters exist, and their period is what a 429 tells the client to wait', () => {
+  it('C21: the four rate limiters exist, and their period is what a 429 tells the client to wait', () => {
     const limiters = Object.fromEntries(
       config.ratelimits.map((r: { name: string; simple: { limit: number; period: number } }) => [
         r.name,
@@ -18,6 +18,7 @@ describe('wrangler.toml', () => {
     expect(Object.keys(limiters).sort()).toEqual([
       'ADDRESS_RATE_LIMIT',
       'AUTH_FAILURE_RATE_LIMIT',
+      'EVENT_RATE_LIMIT',
       'KEY_RATE_LIMIT',
     ]);
     for (const simple of Object.values(limiters)) {

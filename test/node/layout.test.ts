@@ -14,6 +14,7 @@ const LAYERS = [
   'spam',
   'store',
   'projects',
+  'analytics',
   'http',
   'auth',
   'delivery',

@@ -42,15 +42,13 @@ import { requestIdOf } from '../../http/request-id.ts';
 import { send, sendMethodNotAllowed } from '../../http/send.ts';
 import { UnavailableError } from '../../lib/faults.ts';
 import { allowedRedirect } from '../../lib/urls.ts';
-import { formCacheKey, type ResolvedProject, resolveForm } from '../../projects/cache.ts';
+import { FORM_ID, formCacheKey, type ResolvedProject, resolveForm } from '../../projects/cache.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
 import { errorPage, thankYouPage } from './pages.ts';
 
 export const FORM_PREFIX = '/f/';
 export const FORM_PATH = `${FORM_PREFIX}:formId`;
-/** A form id as `project create` makes it (`f_` and base32), as a migration gave one (hex), or `f_example`. */
-const FORM_ID = /^f_[a-z0-9]{4,32}$/;
 
 type FormContext = Context<AppEnv>;
 

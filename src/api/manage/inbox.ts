@@ -18,7 +18,7 @@ import {
 } from '../../ops/inbox.ts';
 import { eraseValue } from '../../ops/submissions.ts';
 import { type ManageRoutes, plural } from './define.ts';
-import { AuditEntrySchema, DayStatsSchema, SubmissionSchema } from './schemas.ts';
+import { AuditEntrySchema, DayStatsSchema, DropOffSchema, SubmissionSchema } from './schemas.ts';
 import { MANAGE_ROUTES } from './table.ts';
 
 const TAG = 'Inbox';
@@ -240,18 +240,39 @@ export function inboxRoutes(routes: ManageRoutes): void {
     access: 'project',
     reply: {
       status: 200,
-      description: 'One entry per day, oldest first, today last.',
-      members: { days: v.array(DayStatsSchema) },
+      description:
+        'One entry per day, oldest first, today last; C40: where visitors gave up (the fields in order), and the median time from the first input to a submission.',
+      members: {
+        days: v.array(DayStatsSchema),
+        dropOff: v.array(DropOffSchema),
+        medianSecondsToSubmit: v.nullable(v.number()),
+      },
       example: {
         message: '30 days',
         days: [
-          { day: '2026-11-22', accepted: 12, spam: 1, delivered: 11, failed: 1, confirmationsCapped: 0 },
+          {
+            day: '2026-11-22',
+            accepted: 12,
+            spam: 1,
+            delivered: 11,
+            failed: 1,
+            confirmationsCapped: 0,
+            views: 240,
+            starts: 30,
+            completionRate: 0.4,
+            conversionRate: 0.05,
+          },
         ],
+        dropOff: [
+          { field: 'name', visitors: 2, averageSeconds: 4.1 },
+          { field: 'message', visitors: 9, averageSeconds: 51.7 },
+        ],
+        medianSecondsToSubmit: 48.2,
       },
     },
     handler: async ({ m, params, query }) => {
-      const days = await submissionStats(m, params.projectId, query.days ?? 30);
-      return { message: plural(days.length, 'day'), data: { days } };
+      const stats = await submissionStats(m, params.projectId, query.days ?? 30);
+      return { message: plural(stats.days.length, 'day'), data: stats };
     },
   });
 

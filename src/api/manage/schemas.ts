@@ -372,6 +372,16 @@ export const DayStatsSchema = v.object({
   delivered: v.number(),
   failed: v.number(),
   confirmationsCapped: described(v.number(), 'C35: confirmations that a daily cap stopped.'),
+  views: described(v.number(), 'C40: visitors who saw the form on screen (once per visitor and day).'),
+  starts: described(v.number(), 'C40: visitors who typed into the form.'),
+  completionRate: described(v.nullable(v.number()), 'accepted / starts; null without a start.'),
+  conversionRate: described(v.nullable(v.number()), 'accepted / views; null without a view.'),
+});
+
+export const DropOffSchema = v.object({
+  field: v.string(),
+  visitors: described(v.number(), 'C40: visitors who left a started form at this field, unsent.'),
+  averageSeconds: described(v.nullable(v.number()), 'Their average time from the first input.'),
 });
 
 export const AuditEntrySchema = v.object({

@@ -1,0 +1,20 @@
+// Form analytics' events (C40), as an app of its own that the worker loads on the first event: a
+// page view sends one, so it must not load the management API (surfaces.ts), and a form post never
+// evaluates it (docs/layout.md, the lazy boundary).
+import { HonoBase as Hono } from 'hono/hono-base';
+import { TrieRouter } from 'hono/router/trie-router';
+import { eventRoutes } from './api/events/routes.ts';
+import type { AppEnv } from './auth/authenticate.ts';
+import { answerError, answerNotFound } from './http/errors.ts';
+
+let built: Hono<AppEnv> | undefined;
+
+export function eventsApp(): Hono<AppEnv> {
+  if (built === undefined) {
+    built = new Hono<AppEnv>({ router: new TrieRouter() });
+    eventRoutes(built);
+    built.notFound(answerNotFound);
+    built.onError(answerError);
+  }
+  return built;
+}
