@@ -27,6 +27,63 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/**
+ * The entry the bench runs: the production build, untouched, handed in-memory limiters; with
+ * `countD1`, its D1 binding wrapped to count round trips (and those that write), which
+ * `GET /__bench/d1` answers (C40: D1 writes per event).
+ */
+function benchEntry(entry: string, countD1: boolean): string {
+  return `import worker from './${entry}';
+const windows = new Map();
+const limiter = (name, limit, period) => ({
+  async limit({ key }) {
+    const id = name + ' ' + key, epoch = Math.floor(Date.now() / (period * 1000));
+    let w = windows.get(id);
+    if (w === undefined || w.epoch !== epoch) windows.set(id, (w = { epoch, count: 0 }));
+    return { success: ++w.count <= limit };
+  },
+});
+const limiters = {
+  KEY_RATE_LIMIT: limiter('key', 1e9, 10),
+  ADDRESS_RATE_LIMIT: limiter('address', 1e9, 10),
+  EVENT_RATE_LIMIT: limiter('event', 1e9, 10),
+};
+${
+  countD1
+    ? `const d1 = { roundTrips: 0, writes: 0 };
+const WRITE = /^\\s*(insert|update|delete|replace)/i;
+const inner = new WeakMap(), sqlOf = new WeakMap();
+const statement = (stmt, sql) => {
+  const proxy = new Proxy(stmt, { get(t, k) {
+    if (k === 'bind') return (...v) => statement(t.bind(...v), sql);
+    if (k === 'run' || k === 'all' || k === 'first' || k === 'raw')
+      return (...a) => { d1.roundTrips++; if (WRITE.test(sql)) d1.writes++; return t[k](...a); };
+    const v = Reflect.get(t, k, t);
+    return typeof v === 'function' ? v.bind(t) : v;
+  } });
+  inner.set(proxy, stmt); sqlOf.set(proxy, sql);
+  return proxy;
+};
+let counted;
+const counting = (db) => (counted ??= new Proxy(db, { get(t, k) {
+  if (k === 'prepare') return (sql) => statement(t.prepare(sql), sql);
+  if (k === 'batch') return (list) => {
+    d1.roundTrips++;
+    if (list.some((s) => WRITE.test(sqlOf.get(s) ?? ''))) d1.writes++;
+    return t.batch(list.map((s) => inner.get(s) ?? s));
+  };
+  const v = Reflect.get(t, k, t);
+  return typeof v === 'function' ? v.bind(t) : v;
+} }));
+export default { fetch: (request, env, ctx) =>
+  new URL(request.url).pathname === '/__bench/d1'
+    ? Response.json(d1)
+    : worker.fetch(request, { ...env, ...limiters, DB: counting(env.DB) }, ctx) };`
+    : 'export default { fetch: (request, env, ctx) => worker.fetch(request, { ...env, ...limiters }, ctx) };'
+}
+`;
+}
+
 /** A built worker: its module files in `outdir` (the entry first) and their size. */
 export type Built = {
   outdir: string;
@@ -43,7 +100,12 @@ export type Built = {
  * of the checkout in `cwd` (another worktree, for `bench:compare`) when given. A checkout with
  * scripts/build-worker.ts is built by it (the entry and its chunks); an older one by wrangler.
  */
-export async function buildBundle(outdir: string, cwd?: string, minify = true): Promise<Built> {
+export async function buildBundle(
+  outdir: string,
+  cwd?: string,
+  minify = true,
+  countD1 = false,
+): Promise<Built> {
   const root = cwd ?? process.cwd();
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
   if (cwd === undefined) await buildAssets();
@@ -73,26 +135,7 @@ export async function buildBundle(outdir: string, cwd?: string, minify = true): 
     };
   }
   // The production build, untouched, behind an entry that hands it in-memory limiters.
-  writeFileSync(
-    join(outdir, 'bench-entry.js'),
-    `import worker from './${built.files[0]}';
-const windows = new Map();
-const limiter = (name, limit, period) => ({
-  async limit({ key }) {
-    const id = name + ' ' + key, epoch = Math.floor(Date.now() / (period * 1000));
-    let w = windows.get(id);
-    if (w === undefined || w.epoch !== epoch) windows.set(id, (w = { epoch, count: 0 }));
-    return { success: ++w.count <= limit };
-  },
-});
-const limiters = {
-  KEY_RATE_LIMIT: limiter('key', 1e9, 10),
-  ADDRESS_RATE_LIMIT: limiter('address', 1e9, 10),
-  EVENT_RATE_LIMIT: limiter('event', 1e9, 10),
-};
-export default { fetch: (request, env, ctx) => worker.fetch(request, { ...env, ...limiters }, ctx) };
-`,
-  );
+  writeFileSync(join(outdir, 'bench-entry.js'), benchEntry(built.files[0] ?? '', countD1));
   writeFileSync(join(outdir, 'bench-modules.json'), JSON.stringify(built.files));
   // What `wrangler check startup` profiles: the upload, as `wrangler deploy` would make it.
   const upload = built.split
@@ -245,7 +288,8 @@ export function scenarios(apiKey: string) {
   } as const;
 }
 export type Scenario = keyof ReturnType<typeof scenarios>;
-export type Request = { key: string; body: object };
+/** A request of a run: a key (sent as a bearer, unless empty: C40's events carry it in the body) and a body. */
+export type Request = { key: string; body: object; visitors?: number };
 
 export type Run = {
   rps: number;
@@ -263,8 +307,11 @@ export function load(url: string, request: Request, connections: number, amount:
     url,
     connections,
     amount,
-    headers: { Authorization: `Bearer ${request.key}`, 'Content-Type': 'application/json' },
+    headers: request.key
+      ? { Authorization: `Bearer ${request.key}`, 'Content-Type': 'application/json' }
+      : { 'Content-Type': 'text/plain' },
     body: JSON.stringify(request.body),
+    ...(request.visitors === undefined ? {} : { visitors: request.visitors }),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bench/load.ts', JSON.stringify(options)], {

@@ -9,6 +9,8 @@ type Options = {
   amount: number;
   headers: Record<string, string>;
   body: string;
+  /** Each request with one of this many user agents in turn (C40: that many visitors), if given. */
+  visitors?: number;
 };
 const options = JSON.parse(process.argv[2] ?? '{}') as Options;
 
@@ -23,6 +25,27 @@ const instance = autocannon(
     method: 'POST',
     headers: options.headers,
     body: options.body,
+    ...(options.visitors === undefined
+      ? {}
+      : {
+          // Each connection its own visitors: request n of a connection is visitor n mod `visitors`.
+          setupClient: (client: {
+            setHeaders(h: Record<string, string>): void;
+            on(e: string, f: () => void): void;
+          }) => {
+            const id = Math.random().toString(36).slice(2);
+            let n = 0;
+            const next = () => {
+              client.setHeaders({
+                ...options.headers,
+                'User-Agent': `bench ${id} ${n % (options.visitors ?? 1)}`,
+              });
+              n += 1;
+            };
+            next();
+            client.on('response', next);
+          },
+        }),
   },
   (err, result) => {
     if (err) throw err;

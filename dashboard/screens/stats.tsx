@@ -53,7 +53,16 @@ function Funnel({ stats, total }: { stats: Stats; total: (key: Counted) => numbe
       <ol class="funnel">
         <Bar label="Saw the form" value={views} of={widest} />
         <Bar label="Started" value={starts} of={widest} note={`${percent(starts, views)} of views`} />
-        <Bar label="Submitted" value={accepted} of={widest} note={`${percent(accepted, starts)} of starts`} />
+        <Bar
+          label="Submitted"
+          value={accepted}
+          of={widest}
+          note={
+            accepted > starts
+              ? 'more than started: some were sent without the widget, by a server or a page without it'
+              : `${percent(accepted, starts)} of starts`
+          }
+        />
       </ol>
       <p>
         Median time from the first input to a submission:{' '}

@@ -21,6 +21,7 @@ const DOCUMENTS = [
   'docs/dashboard.md',
   'docs/settings.md',
   'docs/spam.md',
+  'docs/analytics.md',
   'docs/deploy.md',
   'docs/performance.md',
 ];

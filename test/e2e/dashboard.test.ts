@@ -375,7 +375,7 @@ describe('C33: the dashboard', () => {
     for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
     await filter
       .getByText(
-        'On the public SpamAssassin corpus at 0.60: catches 82.7% of spam; marks as spam 2 of 1,400 real messages.',
+        'On the public SpamAssassin corpus at 0.60: catches 80.7% of spam; marks as spam 2 of 1,400 real messages.',
       )
       .waitFor();
     await filter.getByRole('button', { name: 'Save the spam filter' }).click();
@@ -424,10 +424,53 @@ describe('C33: the dashboard', () => {
     await shot('inbox-verdict');
   });
 
-  it('stats and the audit log', async () => {
+  it('stats (C40: the funnel and where visitors gave up) and the audit log', async () => {
+    // Two visitors saw the form, one started it and left at the message.
+    const event = (ua: string, body: Record<string, unknown>) =>
+      fetch(`${worker}/api/v1/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain', 'User-Agent': ua },
+        body: JSON.stringify({ form: formId, ...body }),
+      });
+    for (const [ua, body] of [
+      ['one', { type: 'view' }],
+      ['two', { type: 'view' }],
+      ['two', { type: 'start' }],
+      ['two', { type: 'leave', field: 'message', ms: 42_000 }],
+    ] as const)
+      expect((await event(ua, body)).status).toBe(204);
+    // The worker writes its batch of events within seconds (ANALYTICS_FLUSH_MS).
+    await expect
+      .poll(
+        async () => {
+          const { data } = await api('GET', `/projects/${projectId}/stats?days=1`);
+          return (data.dropOff as { visitors: number }[]).some((d) => d.visitors > 0);
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await nav('Stats').click();
     await page.getByRole('table').getByText('Accepted').waitFor();
+    const funnel = page.getByRole('region', { name: 'Funnel' });
+    await funnel.getByText('Saw the form').waitFor();
+    expect(await funnel.locator('.funnel-step').first().textContent()).toContain('2');
+    expect(await funnel.getByText('after 42 s on average').count()).toBe(1);
     await shot('stats');
+    await page.setViewportSize({ width: 375, height: 800 });
+    // The chart follows the new width when its ResizeObserver runs: polled, not read at once.
+    const overflow = () =>
+      page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        return [...document.querySelectorAll('main *')]
+          .filter(
+            (el) => el.closest('.table-scroll') === null && el.getBoundingClientRect().right > width + 1,
+          )
+          .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`)
+          .slice(0, 8);
+      });
+    await expect.poll(overflow, { timeout: 5000 }).toEqual([]);
+    await shot('stats-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await nav('Audit').click();
     await page.getByText('webhook.add').first().waitFor();
     await shot('audit');

@@ -35,6 +35,22 @@ function servePage(port: number, workerUrl: string, page: SitePage): Promise<Ser
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
+/** Debian's Chromium, headless, offline; `args` added to the usual ones. */
+export function launchBrowser(args: string[] = []): Promise<Browser> {
+  if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...args,
+    ],
+  });
+}
+
 /** Starts the worker (`npm run dev` on `dir`), the page's server, and Chromium. */
 export async function startSite(dir: string, page: SitePage): Promise<Site> {
   if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium');
@@ -44,11 +60,7 @@ export async function startSite(dir: string, page: SitePage): Promise<Site> {
   const started = await startDev(dir, workerPort);
   const dev: ChildProcess = started.process;
   const pages = await servePage(pagePort, workerUrl, page);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchBrowser();
   return {
     workerUrl,
     pageUrl: `http://127.0.0.1:${pagePort}`,
