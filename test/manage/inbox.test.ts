@@ -277,6 +277,11 @@ describe('C34: the inbox', () => {
       delivered: 0,
       failed: 0,
       confirmationsCapped: 0,
+      // C40: no one saw or started the form (these came from no widget): no rate to give.
+      views: 0,
+      starts: 0,
+      completionRate: null,
+      conversionRate: null,
     });
     expect(days.slice(0, 6).every((d) => d.accepted === 0)).toBe(true);
     expect(await problem(await api('GET', `/projects/${p.projectId}/stats?days=400`), 400)).toMatch(/days/);

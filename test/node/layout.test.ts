@@ -75,7 +75,7 @@ describe('src/ layout', () => {
         if (!resolved.startsWith('..') && other !== surface) crossing.push(`api/${file} → api/${resolved}`);
       }
     }
-    expect(readdirSync(API).sort()).toEqual(['html-form', 'manage', 'submissions', 'submit']);
+    expect(readdirSync(API).sort()).toEqual(['events', 'html-form', 'manage', 'submissions', 'submit']);
     expect(crossing).toEqual([]);
   });
 
