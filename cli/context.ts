@@ -130,3 +130,19 @@ export function context(io: Io, openDb: Open = openDatabase): Context {
     secret: (variable, what) => readSecret(source, variable, what),
   };
 }
+
+/**
+ * C38: where the tool sends an integration's requests when it makes them itself (a test, a
+ * redelivery): to each service, or, for local development, to the stand-in INTEGRATIONS_API_BASE
+ * names (its origin), as the worker under `npm run dev` does.
+ */
+export function integrationsApiBase(): string | undefined {
+  const text = process.env.INTEGRATIONS_API_BASE?.trim();
+  if (!text) return undefined;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { AttemptOutcome } from '../src/delivery/webhooks.ts';
 import { shown } from '../src/lib/printable.ts';
 import { addressOf } from '../src/store/targets.ts';
-import { type Context, table, UsageError } from './context.ts';
+import { type Context, integrationsApiBase, table, UsageError } from './context.ts';
 
 /** What a redelivery came to, in a few words. */
 function outcomeText(projectId: string, r: AttemptOutcome): string {
@@ -76,6 +76,8 @@ export function deliveriesCommands(cli: Command, { withOps, print }: Context): v
         }
         const results = await ops.redeliver(projectId, id === undefined ? { failed: true } : { id }, {
           allowLocalHttp: true,
+          // C38: an integration's stand-in, for local development (docs/delivery.md).
+          integrationsApiBase: integrationsApiBase(),
         });
         print(global, { projectId, redelivered: results }, () =>
           results.length === 0

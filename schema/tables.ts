@@ -234,12 +234,16 @@ export const searchTerms = sqliteTable(
 // email address (`url` is `mailto:<address>`), a Slack or Discord incoming webhook (`url` is the
 // hook's address, a secret), or the confirmation to the submitter (`url` is `confirm:`; its
 // settings are the project's). All share the outbox, the queue, retries and attempts.
-export const TARGET_KINDS = ['webhook', 'email', 'slack', 'discord', 'confirmation'] as const;
+// C38: the built-in integrations are targets too, delivered by the same machinery.
+export const INTEGRATION_KINDS = ['google-sheets', 'notion', 'airtable', 'telegram'] as const;
+export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
+export const TARGET_KINDS = ['webhook', 'email', 'slack', 'discord', 'confirmation', ...INTEGRATION_KINDS] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
 // C26: why a target was disabled: it answered 410 Gone, or someone turned it off; C37: a notification
-// address whose owner has not agreed yet (nothing is sent to it until they follow the mailed link).
-export const DISABLED_REASONS = ['gone', 'manual', 'unverified'] as const;
+// address whose owner has not agreed yet (nothing is sent to it until they follow the mailed link);
+// C38: an integration's service refused its credentials or its destination (401, 403, 404).
+export const DISABLED_REASONS = ['gone', 'manual', 'unverified', 'refused'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 // C26: a webhook's signing secret (`whsec_…`) is kept as given, since the worker must sign with it;
@@ -255,6 +259,9 @@ export const webhooks = sqliteTable(
     kind: text('kind', { enum: TARGET_KINDS }).notNull().default('webhook'),
     url: text('url').notNull(),
     secret: text('secret').notNull(),
+    // C38: an integration's settings that are no secret (a spreadsheet and sheet, a database, a
+    // base and table, a chat), as JSON; its token or key is `secret`.
+    config: text('config'),
     previousSecret: text('previous_secret'),
     previousUntil: text('previous_until'),
     // Set when a receiver answered 410 Gone, or the target was disabled by hand: nothing more is

@@ -132,6 +132,20 @@ const SETTINGS = {
     default: undefined,
     expected: "the worker's address, https://… (no path)",
   }),
+  // C38: for local development and tests only: replaces the scheme and host of every integration's
+  // API (Google, Notion, Airtable, Telegram) with a local stand-in's, each keeping its real path.
+  // Honoured only with ALLOW_LOCAL_WEBHOOKS; empty, each talks to its own service.
+  INTEGRATIONS_API_BASE: setting<string | undefined>({
+    schema: v.pipe(
+      v.string(),
+      v.trim(),
+      v.url(),
+      v.check((url) => /^https?:\/\//.test(url)),
+      v.transform((url) => new URL(url).origin),
+    ),
+    default: undefined,
+    expected: "a stand-in's address, http://127.0.0.1:… (no path)",
+  }),
 };
 
 type Settings = typeof SETTINGS;

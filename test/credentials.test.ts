@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MANAGE_ROUTES, type ManageRouteName } from '../src/api/manage/table.ts';
 import { addOrigin } from '../src/ops/fields.ts';
+import { addIntegration } from '../src/ops/integrations.ts';
 import { createKey, listKeys } from '../src/ops/keys.ts';
 import { addNotification, addWebhook } from '../src/ops/targets.ts';
 import { asTool, fetchWorker, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
@@ -22,7 +23,15 @@ type Fixture = {
   spareKeyPrefix: string;
   webhookId: string;
   notificationId: string;
+  integrationId: string;
   submissionId: string;
+};
+
+/** C38: a Telegram integration's body (adding one sends nothing). */
+const TELEGRAM = {
+  kind: 'telegram',
+  botToken: '123456789:AAbbccddeeffgghhiijjkkllmmnnooppqqr',
+  chatId: '-1001234567890',
 };
 
 const UNKNOWN = '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e';
@@ -38,6 +47,7 @@ async function fixture(): Promise<Fixture> {
   await addOrigin(m, project.projectId, 'https://example.org');
   const { webhookId } = await addWebhook(m, project.projectId, 'https://hooks.example.com/forms');
   const { notificationId } = await addNotification(m, project.projectId, 'owner@example.com');
+  const { integrationId } = await addIntegration(m, project.projectId, TELEGRAM);
   const res = await submit({ key: project.apiKey, json: VALID_BODY });
   expect(res.status).toBe(201);
   await res.arrayBuffer();
@@ -56,6 +66,7 @@ async function fixture(): Promise<Fixture> {
     spareKeyPrefix: spareKeyPrefix.replace(/…$/, ''),
     webhookId,
     notificationId,
+    integrationId,
     submissionId: row.id,
   };
 }
@@ -160,6 +171,27 @@ const MANAGE: Record<Exclude<ManageRouteName, 'signIn' | 'getSession' | 'signOut
     method: 'DELETE',
     path: (f) => `${p(f)}/keys/${f.spareKeyPrefix}`,
     allowed: 200,
+    who: 'project',
+  },
+  listIntegrations: { method: 'GET', path: (f) => `${p(f)}/integrations`, allowed: 200, who: 'project' },
+  addIntegration: {
+    method: 'POST',
+    path: (f) => `${p(f)}/integrations`,
+    body: TELEGRAM,
+    allowed: 201,
+    who: 'project',
+  },
+  removeIntegration: {
+    method: 'DELETE',
+    path: (f) => `${p(f)}/integrations/${f.integrationId}`,
+    allowed: 200,
+    who: 'project',
+  },
+  // An unknown integration: a test sends to the network, which the suite has not.
+  testIntegration: {
+    method: 'POST',
+    path: (f) => `${p(f)}/integrations/${UNKNOWN}/test`,
+    allowed: 404,
     who: 'project',
   },
   listWebhooks: { method: 'GET', path: (f) => `${p(f)}/webhooks`, allowed: 200, who: 'project' },

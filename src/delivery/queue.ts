@@ -53,6 +53,7 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db
         },
       },
       publicUrl: settings.PUBLIC_URL,
+      integrationsApiBase: settings.INTEGRATIONS_API_BASE,
       retryDelays: settings.WEBHOOK_RETRY_DELAYS,
     });
     if (outcome.kind === 'retry') {

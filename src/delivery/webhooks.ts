@@ -1,5 +1,7 @@
 // C26: one attempt to deliver a submission to a webhook, signed as Standard Webhooks defines it,
 // recorded in D1 whatever its outcome. Shared by the queue consumer and the command-line tool.
+
+import { INTEGRATION_KINDS, type IntegrationKind } from '../../schema/tables.ts';
 import { CONFIRMATIONS_PER_DAY, CONFIRMATIONS_PER_PROJECT, RETRY_DELAYS } from '../config.ts';
 import { READ_PATH } from '../http/replies.ts';
 import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
@@ -7,10 +9,21 @@ import { errorText } from '../lib/faults.ts';
 import { readAtMost } from '../lib/stream.ts';
 import { webhookHeaders } from '../lib/webhook-signature.ts';
 import type { Db } from '../store/db.ts';
-import { type Claim, claimDelivery, type DeliveryToSend, recordAttempt } from '../store/deliveries.ts';
+import {
+  type Claim,
+  claimDelivery,
+  type DeliveryToSend,
+  dueBeside,
+  recordAttempt,
+} from '../store/deliveries.ts';
+import { AIRTABLE_BATCH, sendToAirtable } from './airtable.ts';
 import { type ChatKind, chatMessage } from './chat.ts';
 import { type ConfirmationCaps, sendConfirmation } from './confirm.ts';
 import { type EmailSender, sendNotification } from './email.ts';
+import { sendToSheet } from './google-sheets.ts';
+import type { IntegrationAnswer, IntegrationContext } from './integrations.ts';
+import { sendToNotion } from './notion.ts';
+import { sendToTelegram } from './telegram.ts';
 
 /** A receiver gets this long to answer; longer is a failed attempt. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -138,10 +151,14 @@ export type SendOptions = {
   email?: EmailSetup;
   /** C36: the worker's own address, for a chat message's link to the dashboard. */
   publicUrl?: string | undefined;
+  /** C38: a stand-in for every integration's API, honoured only with `allowLocalHttp`. */
+  integrationsApiBase?: string | undefined;
   fetch?: typeof fetch;
 };
 
 const isChat = (kind: string): kind is ChatKind => kind === 'slack' || kind === 'discord';
+const isIntegration = (kind: string): kind is IntegrationKind =>
+  (INTEGRATION_KINDS as readonly string[]).includes(kind);
 /** The most the queue can delay a message: 12 hours. */
 const MAX_DELAY_SECONDS = 43_200;
 
@@ -152,15 +169,46 @@ const MAX_DELAY_SECONDS = 43_200;
 export const ATTEMPT_LEASE_MS = 60_000;
 
 /**
+ * C38: one attempt to an integration. An Airtable delivery takes with it the other deliveries to the
+ * same table that are due (claimed as it is), up to 10 records in one request: `beside`.
+ */
+async function sendToIntegration(
+  db: Db,
+  d: DeliveryToSend & { kind: IntegrationKind },
+  options: SendOptions,
+  now: Date,
+): Promise<IntegrationAnswer & { beside?: DeliveryToSend[] }> {
+  const ctx: IntegrationContext = {
+    apiBase: options.allowLocalHttp ? options.integrationsApiBase : undefined,
+    publicUrl: options.publicUrl,
+    fetch: options.fetch ?? fetch,
+    now,
+  };
+  if (d.kind === 'google-sheets') return sendToSheet(d, ctx);
+  if (d.kind === 'notion') return sendToNotion(d, ctx);
+  if (d.kind === 'telegram') return sendToTelegram(d, ctx);
+  const beside: DeliveryToSend[] = [];
+  for (const id of await dueBeside(db, d.webhookId, d.id, now, AIRTABLE_BATCH - 1)) {
+    const claim = await claimDelivery(db, id, {
+      now,
+      leaseUntil: new Date(now.getTime() + ATTEMPT_LEASE_MS),
+    });
+    if (claim.kind === 'claimed') beside.push(claim.delivery);
+  }
+  return { ...(await sendToAirtable([d, ...beside], ctx)), beside };
+}
+
+/**
  * One attempt of a delivery, by its target's kind: a signed POST, (C27) an email, (C35) the
- * confirmation, or (C36) a chat message. `final`: it can never succeed, so it is not retried.
+ * confirmation, (C36) a chat message, or (C38) an integration's request. `final`: it can never
+ * succeed, so it is not retried; `refused`: the service refused the target, which is disabled.
  */
 async function sendOnce(
   db: Db,
   d: DeliveryToSend,
   options: SendOptions,
   now: Date,
-): Promise<Answer & { ok: boolean; final?: boolean }> {
+): Promise<Answer & { ok: boolean; final?: boolean; refused?: boolean; beside?: DeliveryToSend[] }> {
   if (d.kind === 'email') return sendNotification(options.email?.binding, options.email?.from, d);
   if (d.kind === 'confirmation') {
     const email = options.email;
@@ -175,6 +223,8 @@ async function sendOnce(
       d,
     );
   }
+  if (isIntegration(d.kind))
+    return sendToIntegration(db, d as DeliveryToSend & { kind: IntegrationKind }, options, now);
   // C26: checked again before each attempt: a destination stored before a rule tightened, say.
   const problem = isChat(d.kind)
     ? chatDestinationProblem(d.url, d.kind, options.allowLocalHttp)
@@ -191,11 +241,9 @@ async function sendOnce(
 }
 
 /**
- * Claims the delivery (one attempt at a time, C26), sends it once and records the attempt: a 2xx
- * answer (or an email the binding took) is delivered; 410 Gone disables the target, fails the
- * delivery and cancels the target's other pending ones; anything else (another status, a network
- * error, a time-out, a redirect, which is never followed, a refused destination or email) is
- * retried after the next delay, until the last. `again`: a redelivery, of a delivery in any state.
+ * Claims the delivery (one attempt at a time, C26), sends it once and records the attempt (settle,
+ * below): a network error, a time-out, a redirect (never followed), a refused destination or email
+ * are retried like any other failure. `again`: a redelivery, of a delivery in any state.
  */
 export async function attemptDelivery(
   db: Db,
@@ -210,10 +258,32 @@ export async function attemptDelivery(
   });
   if (claim.kind !== 'claimed') return { kind: 'skipped', claim };
   const d = claim.delivery;
-  const attempt = d.attempts;
   const started = Date.now();
-  const { ok, status, error, excerpt, final, retryAfter } = await sendOnce(db, d, options, now);
+  const sent = await sendOnce(db, d, options, now);
   const durationMs = Date.now() - started;
+  const outcome = await settle(db, d, sent, { now, durationMs, retryDelays: options.retryDelays });
+  // C38: the deliveries an Airtable request carried with this one share its outcome.
+  for (const other of sent.beside ?? []) {
+    await settle(db, other, sent, { now, durationMs, retryDelays: options.retryDelays });
+  }
+  return outcome;
+}
+
+/**
+ * Records a claimed delivery's attempt and its new state: a 2xx answer (or an email the binding
+ * took) is delivered; 410 Gone from a webhook, (C36) a chat hook deleted, or (C38) an integration
+ * refused disables the target, fails the delivery and cancels the target's other pending ones;
+ * anything else is retried after the next delay (or a 429's Retry-After), until the last.
+ */
+async function settle(
+  db: Db,
+  d: DeliveryToSend,
+  sent: Answer & { ok: boolean; final?: boolean; refused?: boolean },
+  options: { now: Date; durationMs: number; retryDelays?: readonly number[] | undefined },
+): Promise<AttemptOutcome> {
+  const { now, durationMs } = options;
+  const attempt = d.attempts;
+  const { ok, status, error, excerpt, final, retryAfter, refused } = sent;
   const record = {
     deliveryId: d.id,
     attempt,
@@ -227,16 +297,15 @@ export async function attemptDelivery(
     await recordAttempt(db, record, { status: 'delivered', nextAttemptAt: null });
     return { kind: 'delivered', status };
   }
-  // C26: a webhook gone (410); C36: a chat hook deleted (404) or gone.
-  if ((status === 410 && d.kind === 'webhook') || ((status === 404 || status === 410) && isChat(d.kind))) {
+  // C26: a webhook gone (410); C36: a chat hook deleted (404) or gone; C38: an integration refused.
+  const gone =
+    (status === 410 && d.kind === 'webhook') || ((status === 404 || status === 410) && isChat(d.kind));
+  if (gone || refused === true) {
     await recordAttempt(
       db,
       record,
       { status: 'failed', nextAttemptAt: null },
-      {
-        webhookId: d.webhookId,
-        reason: 'gone',
-      },
+      { webhookId: d.webhookId, reason: gone ? 'gone' : 'refused' },
     );
     return { kind: 'failed', status, error };
   }
@@ -245,7 +314,7 @@ export async function attemptDelivery(
     await recordAttempt(db, record, { status: 'failed', nextAttemptAt: null });
     return { kind: 'failed', status, error };
   }
-  // C36: a receiver that asks for more time (429's Retry-After) gets it.
+  // C36, C38: a receiver that asks for more time (429's Retry-After) gets it.
   const delaySeconds = Math.min(Math.max(scheduled, retryAfter ?? 0), MAX_DELAY_SECONDS);
   const next = new Date(now.getTime() + delaySeconds * 1000).toISOString();
   await recordAttempt(db, record, { status: 'pending', nextAttemptAt: next });

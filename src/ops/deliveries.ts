@@ -1,7 +1,7 @@
 // C26, C27, C19: a project's deliveries with their attempts, and redelivery.
 import type { DeliveryState } from '../../schema/tables.ts';
 import { judgeSubmissions } from '../delivery/judge.ts';
-import { type AttemptOutcome, attemptDelivery } from '../delivery/webhooks.ts';
+import { type AttemptOutcome, attemptDelivery, type SendOptions } from '../delivery/webhooks.ts';
 import { NotFound } from '../lib/faults.ts';
 import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../store/deliveries.ts';
 import {
@@ -81,7 +81,7 @@ export async function redeliver(
   m: Manager,
   projectId: string,
   which: { id: string } | { failed: true },
-  options: { allowLocalHttp: boolean; fetch?: typeof fetch },
+  options: Pick<SendOptions, 'allowLocalHttp' | 'fetch' | 'publicUrl' | 'integrationsApiBase'>,
 ): Promise<Redelivery[]> {
   const p = await requireProject(m, projectId);
   const ids =

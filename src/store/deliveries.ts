@@ -113,6 +113,9 @@ export type DeliveryToSend = {
   confirmOpen: boolean;
   challenge: string | null;
   choices: string | null;
+  /** C38: an integration's settings (JSON), and the project's field names in order (JSON). */
+  config: string | null;
+  fieldNames: string | null;
 };
 
 /**
@@ -151,6 +154,12 @@ function selectToSend(db: Db, id: string) {
         string | null
       >`(select json_group_object(${fields.name}, json_extract(${fields.rules}, '$.oneOf')) from ${fields} where ${fields.projectId} = ${projects.id} and json_extract(${fields.rules}, '$.oneOf') is not null)`.as(
         'field_choices',
+      ),
+      config: webhooks.config,
+      fieldNames: sql<
+        string | null
+      >`(select json_group_array(name) from (select ${fields.name} as name from ${fields} where ${fields.projectId} = ${projects.id} order by ${fields.position}))`.as(
+        'field_names',
       ),
     })
     .from(deliveries)
@@ -222,6 +231,31 @@ export async function claimDelivery(
   }
   if (found.status !== 'pending' && !options.again) return { kind: 'settled', status: found.status };
   return { kind: 'busy', until: found.leaseUntil ?? now };
+}
+
+/**
+ * C38: other deliveries to the same target that are due now and held by no attempt (oldest
+ * first), which an attempt may send with its own (Airtable takes 10 records a request).
+ */
+export async function dueBeside(db: Db, webhookId: string, exceptId: string, now: Date, limit: number) {
+  const at = now.toISOString();
+  const rows = await storage(() =>
+    db
+      .select({ id: deliveries.id })
+      .from(deliveries)
+      .where(
+        and(
+          eq(deliveries.webhookId, webhookId),
+          eq(deliveries.status, 'pending'),
+          sql`${deliveries.id} <> ${exceptId}`,
+          sql`(${deliveries.nextAttemptAt} is null or ${deliveries.nextAttemptAt} <= ${at})`,
+          sql`(${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${at})`,
+        ),
+      )
+      .orderBy(asc(deliveries.createdAt))
+      .limit(limit),
+  );
+  return rows.map((r) => r.id);
 }
 
 async function cancelDelivery(db: Db, id: string, reason: string, at: string): Promise<void> {

@@ -29,6 +29,8 @@ export async function insertWebhook(
     url: string;
     secret: string;
     kind?: TargetKind;
+    /** C38: an integration's settings, as JSON. */
+    config?: string;
     /** C37: an address waiting for its owner's agreement: off, with its link's token hash. */
     waiting?: { verifyHash: string; verifyUntil: string };
   },
@@ -105,6 +107,11 @@ export function listWebhooks(
   );
 }
 
+/** C38: an integration's id: `in_` and 12 random base32 characters. */
+export function newIntegrationId(): string {
+  return prefixedId('in_');
+}
+
 /** C35: a confirmation target's id: `cf_` and 12 random base32 characters. */
 export function newConfirmationId(): string {
   return prefixedId('cf_');
@@ -147,6 +154,8 @@ export async function rotateWebhookSecret(
 export function cancelledBecause(reason: DisabledReason | null): string {
   if (reason === 'manual') return 'cancelled: the target was disabled';
   if (reason === 'unverified') return 'cancelled: the address has not agreed to receive submissions (C37)';
+  if (reason === 'refused')
+    return 'cancelled: the service refused the integration (its credentials or destination)';
   return 'cancelled: the target was disabled after answering 410 Gone';
 }
 

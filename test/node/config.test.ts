@@ -67,6 +67,7 @@ describe('the settings (src/config.ts)', () => {
       CONFIRMATIONS_PER_ADDRESS_PER_DAY: 1,
       CONFIRMATIONS_PER_PROJECT_PER_DAY: 200,
       PUBLIC_URL: undefined,
+      INTEGRATIONS_API_BASE: undefined,
     });
   });
 
@@ -100,6 +101,7 @@ describe('the settings (src/config.ts)', () => {
       CONFIRMATIONS_PER_ADDRESS_PER_DAY: 10,
       CONFIRMATIONS_PER_PROJECT_PER_DAY: 200,
       PUBLIC_URL: undefined,
+      INTEGRATIONS_API_BASE: undefined,
     });
     const lines = warnings.map((w) => JSON.parse(w) as { setting: string; using: unknown; level: string });
     expect(lines.map((l) => [l.setting, l.using])).toEqual([

@@ -46,7 +46,13 @@ import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, r
 /** The largest body a management route reads. */
 export const MAX_MANAGE_BODY = 64 * 1024;
 
-export type Tag = 'Sessions' | 'Projects' | 'Fields, origins and keys' | 'Targets and deliveries' | 'Inbox';
+export type Tag =
+  | 'Sessions'
+  | 'Projects'
+  | 'Fields, origins and keys'
+  | 'Targets and deliveries'
+  | 'Integrations'
+  | 'Inbox';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

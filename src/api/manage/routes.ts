@@ -5,6 +5,7 @@ import type { AppEnv } from '../../auth/authenticate.ts';
 import { consentRoutes } from './consent.ts';
 import { ManageRoutes } from './define.ts';
 import { inboxRoutes } from './inbox.ts';
+import { integrationRoutes } from './integrations.ts';
 import type { ManageEnv } from './principal.ts';
 import { projectRoutes } from './projects.ts';
 import { sessionRoutes } from './session.ts';
@@ -15,6 +16,7 @@ export function manageRoutes(app: HonoBase<AppEnv>): void {
   sessionRoutes(routes);
   projectRoutes(routes);
   targetRoutes(routes);
+  integrationRoutes(routes);
   inboxRoutes(routes);
   routes.close();
   consentRoutes(app);

@@ -4,7 +4,9 @@
 import * as v from 'valibot';
 import {
   DELIVERY_STATES,
+  DISABLED_REASONS,
   FIELD_TYPES,
+  INTEGRATION_KINDS,
   KEY_KINDS,
   TARGET_KINDS,
   UNKNOWN_FIELD_POLICIES,
@@ -34,6 +36,7 @@ export const OriginParams = v.object({ projectId: text, origin: text });
 export const KeyParams = v.object({ projectId: text, prefix: text });
 export const WebhookParams = v.object({ projectId: text, webhookId: text });
 export const NotificationParams = v.object({ projectId: text, notificationId: text });
+export const IntegrationParams = v.object({ projectId: text, integrationId: text });
 export const DeliveryParams = v.object({ projectId: text, deliveryId: text });
 export const SubmissionParams = v.object({ projectId: text, id: text });
 export const FileViewParams = v.object({ projectId: text, id: text, field: text });
@@ -198,6 +201,9 @@ export const ProjectPatch = v.strictObject({
 
 export const OriginBody = v.strictObject({ origin: v.string() });
 export const KeyBody = v.strictObject({ kind: v.picklist(KEY_KINDS) });
+/** C38: an integration to add, by its kind (checked by the operation, which the tool calls too). */
+export { IntegrationInput as IntegrationBody } from '../../ops/integrations.ts';
+
 export const WebhookBody = v.strictObject({
   url: v.string(),
   kind: v.optional(
@@ -398,4 +404,22 @@ export const SessionSchema = v.object({
   projectId: v.nullable(v.string()),
   expiresAt: iso,
   csrfToken: described(v.string(), 'Send it as X-CSRF-Token with every change made with the cookie.'),
+});
+
+/** C38: an integration as listed: its settings, its secret by its last four characters. */
+export const IntegrationSchema = v.object({
+  integrationId: v.string(),
+  kind: v.picklist(INTEGRATION_KINDS),
+  settings: described(
+    v.record(v.string(), v.string()),
+    'Where it writes: a sheet, a database, a table, a chat.',
+  ),
+  secret: described(v.string(), "Its token's (a Google key's id's) last four characters: never more."),
+  serviceAccount: v.optional(
+    described(v.string(), "Google Sheets: the service account's address, to share the sheet with."),
+  ),
+  state: v.picklist(['active', 'disabled']),
+  disabledAt: v.nullable(iso),
+  disabledReason: v.nullable(v.picklist(DISABLED_REASONS)),
+  createdAt: iso,
 });

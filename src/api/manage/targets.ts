@@ -67,7 +67,14 @@ const REDELIVERED = {
 };
 
 export function targetRoutes(routes: ManageRoutes): void {
-  const sending = (env: Env) => ({ allowLocalHttp: config(env).ALLOW_LOCAL_WEBHOOKS });
+  const sending = (env: Env) => {
+    const settings = config(env);
+    return {
+      allowLocalHttp: settings.ALLOW_LOCAL_WEBHOOKS,
+      publicUrl: settings.PUBLIC_URL,
+      integrationsApiBase: settings.INTEGRATIONS_API_BASE,
+    };
+  };
 
   routes.add({
     ...MANAGE_ROUTES.listWebhooks,

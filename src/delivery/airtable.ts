@@ -1,0 +1,64 @@
+// C38: submissions as records of an Airtable table (`POST /v0/<base>/<table>` with
+// `{"records":[{"fields":{…}}]}`): up to 10 records a request when several wait for the same table,
+// and at most 5 requests a second per base from an isolate (Airtable's limit; its 429 asks for 30
+// seconds). A field is written by its name: a number or a boolean as it is, a file as a link or its
+// name, the rest as text.
+import type { DeliveryToSend } from '../store/deliveries.ts';
+import {
+  apiUrl,
+  fieldsOf,
+  type IntegrationAnswer,
+  type IntegrationContext,
+  meaning,
+  paced,
+  request,
+  textOf,
+} from './integrations.ts';
+
+/** Airtable takes at most 10 records a request. */
+export const AIRTABLE_BATCH = 10;
+/** 5 requests a second per base. */
+const REQUEST_INTERVAL_MS = 200;
+/** A long text field holds at most 100,000 characters. */
+const TEXT_CHARACTERS = 100_000;
+
+export type AirtableConfig = { baseId: string; table: string };
+
+export function airtableFields(d: DeliveryToSend, publicUrl: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of fieldsOf(d)) {
+    if (value === undefined || value === null) continue;
+    out[name] =
+      typeof value === 'number' || typeof value === 'boolean'
+        ? value
+        : textOf(value, d, publicUrl).slice(0, TEXT_CHARACTERS);
+  }
+  return out;
+}
+
+/** One request for deliveries to the same table (at most AIRTABLE_BATCH): one answer for all. */
+export async function sendToAirtable(
+  batch: readonly DeliveryToSend[],
+  ctx: IntegrationContext,
+): Promise<IntegrationAnswer> {
+  const first = batch[0];
+  if (first === undefined) return { ok: true, status: null, error: null, excerpt: null };
+  const { baseId, table } = JSON.parse(first.config ?? '{}') as AirtableConfig;
+  await paced(`airtable ${baseId}`, REQUEST_INTERVAL_MS);
+  const reply = await request(
+    ctx,
+    apiUrl(
+      `https://api.airtable.com/v0/${encodeURIComponent(baseId)}/${encodeURIComponent(table)}`,
+      ctx.apiBase,
+    ),
+    {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${first.secret}` },
+      body: JSON.stringify({
+        records: batch.map((d) => ({ fields: airtableFields(d, ctx.publicUrl) })),
+        typecast: true,
+      }),
+    },
+  );
+  return meaning(reply, 30);
+}

@@ -1,0 +1,60 @@
+// C38: a submission as a Telegram message (`POST /bot<token>/sendMessage`): plain text, no
+// `parse_mode`, so nothing in a value formats or links; the project's name, each field as a name
+// and its value, the time, and a link to the submission in the dashboard when the worker knows its
+// address; cut to Telegram's 4,096 characters.
+import type { DeliveryToSend } from '../store/deliveries.ts';
+import {
+  apiUrl,
+  fieldsOf,
+  type IntegrationAnswer,
+  type IntegrationContext,
+  meaning,
+  request,
+  textOf,
+  within,
+} from './integrations.ts';
+
+/** Telegram's limit on a message's text. */
+export const TELEGRAM_TEXT = 4096;
+export type TelegramConfig = { chatId: string };
+
+export function telegramText(d: DeliveryToSend, publicUrl: string | undefined): string {
+  const lines = [`New submission: ${d.projectName}`, ''];
+  for (const [name, value] of fieldsOf(d)) {
+    if (value !== undefined) lines.push(`${name}: ${textOf(value, d, publicUrl)}`);
+  }
+  lines.push('', d.receivedAt);
+  if (publicUrl !== undefined) {
+    lines.push(
+      `${publicUrl}/admin/#/p/${encodeURIComponent(d.projectId)}/inbox/${encodeURIComponent(d.submissionId)}`,
+    );
+  }
+  const text = lines.join('\n');
+  const cutNote = '\n… (cut)';
+  return [...text].length <= TELEGRAM_TEXT
+    ? text
+    : `${within(text, TELEGRAM_TEXT - cutNote.length)}${cutNote}`;
+}
+
+/** A message's request: the bot's token in its path, as Telegram's API has it. */
+export function telegramRequest(token: string, chatId: string, text: string, apiBase: string | undefined) {
+  return {
+    url: apiUrl(`https://api.telegram.org/bot${token}/sendMessage`, apiBase),
+    body: JSON.stringify({ chat_id: chatId, text, disable_web_page_preview: true }),
+  };
+}
+
+export async function sendToTelegram(d: DeliveryToSend, ctx: IntegrationContext): Promise<IntegrationAnswer> {
+  const { chatId } = JSON.parse(d.config ?? '{}') as TelegramConfig;
+  const { url, body } = telegramRequest(d.secret, chatId, telegramText(d, ctx.publicUrl), ctx.apiBase);
+  const reply = await request(ctx, url, { method: 'POST', body });
+  // Telegram says when to come back in its body (`parameters.retry_after`) as well as the header.
+  const wait = (reply.json as { parameters?: { retry_after?: unknown } } | undefined)?.parameters
+    ?.retry_after;
+  const answer = meaning(
+    typeof wait === 'number' && reply.status === 429 ? { ...reply, retryAfter: wait } : reply,
+    30,
+  );
+  // The token's own failure never shows in what is kept: the URL held it, the answer does not.
+  return answer;
+}

@@ -1,0 +1,235 @@
+// C38: one stand-in for the four services the integrations talk to, checking what each real API
+// checks: Google's token endpoint verifies the JWT with the service account's public key, its
+// claims and lifetime; Sheets, Notion and Airtable the Bearer token; Notion its version header and
+// the page's shape; Airtable the records' shape and count; Telegram the bot's token and the chat.
+// A function from a Request to a Response: the workerd tests put it in place of fetch, and
+// `startStandIn` (test/cli) serves it over HTTP for `npm run dev` (INTEGRATIONS_API_BASE).
+import { exportPKCS8, exportSPKI, generateKeyPair, importSPKI, jwtVerify } from 'jose';
+
+export const TOKEN_URI = 'https://oauth2.googleapis.com/token';
+export const SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
+
+export type Account = {
+  type: 'service_account';
+  client_email: string;
+  private_key: string;
+  private_key_id: string;
+  token_uri: string;
+};
+
+/** A service account as Google's JSON key gives it, with its public key for the stand-in. */
+export async function newServiceAccount(email = 'forms@stand-in.iam.gserviceaccount.com') {
+  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const account: Account = {
+    type: 'service_account',
+    client_email: email,
+    private_key: await exportPKCS8(privateKey),
+    private_key_id: `k${crypto.randomUUID().replace(/-/g, '')}`,
+    token_uri: TOKEN_URI,
+  };
+  return { account, publicKey: await exportSPKI(publicKey) };
+}
+
+type Json = Record<string, unknown>;
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+
+/** What a test can make the next answer of a service be, instead of the real one. */
+export type Forced = { status: number; headers?: Record<string, string>; body?: unknown };
+export type Service = 'token' | 'sheets' | 'notion' | 'airtable' | 'telegram';
+
+export type StandIn = {
+  handle(request: Request): Promise<Response>;
+  /** The accounts, tokens and destinations the services know. */
+  accounts: Map<string, string>;
+  notionToken: string;
+  airtableToken: string;
+  telegramToken: string;
+  telegramChat: string;
+  /** What each service received that it took. */
+  sheets: Map<string, unknown[][]>;
+  pages: Json[];
+  airtableRequests: { base: string; table: string; records: { fields: Json }[]; at: number }[];
+  messages: { chat_id: unknown; text: string; body: Json }[];
+  exchanges: number;
+  /** Every request, and its refusal if refused. */
+  log: { service: Service | 'unknown'; url: string; refused?: string }[];
+  /** Answers to give instead, per service, in order. */
+  force(service: Service, ...answers: Forced[]): void;
+  /** Tokens Google no longer takes (401). */
+  revokeTokens(): void;
+};
+
+export function standIn(): StandIn {
+  const tokens = new Set<string>();
+  const forced = new Map<Service, Forced[]>();
+  const s: StandIn = {
+    accounts: new Map(),
+    notionToken: 'ntn_standin_notion_token_0001',
+    airtableToken: 'patStandIn.airtable0001',
+    telegramToken: '123456789:AAstandinTelegramTokenForTests0001',
+    telegramChat: '-1001234567890',
+    sheets: new Map(),
+    pages: [],
+    airtableRequests: [],
+    messages: [],
+    exchanges: 0,
+    log: [],
+    force(service, ...answers) {
+      forced.set(service, [...(forced.get(service) ?? []), ...answers]);
+    },
+    revokeTokens() {
+      tokens.clear();
+    },
+    async handle(request) {
+      const url = new URL(request.url);
+      const service: Service | 'unknown' =
+        url.pathname === '/token'
+          ? 'token'
+          : url.pathname.startsWith('/v4/spreadsheets/')
+            ? 'sheets'
+            : url.pathname.startsWith('/v1/')
+              ? 'notion'
+              : url.pathname.startsWith('/v0/')
+                ? 'airtable'
+                : url.pathname.startsWith('/bot')
+                  ? 'telegram'
+                  : 'unknown';
+      const entry: StandIn['log'][number] = { service, url: request.url };
+      s.log.push(entry);
+      const refuse = (status: number, why: string, body: unknown = { error: why }) => {
+        entry.refused = why;
+        return json(status, body);
+      };
+      if (service === 'unknown') return refuse(404, 'no such API');
+      const next = forced.get(service)?.shift();
+      if (next !== undefined) return json(next.status, next.body ?? { error: 'forced' }, next.headers);
+      const bearer = /^Bearer (.+)$/.exec(request.headers.get('Authorization') ?? '')?.[1];
+      if (service === 'token') {
+        if (request.method !== 'POST') return refuse(405, 'POST only');
+        const form = new URLSearchParams(await request.text());
+        if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+          return refuse(400, 'unsupported_grant_type');
+        const assertion = form.get('assertion') ?? '';
+        const [header] = assertion.split('.');
+        let kid: string | undefined;
+        try {
+          kid = (JSON.parse(atob((header ?? '').replace(/-/g, '+').replace(/_/g, '/'))) as { kid?: string })
+            .kid;
+        } catch {
+          return refuse(400, 'invalid_grant: not a JWT');
+        }
+        const spki = kid === undefined ? undefined : s.accounts.get(kid);
+        if (spki === undefined) return refuse(400, 'invalid_grant: unknown key');
+        try {
+          const { payload, protectedHeader } = await jwtVerify(assertion, await importSPKI(spki, 'RS256'), {
+            audience: TOKEN_URI,
+            algorithms: ['RS256'],
+          });
+          if (protectedHeader.typ !== 'JWT') return refuse(400, 'invalid_grant: typ');
+          if (payload.scope !== SCOPE) return refuse(400, 'invalid_scope');
+          if (typeof payload.iss !== 'string' || !payload.iss.endsWith('.iam.gserviceaccount.com'))
+            return refuse(400, 'invalid_grant: iss');
+          const { iat, exp } = payload;
+          if (typeof iat !== 'number' || typeof exp !== 'number' || exp - iat > 3600 || exp - iat <= 0)
+            return refuse(400, 'invalid_grant: lifetime');
+          if (Math.abs(iat - Date.now() / 1000) > 300) return refuse(400, 'invalid_grant: clock');
+        } catch (error) {
+          return refuse(400, `invalid_grant: ${(error as Error).message}`);
+        }
+        s.exchanges++;
+        const token = `ya29.standin-${s.exchanges}`;
+        tokens.add(token);
+        return json(200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
+      }
+      if (service === 'sheets') {
+        if (bearer === undefined || !tokens.has(bearer))
+          return refuse(401, 'UNAUTHENTICATED', { error: { code: 401, status: 'UNAUTHENTICATED' } });
+        const m = /^\/v4\/spreadsheets\/([^/]+)\/values\/([^:]+)(:append)?$/.exec(url.pathname);
+        if (m === null) return refuse(404, 'no such range');
+        const [, id = '', range = ''] = m;
+        const sheet = /^'((?:[^']|'')+)'!/.exec(decodeURIComponent(range))?.[1]?.replace(/''/g, "'");
+        if (sheet === undefined) return refuse(400, 'a range names its sheet');
+        const key = `${id}/${sheet}`;
+        const rows = s.sheets.get(key) ?? [];
+        if (request.method === 'GET') return json(200, { range: `${sheet}!1:1`, values: rows.slice(0, 1) });
+        if (m[3] === undefined) return refuse(404, 'append is :append');
+        if (url.searchParams.get('valueInputOption') !== 'RAW')
+          return refuse(400, 'valueInputOption must be given');
+        const body = (await request.json()) as { values?: unknown };
+        if (!Array.isArray(body.values) || !body.values.every((r) => Array.isArray(r)))
+          return refuse(400, 'values is rows of cells');
+        for (const row of body.values as unknown[][]) {
+          if (!row.every((c) => ['string', 'number', 'boolean'].includes(typeof c)))
+            return refuse(400, 'a cell is a string, a number or a boolean');
+          if (row.some((c) => typeof c === 'string' && c.length > 50_000))
+            return refuse(400, 'a cell over 50,000 characters');
+        }
+        s.sheets.set(key, [...rows, ...(body.values as unknown[][])]);
+        return json(200, { spreadsheetId: id, updates: { updatedRows: body.values.length } });
+      }
+      if (service === 'notion') {
+        if (bearer !== s.notionToken)
+          return refuse(401, 'unauthorized', { object: 'error', code: 'unauthorized' });
+        if (request.headers.get('Notion-Version') === null)
+          return refuse(400, 'missing_version', { object: 'error', code: 'missing_version' });
+        if (url.pathname !== '/v1/pages' || request.method !== 'POST') return refuse(404, 'object_not_found');
+        const page = (await request.json()) as Json;
+        const parent = page.parent as { database_id?: unknown } | undefined;
+        if (typeof parent?.database_id !== 'string') return refuse(400, 'validation_error: parent');
+        const properties = (page.properties ?? {}) as Record<string, Json>;
+        const titles = Object.values(properties).filter((p) => 'title' in p);
+        if (titles.length !== 1) return refuse(400, 'validation_error: one title');
+        for (const p of Object.values(properties)) {
+          const texts = (p.title ?? p.rich_text) as { text?: { content?: string } }[] | undefined;
+          if (texts?.some((t) => (t.text?.content?.length ?? 0) > 2000))
+            return refuse(400, 'validation_error: 2000');
+        }
+        s.pages.push(page);
+        return json(200, { object: 'page', id: crypto.randomUUID() });
+      }
+      if (service === 'airtable') {
+        if (bearer !== s.airtableToken) return refuse(401, 'AUTHENTICATION_REQUIRED');
+        const [, , base = '', table = ''] = url.pathname.split('/');
+        if (!/^app[A-Za-z0-9]{14}$/.test(base)) return refuse(404, 'NOT_FOUND');
+        const body = (await request.json()) as { records?: unknown };
+        const records = body.records;
+        if (!Array.isArray(records) || records.length === 0 || records.length > 10)
+          return refuse(422, 'INVALID_RECORDS: 1 to 10 records');
+        if (
+          !records.every((r) => typeof r === 'object' && r !== null && typeof (r as Json).fields === 'object')
+        )
+          return refuse(422, 'INVALID_RECORDS: {fields}');
+        s.airtableRequests.push({
+          base,
+          table: decodeURIComponent(table),
+          records: records as { fields: Json }[],
+          at: Date.now(),
+        });
+        return json(200, { records: records.map((r, i) => ({ id: `rec${i}`, fields: (r as Json).fields })) });
+      }
+      const m = /^\/bot([^/]+)\/sendMessage$/.exec(url.pathname);
+      if (m?.[1] !== s.telegramToken)
+        return refuse(401, 'Unauthorized', { ok: false, error_code: 401, description: 'Unauthorized' });
+      const body = (await request.json()) as Json;
+      if (String(body.chat_id) !== s.telegramChat)
+        return refuse(400, 'chat not found', {
+          ok: false,
+          error_code: 400,
+          description: 'Bad Request: chat not found',
+        });
+      if (typeof body.text !== 'string' || body.text.length === 0 || body.text.length > 4096)
+        return refuse(400, 'message text is empty or too long');
+      s.messages.push({ chat_id: body.chat_id, text: body.text, body });
+      return json(200, { ok: true, result: { message_id: s.messages.length } });
+    },
+  };
+  return s;
+}
+
+/** A service account the stand-in knows. */
+export async function knownAccount(s: StandIn) {
+  const { account, publicKey } = await newServiceAccount();
+  s.accounts.set(account.private_key_id, publicKey);
+  return account;
+}
