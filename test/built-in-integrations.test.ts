@@ -328,7 +328,7 @@ describe('C38: each integration talks only to its own service', () => {
       ...env,
       ALLOW_LOCAL_WEBHOOKS: 'false',
       INTEGRATIONS_API_BASE: 'http://127.0.0.1:9999',
-    } as Env;
+    } as unknown as Env;
     await expectEnvelope(await submit({ key: p.apiKey, json: ENQUIRY }), 201);
     const [row] = await storedRows(p.projectId);
     await consumeOutbox([row?.id ?? ''], offLocal);
