@@ -12,6 +12,7 @@ import { context, type Io, line, type Open, UsageError } from './context.ts';
 import { deliveriesCommands } from './deliveries.ts';
 import { fieldCommands } from './field.ts';
 import { inboxCommands } from './inbox.ts';
+import { integrationCommands } from './integration.ts';
 import { keyCommands } from './key.ts';
 import { notifyCommands } from './notify.ts';
 import { RemoteRefusal } from './ops.ts';
@@ -55,6 +56,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     submissionsCommands,
     inboxCommands,
     webhookCommands,
+    integrationCommands,
     notifyCommands,
     confirmCommands,
     spamCommands,

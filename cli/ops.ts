@@ -13,6 +13,7 @@ import * as exporting from '../src/ops/export.ts';
 import * as fields from '../src/ops/fields.ts';
 import * as inbox from '../src/ops/inbox.ts';
 import { parseErasureValue } from '../src/ops/input.ts';
+import * as integrations from '../src/ops/integrations.ts';
 import * as keys from '../src/ops/keys.ts';
 import * as projects from '../src/ops/projects.ts';
 import * as submissions from '../src/ops/submissions.ts';
@@ -40,6 +41,10 @@ const OPERATIONS = {
   rotateSecret: targets.rotateSecret,
   setWebhookEnabled: targets.setWebhookEnabled,
   testWebhook: targets.testWebhook,
+  addIntegration: integrations.addIntegration,
+  listIntegrations: integrations.listIntegrations,
+  removeIntegration: integrations.removeIntegration,
+  testIntegration: integrations.testIntegration,
   addNotification: targets.addNotification,
   listNotifications: targets.listNotifications,
   removeNotification: targets.removeNotification,
@@ -235,6 +240,18 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
       call(R.setWebhookEnabled, { params: { projectId, webhookId }, body: { enabled } }),
     // Sent from the worker: its own rules say where it may send.
     testWebhook: async (projectId, webhookId) => call(R.testWebhook, { params: { projectId, webhookId } }),
+    addIntegration: async (projectId, input) =>
+      member<never>('integration')(
+        await call(R.addIntegration, { params: { projectId }, body: input as never }),
+      ),
+    listIntegrations: async (projectId) =>
+      member<never>('integrations')(await call(R.listIntegrations, { params: { projectId } })),
+    removeIntegration: async (projectId, integrationId) => {
+      await call(R.removeIntegration, { params: { projectId, integrationId } });
+    },
+    // Sent from the worker: its own settings say where.
+    testIntegration: async (projectId, integrationId) =>
+      call(R.testIntegration, { params: { projectId, integrationId } }),
     addNotification: async (projectId, address, replyToField) =>
       call(R.addNotification, {
         params: { projectId },

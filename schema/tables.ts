@@ -237,7 +237,14 @@ export const searchTerms = sqliteTable(
 // C38: the built-in integrations are targets too, delivered by the same machinery.
 export const INTEGRATION_KINDS = ['google-sheets', 'notion', 'airtable', 'telegram'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
-export const TARGET_KINDS = ['webhook', 'email', 'slack', 'discord', 'confirmation', ...INTEGRATION_KINDS] as const;
+export const TARGET_KINDS = [
+  'webhook',
+  'email',
+  'slack',
+  'discord',
+  'confirmation',
+  ...INTEGRATION_KINDS,
+] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
 // C26: why a target was disabled: it answered 410 Gone, or someone turned it off; C37: a notification

@@ -8,6 +8,7 @@ import type { Project } from '../server-types.ts';
 import { go, type ScreenProps } from '../session.ts';
 import { act, confirm, messageOf, Section, useLoad } from '../ui.tsx';
 import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
+import { Integrations } from './settings-integrations.tsx';
 import { Keys } from './settings-keys.tsx';
 import { SpamFilterSettings } from './settings-spam.tsx';
 
@@ -319,6 +320,7 @@ export function SettingsScreen({ projectId, session }: ScreenProps) {
       />
       <Keys project={project} reload={loaded.reload} />
       <Webhooks projectId={projectId} />
+      <Integrations projectId={projectId} />
       <ListEditor
         title="Email recipients"
         help={

@@ -32,10 +32,8 @@ function Bar({
           style={{ width: `${of === 0 ? 0 : Math.max((value / of) * 100, value > 0 ? 1 : 0)}%` }}
         />
       </span>
-      <span class="funnel-value">
-        {value}
-        {note ? ` (${note})` : ''}
-      </span>
+      <span class="funnel-value">{value}</span>
+      {note && <span class="funnel-note">{note}</span>}
     </li>
   );
 }

@@ -55,8 +55,10 @@ export async function request(
   url: string,
   init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
 ): Promise<Reply> {
+  // Called on its own, never as ctx's method: workerd's fetch refuses any other `this`.
+  const fetchImpl = ctx.fetch;
   try {
-    const res = await ctx.fetch(url, {
+    const res = await fetchImpl(url, {
       method: init.method,
       headers: {
         'User-Agent': 'edge-forms-integrations',

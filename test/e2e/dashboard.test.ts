@@ -11,6 +11,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devVar } from '../../scripts/dev-vars.ts';
 import { receiverOnLoopback, tempDir } from '../cli/helpers.ts';
+import { knownAccount, standIn } from '../standin.ts';
+import { serveStandIn } from '../standin-server.ts';
 import { ARTIFACTS, type Site, startSite } from './harness.ts';
 
 const AXE = readFileSync(join(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
@@ -18,6 +20,8 @@ const PNG = readFileSync(join(import.meta.dirname, 'fixtures/photo.png'));
 const PDF = readFileSync(join(import.meta.dirname, 'fixtures/cv.pdf'));
 
 let site: Site | undefined;
+const standin = standIn();
+let served: Awaited<ReturnType<typeof serveStandIn>> | undefined;
 let page: Page;
 let worker = '';
 let token = '';
@@ -85,7 +89,12 @@ const nav = (tab: string) =>
 const rows = () => page.locator('.rows > li');
 
 beforeAll(async () => {
-  site = await startSite(tempDir('dashboard'), { path: '/', render: () => '' });
+  // C38: the integrations' services, stood in on this machine.
+  served = await serveStandIn(standin);
+  site = await startSite(tempDir('dashboard'), { path: '/', render: () => '' }, [
+    '--var',
+    `INTEGRATIONS_API_BASE:${served.origin}`,
+  ]);
   worker = site.workerUrl;
   token = devVar('ADMIN_TOKEN') ?? '';
   const created = await api('POST', '/projects', {
@@ -122,6 +131,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  served?.server.close();
   await site?.stop();
 });
 
@@ -474,6 +484,68 @@ describe('C33: the dashboard', () => {
     await nav('Audit').click();
     await page.getByText('webhook.add').first().waitFor();
     await shot('audit');
+  });
+
+  it('C38: adds Google Sheets, Notion, Airtable and Telegram, and tests each against the stand-in', async () => {
+    await nav('Settings').click();
+    const section = page.getByRole('region', { name: 'Integrations' });
+    const form = section.getByRole('form', { name: 'Add an integration' });
+    const account = await knownAccount(standin);
+    const add = async (kind: string, label: string, values: [string, string][]) => {
+      await form.getByRole('combobox').selectOption(kind);
+      // By the start of its label: "Table" is also in the service list's "Airtable".
+      for (const [field, value] of values)
+        await form.getByLabel(new RegExp(`^${field.replace(/[()]/g, '\\$&')}`)).fill(value);
+      await form.getByRole('button', { name: `Add ${label}` }).click();
+      await expect
+        .poll(() =>
+          section
+            .locator('li')
+            .filter({ hasText: `${label}:` })
+            .count(),
+        )
+        .toBe(1);
+    };
+    await add('google-sheets', 'Google Sheets', [
+      ['Spreadsheet id', '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms'],
+      ['Sheet (tab)', 'Leads'],
+      ["The service account's JSON key", JSON.stringify(account)],
+    ]);
+    await add('notion', 'Notion', [
+      ['Database id', '0123456789abcdef0123456789abcdef'],
+      ['Integration secret', standin.notionToken],
+    ]);
+    await add('airtable', 'Airtable', [
+      ['Base id', 'appAbCdEfGhIjKlMn'],
+      ['Table', 'Leads'],
+      ['Personal access token', standin.airtableToken],
+    ]);
+    await add('telegram', 'Telegram', [
+      ['Chat id', standin.telegramChat],
+      ['Bot token', standin.telegramToken],
+    ]);
+    // Secrets are write-only: the page shows their last four characters, never more.
+    const shown = (await section.textContent()) ?? '';
+    expect(shown).not.toContain('PRIVATE KEY');
+    expect(shown).not.toContain(standin.telegramToken);
+    expect(shown).toContain(`secret …${standin.telegramToken.slice(-4)}`);
+    expect(shown).toContain(`shared with ${account.client_email}`);
+    for (const label of ['Google Sheets', 'Notion', 'Airtable', 'Telegram']) {
+      const sent = standin.log.length;
+      await section
+        .locator('li')
+        .filter({ hasText: `${label}:` })
+        .getByRole('button', { name: 'Test' })
+        .click();
+      await expect.poll(() => standin.log.length).toBeGreaterThan(sent);
+    }
+    await page.getByText('The test was sent: look for it there').first().waitFor();
+    expect(standin.log.filter((l) => l.refused !== undefined)).toEqual([]);
+    expect(standin.sheets.get('1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/Leads')?.length).toBe(2);
+    expect(standin.pages).toHaveLength(1);
+    expect(standin.airtableRequests).toHaveLength(1);
+    expect(standin.messages[0]?.text).toContain('A test from edge-forms');
+    await shot('integrations');
   });
 
   it('is usable 375 px wide, and follows a dark preference', async () => {

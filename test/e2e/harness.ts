@@ -51,13 +51,13 @@ export function launchBrowser(args: string[] = []): Promise<Browser> {
   });
 }
 
-/** Starts the worker (`npm run dev` on `dir`), the page's server, and Chromium. */
-export async function startSite(dir: string, page: SitePage): Promise<Site> {
+/** Starts the worker (`npm run dev` on `dir`, with `devArgs` for wrangler), the page's server, and Chromium. */
+export async function startSite(dir: string, page: SitePage, devArgs: string[] = []): Promise<Site> {
   if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium');
   mkdirSync(ARTIFACTS, { recursive: true });
   const [workerPort, pagePort] = [await freePort(), await freePort()];
   const workerUrl = `http://127.0.0.1:${workerPort}`;
-  const started = await startDev(dir, workerPort);
+  const started = await startDev(dir, workerPort, devArgs);
   const dev: ChildProcess = started.process;
   const pages = await servePage(pagePort, workerUrl, page);
   const browser = await launchBrowser();
