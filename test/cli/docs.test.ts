@@ -5,9 +5,10 @@
 // secret. The commands no test types are those that need Cloudflare's network (deploying), those
 // this very run performs (npm install, npm run dev, npm test) and the benchmarks (minutes each).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newServiceAccount } from '../standin.ts';
 import { freePort, runProcess, tempDir } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -39,6 +40,13 @@ const NOT_RUN = [
 ];
 
 type Block = { lines: string[]; json?: unknown };
+
+/** C38: the tokens docs/delivery.md's reader saved in files. */
+const DOC_TOKENS = {
+  'notion-token.txt': 'ntn_docs0000000000000000000000000000000000000000',
+  'airtable-token.txt': 'patDocs0000000000.0000000000000000000000000000000000000000000000000000',
+  'telegram-token.txt': '123456789:AAdocsDocsDocsDocsDocsDocsDocsDocs0',
+};
 
 /** A document's shell blocks: continuation lines joined, comments after `  #` dropped; the JSON shown after each. */
 function blocksOf(markdown: string): { run: Block[]; skipped: string[] } {
@@ -82,6 +90,11 @@ beforeAll(async () => {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  // C38: what docs/delivery.md asks its reader to save: a service account's JSON key as Google
+  // downloads it, and each service's token in its file.
+  const { account } = await newServiceAccount('forms@my-project.iam.gserviceaccount.com');
+  writeFileSync(join(project, 'service-account.json'), JSON.stringify(account, null, 2));
+  for (const [file, token] of Object.entries(DOC_TOKENS)) writeFileSync(join(project, file), `${token}\n`);
   mkdirSync(logs, { recursive: true });
   port = await freePort();
   // `npm run dev` in the copy, as a user starts it: its example project and key, in .wrangler/.
@@ -172,6 +185,10 @@ describe('the documentation: every command as written', () => {
     expect(all).not.toMatch(/edgeform_[ps]k_[0-9A-Za-z]{32}/);
     expect(all).not.toContain('0x4AAAAAAA-your-turnstile-secret');
     expect(all).not.toMatch(/whsec_[A-Za-z0-9+/=]{20,}/);
+    // C38: the integrations' key and tokens, read from their files, never on a command line.
+    expect(all).toContain('integration add');
+    expect(all).not.toContain('PRIVATE KEY');
+    for (const token of Object.values(DOC_TOKENS)) expect(all).not.toContain(token);
     // C32: the operator token `npm run dev` made, which the guides use through FORMS_ADMIN_TOKEN.
     const token = readFileSync(join(project, '.dev.vars'), 'utf8').match(/^ADMIN_TOKEN=(.+)$/m)?.[1];
     expect(token?.length).toBeGreaterThanOrEqual(43);
