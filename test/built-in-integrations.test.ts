@@ -6,11 +6,12 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, deliveryAttempts, webhooks } from '../schema/tables.ts';
-import { forgetSheets } from '../src/delivery/google-sheets.ts';
+import { airtableFields } from '../src/delivery/airtable.ts';
+import { forgetSheets, rowOf } from '../src/delivery/google-sheets.ts';
 import { apiUrl, within } from '../src/delivery/integrations.ts';
 import { addIntegration, listIntegrations } from '../src/ops/integrations.ts';
 import { database } from '../src/store/db.ts';
-import { deliveryId } from '../src/store/deliveries.ts';
+import { type DeliveryToSend, deliveryId } from '../src/store/deliveries.ts';
 import { asTool, expectEnvelope, seedProject, storedRows, submit } from './helpers.ts';
 import { api, ok, problem } from './manage/helpers.ts';
 import { consume, consumeOutbox, deliveryRow } from './queue.ts';
@@ -339,6 +340,24 @@ describe('C38: each integration talks only to its own service', () => {
     await consumeOutbox([second?.id ?? ''], local);
     await consume(deliveryId(second?.id ?? '', p.integration.integrationId), 1, local);
     expect(s.log.at(-1)?.url.startsWith('http://127.0.0.1:9999/bot')).toBe(true);
+  });
+
+  it('a file field is a link to the submission in the dashboard with PUBLIC_URL, else its name', () => {
+    const d = {
+      projectId: 'p_1',
+      submissionId: 's 1',
+      receivedAt: '2026-11-25T10:00:00.000Z',
+      data: JSON.stringify({ name: 'Ada', cv: { name: 'cv.pdf', type: 'application/pdf', size: 10 } }),
+      fieldNames: JSON.stringify(['name', 'cv']),
+    } as unknown as DeliveryToSend;
+    expect(rowOf(d, 'https://forms.example').row).toEqual([
+      '2026-11-25T10:00:00.000Z',
+      's 1',
+      'Ada',
+      'https://forms.example/admin/#/p/p_1/inbox/s%201',
+    ]);
+    expect(rowOf(d, undefined).row.at(-1)).toBe('cv.pdf');
+    expect(airtableFields(d, undefined)).toEqual({ name: 'Ada', cv: 'cv.pdf' });
   });
 
   it('within() never cuts an emoji in half', () => {
