@@ -134,14 +134,16 @@ export function context(io: Io, openDb: Open = openDatabase): Context {
 /**
  * C38: where the tool sends an integration's requests when it makes them itself (a test, a
  * redelivery): to each service, or, for local development, to the stand-in INTEGRATIONS_API_BASE
- * names (its origin), as the worker under `npm run dev` does.
+ * names, as the worker under `npm run dev` does. Only a stand-in on this machine, and never for
+ * `--remote`: a production project's secrets go to their own services only.
  */
-export function integrationsApiBase(): string | undefined {
+export function integrationsApiBase(global: Global): string | undefined {
   const text = process.env.INTEGRATIONS_API_BASE?.trim();
-  if (!text) return undefined;
+  if (!text || global.remote === true) return undefined;
   try {
     const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+    const local = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    return local && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : undefined;
   } catch {
     return undefined;
   }

@@ -77,7 +77,7 @@ export function deliveriesCommands(cli: Command, { withOps, print }: Context): v
         const results = await ops.redeliver(projectId, id === undefined ? { failed: true } : { id }, {
           allowLocalHttp: true,
           // C38: an integration's stand-in, for local development (docs/delivery.md).
-          integrationsApiBase: integrationsApiBase(),
+          integrationsApiBase: integrationsApiBase(global),
         });
         print(global, { projectId, redelivered: results }, () =>
           results.length === 0

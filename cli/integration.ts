@@ -157,6 +157,25 @@ export function integrationCommands(cli: Command, { withOps, print, secret }: Co
       }),
     );
 
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    integration
+      .command(`${name} <project> <integration-id>`)
+      .description(
+        enabled
+          ? 'turn an integration on again (after fixing its access): `deliveries redeliver --failed` then sends what it missed'
+          : 'turn an integration off: its pending deliveries are cancelled',
+      )
+      .action(
+        withOps(async (ops, global, projectId: string, id: string) => {
+          const done = await ops.setIntegrationEnabled(projectId, id, enabled);
+          print(global, done, () => `Integration ${id} is ${done.state}.`);
+        }),
+      );
+  }
+
   integration
     .command('test <project> <integration-id>')
     .description('send a test row or message now (from this machine; with --url, from the worker)')
@@ -164,7 +183,7 @@ export function integrationCommands(cli: Command, { withOps, print, secret }: Co
       withOps(async (ops, global, projectId: string, id: string) => {
         const result = await ops.testIntegration(projectId, id, {
           allowLocalHttp: true,
-          integrationsApiBase: integrationsApiBase(),
+          integrationsApiBase: integrationsApiBase(global),
         });
         print(global, result, () =>
           result.ok

@@ -44,6 +44,7 @@ const OPERATIONS = {
   addIntegration: integrations.addIntegration,
   listIntegrations: integrations.listIntegrations,
   removeIntegration: integrations.removeIntegration,
+  setIntegrationEnabled: integrations.setIntegrationEnabled,
   testIntegration: integrations.testIntegration,
   addNotification: targets.addNotification,
   listNotifications: targets.listNotifications,
@@ -249,6 +250,8 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
     removeIntegration: async (projectId, integrationId) => {
       await call(R.removeIntegration, { params: { projectId, integrationId } });
     },
+    setIntegrationEnabled: async (projectId, integrationId, enabled) =>
+      call(R.setIntegrationEnabled, { params: { projectId, integrationId }, body: { enabled } }),
     // Sent from the worker: its own settings say where.
     testIntegration: async (projectId, integrationId) =>
       call(R.testIntegration, { params: { projectId, integrationId } }),

@@ -36,8 +36,8 @@ function eventRequest(body: unknown, who: Visitor = {}): Request {
 }
 
 /** Sends one event and waits for what it does after its reply (the batch written). */
-const send = (body: unknown, who?: Visitor, testEnv: Env = env) =>
-  fetchWorkerWith(testEnv, eventRequest(body, who));
+const send = (body: unknown, who?: Visitor, testEnv: Env = env, wait = true) =>
+  fetchWorkerWith(testEnv, eventRequest(body, who), wait);
 
 async function statsOf(projectId: string) {
   return submissionStats(asTool(), projectId, 1);
@@ -206,6 +206,27 @@ describe('C40: counting costs no D1 write per event', () => {
     failing = false;
     await send({ key: p.apiKey, type: 'view' }, { ua: 'second' }, spied);
     expect((await todayOf(p.projectId))?.views).toBe(2);
+  });
+
+  it('while D1 fails, the visitors kept wait for the interval: never a batch per event', async () => {
+    const p = await seedProject();
+    const spy = spyD1(env.DB, (sql) => sql.includes('analytics_visitors'));
+    const spied = { ...env, DB: spy.db } as Env;
+    const writes = () => spy.trips.filter((t) => t.includes('insert into analytics_visitors')).length;
+    await Promise.all(
+      Array.from({ length: 500 }, (_, i) =>
+        send({ key: p.apiKey, type: 'view' }, { ua: `outage ${i}` }, spied),
+      ),
+    );
+    const afterFirst = writes();
+    expect(afterFirst).toBeGreaterThan(0);
+    // 500 visitors kept: each further event would otherwise start a batch at once (D1 fails fast).
+    for (let i = 0; i < 20; i++) {
+      await send({ key: p.apiKey, type: 'view' }, { ua: `later ${i}` }, spied, false);
+      await scheduler.wait(10);
+    }
+    // About 200 ms of events: a batch per 50 ms interval at most, not one per event.
+    expect(writes() - afterFirst).toBeLessThanOrEqual(6);
   });
 
   it("a deleted project's events never fail another project's batch", async () => {

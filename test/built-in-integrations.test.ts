@@ -141,6 +141,93 @@ describe('C38: Google Sheets', () => {
   });
 });
 
+describe('C38: what the review found', () => {
+  it("a token is kept by the account's key too: another key naming the same address never gets it", async () => {
+    const p = await projectWith('google-sheets');
+    await sendAndDeliver(p, ENQUIRY);
+    expect(s.exchanges).toBe(1);
+    // Another project names the same service account, with a key of its own Google never issued.
+    const other = await seedProject();
+    const forged = { ...(await knownAccount(s)), client_email: 'forms@stand-in.iam.gserviceaccount.com' };
+    s.accounts.delete(forged.private_key_id);
+    const integration = await addIntegration(asTool(), other.projectId, {
+      kind: 'google-sheets',
+      spreadsheetId: SPREADSHEET,
+      sheet: 'Submissions',
+      serviceAccount: forged,
+    });
+    const sent = await sendAndDeliver({ ...other, integration }, ENQUIRY);
+    expect(sent.delivery?.status).toBe('failed');
+    expect((await listIntegrations(asTool(), other.projectId))[0]?.disabledReason).toBe('refused');
+    expect(s.sheets.get(`${SPREADSHEET}/Submissions`)?.filter((r) => r[1] === sent.row.id)).toEqual([]);
+  });
+
+  it('a refused integration enabled again sends what it missed with redeliver --failed', async () => {
+    const p = await projectWith('notion');
+    s.notionToken = 'ntn_rotated';
+    const missed = await sendAndDeliver(p, ENQUIRY);
+    expect(missed.delivery?.status).toBe('failed');
+    s.notionToken = 'ntn_standin_notion_token_0001';
+    await ok(
+      await api('PATCH', `/projects/${p.projectId}/integrations/${p.integration.integrationId}`, {
+        body: { enabled: true },
+      }),
+    );
+    await ok(await api('POST', `/projects/${p.projectId}/deliveries/redeliver-failed`));
+    expect((await deliveryRow(missed.id))?.status).toBe('delivered');
+    expect(s.pages).toHaveLength(1);
+  });
+
+  it('an Airtable batch refused for one record is sent again record by record: the bad one fails alone', async () => {
+    const p = await projectWith('airtable');
+    s.airtableRefuses = (fields) => fields.name === 'Unconvertible';
+    for (const name of ['Ada', 'Unconvertible', 'Grace']) {
+      await expectEnvelope(await submit({ key: p.apiKey, json: { ...ENQUIRY, name } }), 201);
+    }
+    const rows = await storedRows(p.projectId);
+    await consumeOutbox(rows.map((r) => r.id));
+    const ids = rows.map((r) => deliveryId(r.id, p.integration.integrationId));
+    await consume(ids[0] ?? '');
+    const states = await Promise.all(ids.map(async (id) => (await deliveryRow(id))?.status));
+    expect(states).toEqual(['delivered', 'failed', 'delivered']);
+    expect(s.airtableRequests.flatMap((r) => r.records.map((x) => x.fields.name))).toEqual(['Grace', 'Ada']);
+  });
+
+  it("Notion's title is the project's first string field, empty when the submission has none", async () => {
+    const p = await projectWith('notion');
+    const sent = await sendAndDeliver(p, { email: 'ada@example.com', phone: 42 });
+    expect(sent.delivery?.status).toBe('delivered');
+    const properties = s.pages[0]?.properties as Record<string, unknown>;
+    expect(properties.name).toEqual({ title: [] });
+    expect(properties.phone).toEqual({ number: 42 });
+  });
+
+  it('a refusal never repeats a key sent as text; a token in an answer is never kept', async () => {
+    const p = await seedProject();
+    const message = await problem(
+      await api('POST', `/projects/${p.projectId}/integrations`, {
+        body: {
+          kind: 'google-sheets',
+          spreadsheetId: SPREADSHEET,
+          serviceAccount: '{"private_key":"hunter2"}',
+        },
+      }),
+      400,
+    );
+    expect(message).not.toContain('hunter2');
+    const t = await projectWith('telegram');
+    s.force('telegram', {
+      status: 500,
+      body: { description: `upstream: /bot${s.telegramToken}/sendMessage` },
+    });
+    const sent = await sendAndDeliver(t, ENQUIRY);
+    expect(sent.delivery?.status).toBe('pending');
+    const attempts = await db.select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, sent.id));
+    expect(attempts[0]?.excerpt).toContain('upstream: /bot…/sendMessage');
+    expect(JSON.stringify(attempts)).not.toContain(s.telegramToken);
+  });
+});
+
 describe('C38: Notion', () => {
   it('a page in the database: the first string field its title, each field by name, texts within 2,000', async () => {
     const p = await projectWith('notion');
@@ -153,7 +240,8 @@ describe('C38: Notion', () => {
     expect(properties.name).toEqual({ title: [{ type: 'text', text: { content: 'Ada Lovelace' } }] });
     expect(properties.phone).toEqual({ number: 2025550123 });
     expect(properties.enquiry).toEqual({ checkbox: true });
-    const message = (properties.message?.rich_text as { text: { content: string } }[])[0]?.text.content ?? '';
+    const message =
+      ((properties.message?.rich_text ?? []) as { text: { content: string } }[])[0]?.text.content ?? '';
     expect(message).toHaveLength(2000);
     expect(message.startsWith('**bold** [link](https://evil.example)')).toBe(true);
   });
@@ -348,7 +436,10 @@ describe('C38: each integration talks only to its own service', () => {
       submissionId: 's 1',
       receivedAt: '2026-11-25T10:00:00.000Z',
       data: JSON.stringify({ name: 'Ada', cv: { name: 'cv.pdf', type: 'application/pdf', size: 10 } }),
-      fieldNames: JSON.stringify(['name', 'cv']),
+      fieldSpecs: JSON.stringify([
+        { name: 'name', type: 'string' },
+        { name: 'cv', type: 'file' },
+      ]),
     } as unknown as DeliveryToSend;
     expect(rowOf(d, 'https://forms.example').row).toEqual([
       '2026-11-25T10:00:00.000Z',

@@ -187,6 +187,13 @@ const MANAGE: Record<Exclude<ManageRouteName, 'signIn' | 'getSession' | 'signOut
     allowed: 200,
     who: 'project',
   },
+  setIntegrationEnabled: {
+    method: 'PATCH',
+    path: (f) => `${p(f)}/integrations/${f.integrationId}`,
+    body: { enabled: false },
+    allowed: 200,
+    who: 'project',
+  },
   // An unknown integration: a test sends to the network, which the suite has not.
   testIntegration: {
     method: 'POST',

@@ -58,6 +58,8 @@ export type StandIn = {
   force(service: Service, ...answers: Forced[]): void;
   /** Tokens Google no longer takes (401). */
   revokeTokens(): void;
+  /** A record Airtable cannot take (a value it cannot convert): the whole request is refused, 422. */
+  airtableRefuses: (fields: Json) => boolean;
 };
 
 export function standIn(): StandIn {
@@ -81,6 +83,7 @@ export function standIn(): StandIn {
     revokeTokens() {
       tokens.clear();
     },
+    airtableRefuses: () => false,
     async handle(request) {
       const url = new URL(request.url);
       const service: Service | 'unknown' =
@@ -97,7 +100,14 @@ export function standIn(): StandIn {
                   : 'unknown';
       const entry: StandIn['log'][number] = { service, url: request.url };
       s.log.push(entry);
-      const refuse = (status: number, why: string, body: unknown = { error: why }) => {
+      // Google's token endpoint answers `{"error": "invalid_grant", "error_description": …}`.
+      const refuse = (
+        status: number,
+        why: string,
+        body: unknown = why.startsWith('invalid_grant')
+          ? { error: 'invalid_grant', error_description: why }
+          : { error: why },
+      ) => {
         entry.refused = why;
         return json(status, body);
       };
@@ -200,6 +210,8 @@ export function standIn(): StandIn {
           !records.every((r) => typeof r === 'object' && r !== null && typeof (r as Json).fields === 'object')
         )
           return refuse(422, 'INVALID_RECORDS: {fields}');
+        if (records.some((r) => s.airtableRefuses((r as { fields: Json }).fields)))
+          return refuse(422, 'INVALID_VALUE_FOR_COLUMN');
         s.airtableRequests.push({
           base,
           table: decodeURIComponent(table),

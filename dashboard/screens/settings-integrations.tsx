@@ -76,6 +76,11 @@ export function Integrations({ projectId }: { projectId: string }) {
       );
       if (!answer.ok) throw new Error(`The service refused the test: ${answer.status ?? answer.error}`);
     }, 'The test was sent: look for it there');
+  const toggle = (i: Integration) =>
+    act(async () => {
+      await api('PATCH', path(i.integrationId), { enabled: i.state !== 'active' });
+      list.reload();
+    });
   const remove = async (id: string) => {
     if (!(await confirm('Remove this integration, and its deliveries?', 'Remove'))) return;
     await act(async () => {
@@ -97,7 +102,8 @@ export function Integrations({ projectId }: { projectId: string }) {
     <Section title="Integrations">
       <p class="help">
         Every accepted submission is also written to these, with the same retries and log as webhooks (see
-        Deliveries). A service that refuses the secret or the destination turns its integration off.
+        Deliveries). A service that refuses the secret or the destination turns its integration off: fix its
+        access, enable it again, and redeliver the failed deliveries from Deliveries.
       </p>
       <ul class="plain">
         {list.data?.integrations.map((i) => (
@@ -110,6 +116,9 @@ export function Integrations({ projectId }: { projectId: string }) {
             <span class="row">
               <button type="button" onClick={() => void test(i.integrationId)}>
                 Test
+              </button>
+              <button type="button" onClick={() => void toggle(i)}>
+                {i.state === 'active' ? 'Disable' : 'Enable'}
               </button>
               <button type="button" class="danger" onClick={() => void remove(i.integrationId)}>
                 Remove

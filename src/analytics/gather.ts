@@ -76,6 +76,8 @@ export const tally = { events: 0, batches: 0, rows: 0, failures: 0 };
 class Gathered {
   pending = new Map<string, Visit>();
   scheduled: Promise<void> | undefined;
+  /** The last batch failed: the next waits for the interval, however many visitors are kept. */
+  failing = false;
   readonly d1: D1Database;
   constructor(d1: D1Database) {
     this.d1 = d1;
@@ -94,9 +96,11 @@ class Gathered {
     this.pending = new Map();
     try {
       await writeVisits(database(this.d1), visits);
+      this.failing = false;
       tally.batches++;
       tally.rows += visits.length;
     } catch (error) {
+      this.failing = true;
       tally.failures++;
       // Kept, older than what came since; bounded, so that an outage cannot grow memory.
       const kept = visits.slice(-MAX_RETAINED);
@@ -140,7 +144,9 @@ export function gather(
   tally.events++;
   g.add(visitOf(projectId, day, visitor, event));
   const batch = g;
-  if (batch.pending.size >= MAX_PENDING) {
+  // Many waiting: written at once, unless the last batch failed (D1 is down, say): then the kept
+  // visitors wait for the interval, so that an outage never costs a batch per event.
+  if (batch.pending.size >= MAX_PENDING && !batch.failing) {
     waitUntil(batch.flush());
     return;
   }

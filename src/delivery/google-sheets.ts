@@ -7,6 +7,7 @@
 // sheet gets a header row first. A 401 refreshes the token once; a 429 waits for its Retry-After
 // (a minute without one: Google's quota is 300 writes a minute per project), and the row is kept.
 import { importPKCS8, SignJWT } from 'jose';
+import { toHex } from '../lib/hex.ts';
 import type { DeliveryToSend } from '../store/deliveries.ts';
 import {
   apiUrl,
@@ -63,13 +64,27 @@ export async function assertion(account: ServiceAccount, now: Date): Promise<str
     .sign(key);
 }
 
-/** An access token: the one kept for this account, unless `fresh`; else exchanged for a new one. */
+/**
+ * Whose token a kept one is: the account's address and its key. Never the address alone: anyone can
+ * add an integration naming another's address with a key of their own, and must never be given the
+ * token that account's real key earned.
+ */
+async function tokenKey(account: ServiceAccount): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`${account.client_email}\n${account.private_key}`),
+  );
+  return toHex(new Uint8Array(digest));
+}
+
+/** An access token: the one kept for this account and key, unless `fresh`; else exchanged for a new one. */
 async function accessToken(
   account: ServiceAccount,
   ctx: IntegrationContext,
   fresh: boolean,
 ): Promise<string | Reply> {
-  const kept = tokens.get(account.client_email);
+  const key = await tokenKey(account);
+  const kept = tokens.get(key);
   if (!fresh && kept !== undefined && kept.until > ctx.now.getTime() + EARLY_MS) return kept.token;
   let signed: string;
   try {
@@ -93,11 +108,13 @@ async function accessToken(
   });
   const got = reply.json as { access_token?: unknown; expires_in?: unknown } | undefined;
   if (reply.status !== 200 || typeof got?.access_token !== 'string') {
-    // Google answers a key it does not know (or a revoked one) with 400 invalid_grant: refused.
-    return reply.status === 400 ? { ...reply, status: 401 } : reply;
+    // Google answers a key it does not know (or a revoked or deleted one) with 400 invalid_grant:
+    // refused, as a 401; any other 400 says the request itself was wrong, and stays one.
+    const error = (reply.json as { error?: unknown } | undefined)?.error;
+    return reply.status === 400 && error === 'invalid_grant' ? { ...reply, status: 401 } : reply;
   }
   const seconds = typeof got.expires_in === 'number' ? got.expires_in : ASSERTION_SECONDS;
-  tokens.set(account.client_email, { token: got.access_token, until: ctx.now.getTime() + seconds * 1000 });
+  tokens.set(key, { token: got.access_token, until: ctx.now.getTime() + seconds * 1000 });
   if (tokens.size > 1000) tokens.clear();
   return got.access_token;
 }

@@ -3,19 +3,10 @@
 // one request at a time with a time-out and no redirect; a submission as the values a row, a page
 // or a message carries; and what an answer means for the delivery (delivered, retried, failed, or
 // the target disabled when the service refuses its credentials or its destination).
-import type { IntegrationKind } from '../../schema/tables.ts';
 import { errorText } from '../lib/faults.ts';
 import { readAtMost } from '../lib/stream.ts';
 import type { DeliveryToSend } from '../store/deliveries.ts';
 import { type Answer, ATTEMPT_TIMEOUT_MS, retryAfterSeconds } from './webhooks.ts';
-
-/** The service each integration talks to: its API's origin, which nothing else replaces in production. */
-export const API_ORIGINS: Record<IntegrationKind, readonly string[]> = {
-  'google-sheets': ['https://sheets.googleapis.com', 'https://oauth2.googleapis.com'],
-  notion: ['https://api.notion.com'],
-  airtable: ['https://api.airtable.com'],
-  telegram: ['https://api.telegram.org'],
-};
 
 /** How an integration's attempt is made: the stand-in's origin (when allowed), the worker's address, fetch. */
 export type IntegrationContext = {
@@ -109,13 +100,24 @@ export function meaning(reply: Reply, quotaSeconds = 30): IntegrationAnswer {
   return { ...answer, ok: false };
 }
 
-/** The submission's values, the project's fields in order (and any other stored value after them). */
-export function fieldsOf(d: Pick<DeliveryToSend, 'data' | 'fieldNames'>): [string, unknown][] {
+/** A field of the project, as a delivery knows it. */
+export type FieldSpec = { name: string; type: string };
+
+/** The project's fields in order (or, without them, the submission's own names). */
+export function specsOf(d: Pick<DeliveryToSend, 'data' | 'fieldSpecs'>): FieldSpec[] {
+  const specs = d.fieldSpecs === null ? [] : (JSON.parse(d.fieldSpecs) as FieldSpec[]);
+  if (specs.length > 0) return specs;
+  return Object.keys(JSON.parse(d.data) as Record<string, unknown>).map((name) => ({ name, type: 'string' }));
+}
+
+/**
+ * The submission's values by the project's fields in order. A value kept of a field removed since
+ * is left out: a sheet's columns follow the header, and Notion and Airtable refuse a name they do
+ * not have.
+ */
+export function fieldsOf(d: Pick<DeliveryToSend, 'data' | 'fieldSpecs'>): [string, unknown][] {
   const data = JSON.parse(d.data) as Record<string, unknown>;
-  const names = d.fieldNames === null ? [] : (JSON.parse(d.fieldNames) as string[]);
-  const ordered = names.filter((n) => n !== null).map((n): [string, unknown] => [n, data[n]]);
-  const others = Object.entries(data).filter(([name]) => !names.includes(name));
-  return [...ordered, ...others];
+  return specsOf(d).map(({ name }): [string, unknown] => [name, data[name]]);
 }
 
 /** A file field's value: its metadata, stored with a `name`. */

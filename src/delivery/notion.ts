@@ -10,6 +10,7 @@ import {
   type IntegrationContext,
   meaning,
   request,
+  specsOf,
   textOf,
   within,
 } from './integrations.ts';
@@ -25,12 +26,14 @@ const text = (content: string) => [{ type: 'text', text: { content: within(conte
 
 /** The page's properties: the title from the first string field, each other field by its type. */
 export function notionProperties(d: DeliveryToSend, publicUrl: string | undefined): Record<string, unknown> {
-  const fields = fieldsOf(d);
-  const titled = fields.find(([, value]) => typeof value === 'string')?.[0] ?? fields[0]?.[0];
+  // The title is the first string field by the project's fields, whatever this submission holds:
+  // a database has one title column, always the same one.
+  const titled = specsOf(d).find((f) => f.type === 'string')?.name ?? specsOf(d)[0]?.name;
   const properties: Record<string, unknown> = {};
-  for (const [name, value] of fields) {
-    if (value === undefined) continue;
-    if (name === titled) properties[name] = { title: text(textOf(value, d, publicUrl)) };
+  for (const [name, value] of fieldsOf(d)) {
+    if (name === titled)
+      properties[name] = { title: value === undefined ? [] : text(textOf(value, d, publicUrl)) };
+    else if (value === undefined) continue;
     else if (typeof value === 'number') properties[name] = { number: value };
     else if (typeof value === 'boolean') properties[name] = { checkbox: value };
     else properties[name] = { rich_text: text(textOf(value, d, publicUrl)) };

@@ -31,9 +31,8 @@ export function telegramText(d: DeliveryToSend, publicUrl: string | undefined): 
   }
   const text = lines.join('\n');
   const cutNote = '\n… (cut)';
-  return [...text].length <= TELEGRAM_TEXT
-    ? text
-    : `${within(text, TELEGRAM_TEXT - cutNote.length)}${cutNote}`;
+  // Counted as Telegram counts (UTF-16 units), as within() cuts.
+  return text.length <= TELEGRAM_TEXT ? text : `${within(text, TELEGRAM_TEXT - cutNote.length)}${cutNote}`;
 }
 
 /** A message's request: the bot's token in its path, as Telegram's API has it. */
@@ -55,6 +54,7 @@ export async function sendToTelegram(d: DeliveryToSend, ctx: IntegrationContext)
     typeof wait === 'number' && reply.status === 429 ? { ...reply, retryAfter: wait } : reply,
     30,
   );
-  // The token's own failure never shows in what is kept: the URL held it, the answer does not.
-  return answer;
+  // The token is in the URL: whatever a failure says of it is never kept in the delivery log.
+  const scrub = (t: string | null) => (t === null ? null : t.split(d.secret).join('…'));
+  return { ...answer, error: scrub(answer.error), excerpt: scrub(answer.excerpt) };
 }

@@ -168,16 +168,21 @@ const MAX_DELAY_SECONDS = 43_200;
  */
 export const ATTEMPT_LEASE_MS = 60_000;
 
+/** Deliveries an attempt carried with its own (C38: Airtable), each with the answer it got. */
+type Carried = { delivery: DeliveryToSend; answer: IntegrationAnswer }[];
+
 /**
  * C38: one attempt to an integration. An Airtable delivery takes with it the other deliveries to the
- * same table that are due (claimed as it is), up to 10 records in one request: `beside`.
+ * same table that are due (claimed as it is), up to 10 records in one request: `beside`. Airtable
+ * refuses a whole request for one record it cannot take: a batch so refused is sent again record by
+ * record, so that a bad record fails alone.
  */
 async function sendToIntegration(
   db: Db,
   d: DeliveryToSend & { kind: IntegrationKind },
   options: SendOptions,
   now: Date,
-): Promise<IntegrationAnswer & { beside?: DeliveryToSend[] }> {
+): Promise<IntegrationAnswer & { beside?: Carried }> {
   const ctx: IntegrationContext = {
     apiBase: options.allowLocalHttp ? options.integrationsApiBase : undefined,
     publicUrl: options.publicUrl,
@@ -195,7 +200,13 @@ async function sendToIntegration(
     });
     if (claim.kind === 'claimed') beside.push(claim.delivery);
   }
-  return { ...(await sendToAirtable([d, ...beside], ctx)), beside };
+  const together = await sendToAirtable([d, ...beside], ctx);
+  if (beside.length === 0 || together.final !== true) {
+    return { ...together, beside: beside.map((delivery) => ({ delivery, answer: together })) };
+  }
+  const alone: Carried = [];
+  for (const delivery of beside) alone.push({ delivery, answer: await sendToAirtable([delivery], ctx) });
+  return { ...(await sendToAirtable([d], ctx)), beside: alone };
 }
 
 /**
@@ -208,7 +219,7 @@ async function sendOnce(
   d: DeliveryToSend,
   options: SendOptions,
   now: Date,
-): Promise<Answer & { ok: boolean; final?: boolean; refused?: boolean; beside?: DeliveryToSend[] }> {
+): Promise<Answer & { ok: boolean; final?: boolean; refused?: boolean; beside?: Carried }> {
   if (d.kind === 'email') return sendNotification(options.email?.binding, options.email?.from, d);
   if (d.kind === 'confirmation') {
     const email = options.email;
@@ -262,9 +273,9 @@ export async function attemptDelivery(
   const sent = await sendOnce(db, d, options, now);
   const durationMs = Date.now() - started;
   const outcome = await settle(db, d, sent, { now, durationMs, retryDelays: options.retryDelays });
-  // C38: the deliveries an Airtable request carried with this one share its outcome.
+  // C38: the deliveries an Airtable request carried with this one, each by the answer it got.
   for (const other of sent.beside ?? []) {
-    await settle(db, other, sent, { now, durationMs, retryDelays: options.retryDelays });
+    await settle(db, other.delivery, other.answer, { now, durationMs, retryDelays: options.retryDelays });
   }
   return outcome;
 }

@@ -16,6 +16,7 @@ import {
   insertWebhook,
   listWebhooks as listTargets,
   newIntegrationId,
+  setWebhookEnabled as switchTarget,
   type Webhook,
 } from '../store/targets.ts';
 import { type Manager, recordChange, requireProject } from './context.ts';
@@ -239,6 +240,17 @@ export async function removeIntegration(m: Manager, projectId: string, id: strin
   await recordChange(m, p.id, 'integration.remove', { integrationId: id });
 }
 
+/**
+ * Turns an integration on (its cancelled and failed deliveries can then be sent again with
+ * `deliveries redeliver --failed`) or off (its pending deliveries are cancelled), as a webhook.
+ */
+export async function setIntegrationEnabled(m: Manager, projectId: string, id: string, enabled: boolean) {
+  const { p } = await requireIntegration(m, projectId, id);
+  if (!(await switchTarget(m.db, p.id, id, enabled))) throw noIntegration(p.id, id);
+  await recordChange(m, p.id, enabled ? 'integration.enable' : 'integration.disable', { integrationId: id });
+  return { projectId: p.id, integrationId: id, state: enabled ? ('active' as const) : ('disabled' as const) };
+}
+
 /** How a test is sent: from the worker (its settings) or the tool (this machine). */
 export type TestOptions = {
   allowLocalHttp: boolean;
@@ -284,7 +296,7 @@ export async function testIntegration(m: Manager, projectId: string, id: string,
     challenge: null,
     choices: null,
     config: row.config,
-    fieldNames: JSON.stringify(names),
+    fieldSpecs: JSON.stringify(p.fields.map((f) => ({ name: f.name, type: f.type }))),
   };
   const ctx: IntegrationContext = {
     apiBase: options.allowLocalHttp ? options.integrationsApiBase : undefined,

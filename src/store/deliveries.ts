@@ -113,9 +113,9 @@ export type DeliveryToSend = {
   confirmOpen: boolean;
   challenge: string | null;
   choices: string | null;
-  /** C38: an integration's settings (JSON), and the project's field names in order (JSON). */
+  /** C38: an integration's settings (JSON), and the project's fields in order (JSON: name, type). */
   config: string | null;
-  fieldNames: string | null;
+  fieldSpecs: string | null;
 };
 
 /**
@@ -156,10 +156,10 @@ function selectToSend(db: Db, id: string) {
         'field_choices',
       ),
       config: webhooks.config,
-      fieldNames: sql<
+      fieldSpecs: sql<
         string | null
-      >`(select json_group_array(name) from (select ${fields.name} as name from ${fields} where ${fields.projectId} = ${projects.id} order by ${fields.position}))`.as(
-        'field_names',
+      >`(select json_group_array(json_object('name', name, 'type', type)) from (select ${fields.name} as name, ${fields.type} as type from ${fields} where ${fields.projectId} = ${projects.id} order by ${fields.position}))`.as(
+        'field_specs',
       ),
     })
     .from(deliveries)

@@ -135,7 +135,10 @@ function issueText(issues: readonly Issue[]): string {
   if (issue.kind === 'schema' && issue.type === 'strict_object' && issue.expected === 'never') {
     return `Unknown member '${path}'`;
   }
-  return path === '' ? issue.message : `Member '${path}': ${issue.message}`;
+  // A string sent where something else belongs is never repeated: it may be a secret (a token, a
+  // service account's key sent as text).
+  const message = issue.message.replace(/ but received ".*"$/s, ' but received a string');
+  return path === '' ? message : `Member '${path}': ${message}`;
 }
 
 /** The operations' faults as replies (C19, C32); an outage is 503 (C18). */

@@ -6,6 +6,7 @@ import {
   addIntegration,
   listIntegrations,
   removeIntegration,
+  setIntegrationEnabled,
   testIntegration,
 } from '../../ops/integrations.ts';
 import { type ManageRoutes, plural } from './define.ts';
@@ -60,6 +61,32 @@ export function integrationRoutes(routes: ManageRoutes): void {
       message: 'Integration added',
       data: { integration: await addIntegration(m, params.projectId, body) },
       headers: { 'Cache-Control': 'no-store' },
+    }),
+  });
+
+  routes.add({
+    ...MANAGE_ROUTES.setIntegrationEnabled,
+    tag: TAG,
+    summary: 'Enables or disables an integration (disabled: its pending deliveries are cancelled)',
+    access: 'project',
+    reply: {
+      status: 200,
+      description: 'Its state after.',
+      members: {
+        projectId: v.string(),
+        integrationId: v.string(),
+        state: v.picklist(['active', 'disabled']),
+      },
+      example: {
+        message: 'Integration enabled',
+        projectId: 'p_k3jd8s2mq0zx',
+        integrationId: EXAMPLE.integrationId,
+        state: 'active',
+      },
+    },
+    handler: async ({ m, params, body }) => ({
+      message: body.enabled ? 'Integration enabled' : 'Integration disabled',
+      data: await setIntegrationEnabled(m, params.projectId, params.integrationId, body.enabled),
     }),
   });
 

@@ -127,6 +127,13 @@ export const MANAGE_ROUTES = {
     operationId: 'removeIntegration',
     params: IntegrationParams,
   },
+  setIntegrationEnabled: {
+    method: 'patch',
+    path: '/projects/:projectId/integrations/:integrationId',
+    operationId: 'setIntegrationEnabled',
+    params: IntegrationParams,
+    body: WebhookPatch,
+  },
   testIntegration: {
     method: 'post',
     path: '/projects/:projectId/integrations/:integrationId/test',
