@@ -6,7 +6,7 @@
 import { errorText } from '../lib/faults.ts';
 import { readAtMost } from '../lib/stream.ts';
 import type { DeliveryToSend } from '../store/deliveries.ts';
-import { type Answer, ATTEMPT_TIMEOUT_MS, retryAfterSeconds } from './webhooks.ts';
+import { type Answer, ATTEMPT_TIMEOUT_MS, retryAfterSeconds } from './answer.ts';
 
 /** How an integration's attempt is made: the stand-in's origin (when allowed), the worker's address, fetch. */
 export type IntegrationContext = {

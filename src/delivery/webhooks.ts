@@ -17,6 +17,7 @@ import {
   recordAttempt,
 } from '../store/deliveries.ts';
 import { AIRTABLE_BATCH, sendToAirtable } from './airtable.ts';
+import { type Answer, ATTEMPT_TIMEOUT_MS, retryAfterSeconds } from './answer.ts';
 import { type ChatKind, chatMessage } from './chat.ts';
 import { type ConfirmationCaps, sendConfirmation } from './confirm.ts';
 import { type EmailSender, sendNotification } from './email.ts';
@@ -25,8 +26,6 @@ import type { IntegrationAnswer, IntegrationContext } from './integrations.ts';
 import { sendToNotion } from './notion.ts';
 import { sendToTelegram } from './telegram.ts';
 
-/** A receiver gets this long to answer; longer is a failed attempt. */
-export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** At most this much of a receiver's answer is read, and this much of it kept. */
 const READ_LIMIT = 4096;
 const EXCERPT = 200;
@@ -65,21 +64,6 @@ async function excerptOf(res: Response): Promise<string | null> {
   const text = new TextDecoder().decode(bytes.subarray(0, READ_LIMIT)).slice(0, EXCERPT);
   return text === '' ? null : text;
 }
-
-/** The seconds a 429's `Retry-After` asks for (a number of seconds, or an HTTP date), if any. */
-export function retryAfterSeconds(header: string | null, now: number): number | undefined {
-  if (header === null) return undefined;
-  const seconds = /^\d+(?:\.\d+)?$/.test(header.trim()) ? Number(header) : (Date.parse(header) - now) / 1000;
-  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
-}
-
-export type Answer = {
-  status: number | null;
-  error: string | null;
-  excerpt: string | null;
-  /** A 429's `Retry-After`, in seconds. */
-  retryAfter?: number;
-};
 
 /**
  * One POST of a JSON body: never follows a redirect, gives up after the time-out, and reads at most

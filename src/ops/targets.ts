@@ -1,9 +1,10 @@
 // C26, C27, C19: a project's delivery targets: signed webhooks (with their secrets, shown
 // once) and notification addresses.
 import type { TargetKind } from '../../schema/tables.ts';
+import type { Answer } from '../delivery/answer.ts';
 import { chatTest } from '../delivery/chat.ts';
 import { sendVerification, VERIFY_HOURS } from '../delivery/consent.ts';
-import { type Answer, postJson, postSigned, signingSecrets } from '../delivery/webhooks.ts';
+import { postJson, postSigned, signingSecrets } from '../delivery/webhooks.ts';
 import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
 import { Conflict, InvalidInput, NotFound } from '../lib/faults.ts';
 import { randomToken, sha256Text } from '../lib/hex.ts';
