@@ -95,6 +95,17 @@ describe('C38: Google Sheets', () => {
     expect(s.log.filter((l) => l.refused !== undefined)).toEqual([]);
   });
 
+  it('two isolates that both found the sheet empty write one header, into row 1', async () => {
+    const p = await projectWith('google-sheets');
+    const first = await sendAndDeliver(p, ENQUIRY);
+    // Another isolate, which read row 1 before the first wrote it.
+    forgetSheets();
+    s.force('sheets', { status: 200, body: { values: [] } });
+    const second = await sendAndDeliver(p, ENQUIRY);
+    const rows = s.sheets.get(`${SPREADSHEET}/Submissions`) ?? [];
+    expect(rows.map((r) => r[1])).toEqual(['Submission', first.row.id, second.row.id]);
+  });
+
   it('a token Google no longer takes is exchanged again, once; refused again, the target is disabled', async () => {
     const p = await projectWith('google-sheets');
     await sendAndDeliver(p, ENQUIRY);

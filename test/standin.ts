@@ -163,7 +163,12 @@ export function standIn(): StandIn {
         const key = `${id}/${sheet}`;
         const rows = s.sheets.get(key) ?? [];
         if (request.method === 'GET') return json(200, { range: `${sheet}!1:1`, values: rows.slice(0, 1) });
-        if (m[3] === undefined) return refuse(404, 'append is :append');
+        // values.update (PUT) writes from the range's first row; values:append (POST) after the table.
+        const update = request.method === 'PUT' && m[3] === undefined;
+        if (!update && (request.method !== 'POST' || m[3] === undefined))
+          return refuse(404, 'append is :append');
+        if (update && !/!A1$/.test(decodeURIComponent(range)))
+          return refuse(400, 'the stand-in updates from A1 only');
         if (url.searchParams.get('valueInputOption') !== 'RAW')
           return refuse(400, 'valueInputOption must be given');
         const body = (await request.json()) as { values?: unknown };
@@ -175,8 +180,9 @@ export function standIn(): StandIn {
           if (row.some((c) => typeof c === 'string' && c.length > 50_000))
             return refuse(400, 'a cell over 50,000 characters');
         }
-        s.sheets.set(key, [...rows, ...(body.values as unknown[][])]);
-        return json(200, { spreadsheetId: id, updates: { updatedRows: body.values.length } });
+        const given = body.values as unknown[][];
+        s.sheets.set(key, update ? [...given, ...rows.slice(given.length)] : [...rows, ...given]);
+        return json(200, { spreadsheetId: id, updates: { updatedRows: given.length } });
       }
       if (service === 'notion') {
         if (bearer !== s.notionToken)

@@ -4,7 +4,7 @@
 // rows, across deliveries in an isolate); the row is appended with `values:append` and
 // `valueInputOption=RAW`, so that a value such as `=IMPORTXML(…)` stays text, never a formula. The
 // columns: the time received, the submission's id, then the project's fields in order; an empty
-// sheet gets a header row first. A 401 refreshes the token once; a 429 waits for its Retry-After
+// sheet gets a header row first, written into row 1 (so that two isolates never write two). A 401 refreshes the token once; a 429 waits for its Retry-After
 // (a minute without one: Google's quota is 300 writes a minute per project), and the row is kept.
 import { importPKCS8, SignJWT } from 'jose';
 import { toHex } from '../lib/hex.ts';
@@ -153,7 +153,6 @@ export async function sendToSheet(d: DeliveryToSend, ctx: IntegrationContext): P
     const authorization = { Authorization: `Bearer ${token}` };
     // Google answers 401 for a token it no longer takes: exchanged again, once.
     const expired = (r: Reply) => r.status === 401 && tries === 0;
-    let values = [row];
     if (!headed.has(sheetKey)) {
       const first = await request(ctx, apiUrl(`${base}/${inSheet(sheet, '1:1')}`, ctx.apiBase), {
         method: 'GET',
@@ -162,7 +161,22 @@ export async function sendToSheet(d: DeliveryToSend, ctx: IntegrationContext): P
       if (expired(first)) continue;
       if (first.status !== 200) return meaning(first, 60);
       const existing = (first.json as { values?: unknown[][] } | undefined)?.values;
-      if (existing === undefined || existing.length === 0) values = [header, row];
+      if (existing === undefined || existing.length === 0) {
+        // The header is written into row 1 itself, not appended: two isolates that both found the
+        // sheet empty write the same row 1, never a second header below the first rows.
+        await paced(account.client_email, WRITE_INTERVAL_MS);
+        const headed1 = await request(
+          ctx,
+          apiUrl(`${base}/${inSheet(sheet, 'A1')}?valueInputOption=RAW`, ctx.apiBase),
+          {
+            method: 'PUT',
+            headers: authorization,
+            body: JSON.stringify({ majorDimension: 'ROWS', values: [header] }),
+          },
+        );
+        if (expired(headed1)) continue;
+        if (headed1.status !== 200) return meaning(headed1, 60);
+      }
     }
     await paced(account.client_email, WRITE_INTERVAL_MS);
     const appended = await request(
@@ -171,7 +185,11 @@ export async function sendToSheet(d: DeliveryToSend, ctx: IntegrationContext): P
         `${base}/${inSheet(sheet, 'A1')}:append?valueInputOption=RAW&insertDataOption=INSERT_ROWS`,
         ctx.apiBase,
       ),
-      { method: 'POST', headers: authorization, body: JSON.stringify({ majorDimension: 'ROWS', values }) },
+      {
+        method: 'POST',
+        headers: authorization,
+        body: JSON.stringify({ majorDimension: 'ROWS', values: [row] }),
+      },
     );
     if (expired(appended)) continue;
     const answer = meaning(appended, 60);

@@ -44,7 +44,7 @@ const EXCERPT = 200;
 export async function request(
   ctx: IntegrationContext,
   url: string,
-  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  init: { method: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: string },
 ): Promise<Reply> {
   // Called on its own, never as ctx's method: workerd's fetch refuses any other `this`.
   const fetchImpl = ctx.fetch;
