@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../scripts/database.ts';
 import { type ProjectStats, submissionStats } from '../../src/ops/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, launchBrowser, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, launchBrowser, reading, type Site, startSite } from './harness.ts';
 
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/contact.html'), 'utf8');
 
@@ -30,13 +30,15 @@ function render(url: URL, worker: string): string {
     .replace(`data-key="${exampleKey}"`, '');
 }
 
-async function stats(): Promise<ProjectStats> {
-  const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-  try {
-    return await submissionStats({ db, actor: { kind: 'tool' } }, 'example', 1);
-  } finally {
-    await close();
-  }
+function stats(): Promise<ProjectStats> {
+  return reading(async () => {
+    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+    try {
+      return await submissionStats({ db, actor: { kind: 'tool' } }, 'example', 1);
+    } finally {
+      await close();
+    }
+  });
 }
 
 /** Waits until the stats say what is expected (the worker writes its batch within seconds). */

@@ -7,7 +7,7 @@ import { openDatabase } from '../../scripts/database.ts';
 import { createProjectFromSpecs } from '../../src/ops/projects.ts';
 import { submissionPages } from '../../src/store/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
 
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/contact.html'), 'utf8');
 
@@ -27,16 +27,18 @@ function render(url: URL, worker: string): string {
   );
 }
 
-async function stored(projectId: string) {
-  const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-  try {
-    const rows = [];
-    for await (const page of submissionPages(db, projectId))
-      rows.push(...page.map((r) => JSON.parse(r.data)));
-    return rows;
-  } finally {
-    await close();
-  }
+function stored(projectId: string) {
+  return reading(async () => {
+    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+    try {
+      const rows = [];
+      for await (const page of submissionPages(db, projectId))
+        rows.push(...page.map((r) => JSON.parse(r.data)));
+      return rows;
+    } finally {
+      await close();
+    }
+  });
 }
 
 async function open(key?: string): Promise<Page> {

@@ -73,3 +73,19 @@ export async function startSite(dir: string, page: SitePage, devArgs: string[] =
     },
   };
 }
+
+/**
+ * A read of the database `npm run dev` is writing at the same time (the widget's analytics are
+ * written every few seconds, C40): one that meets the writer's lock is tried again, a few times.
+ */
+export async function reading<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      const text = error instanceof Error ? `${error.message} ${String(error.cause)}` : String(error);
+      if (attempt >= 10 || !/unavailable|SQLITE_BUSY|locked/i.test(text)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+}

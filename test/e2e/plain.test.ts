@@ -6,7 +6,7 @@ import { openDatabase } from '../../scripts/database.ts';
 import { createKey } from '../../src/ops/keys.ts';
 import { submissionPages } from '../../src/store/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
 
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/plain.html'), 'utf8');
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -49,13 +49,15 @@ async function withDb<T>(
 }
 
 async function stored() {
-  return withDb(async (db) => {
-    const rows: { id: string; data: unknown }[] = [];
-    for await (const page of submissionPages(db, 'example')) {
-      rows.push(...page.map((r) => ({ id: r.id, data: JSON.parse(r.data) })));
-    }
-    return rows;
-  });
+  return reading(() =>
+    withDb(async (db) => {
+      const rows: { id: string; data: unknown }[] = [];
+      for await (const page of submissionPages(db, 'example')) {
+        rows.push(...page.map((r) => ({ id: r.id, data: JSON.parse(r.data) })));
+      }
+      return rows;
+    }),
+  );
 }
 
 async function open(query = '', javaScriptEnabled = false): Promise<Page> {
