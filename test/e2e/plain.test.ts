@@ -30,7 +30,11 @@ function render(url: URL, worker: string): string {
   if (url.searchParams.has('widget')) {
     const key = readFileSync(join(dir, 'example-key'), 'utf8').trim();
     html = html
-      .replace('<form ', `<form data-endpoint="${worker}/api/v1/submit" data-key="${key}" `)
+      // C40's analytics off: the worker writes the local database only when a test submits.
+      .replace(
+        '<form ',
+        `<form data-analytics="off" data-endpoint="${worker}/api/v1/submit" data-key="${key}" `,
+      )
       .replace('<button', '<p data-forms-status></p>\n      <button')
       .replace('</body>', `<script src="${worker}/widget.js" defer></script></body>`);
   }
