@@ -40,6 +40,14 @@ type Setting<T> = {
 };
 
 const setting = <T>(s: Setting<T>) => s;
+/** An http(s) address, kept as its origin (no path). */
+const httpOrigin = v.pipe(
+  v.string(),
+  v.trim(),
+  v.url(),
+  v.check((url) => /^https?:\/\//.test(url)),
+  v.transform((url) => new URL(url).origin),
+);
 const overMax = (max: number) => (raw: unknown) => {
   const n = v.safeParse(numeric, raw);
   return n.success && n.output > max ? max : undefined;
@@ -122,13 +130,7 @@ const SETTINGS = {
   // C36: the worker's own address (`https://forms.example.com`), for a chat message's link to the
   // submission in the dashboard; unset, messages carry no link.
   PUBLIC_URL: setting<string | undefined>({
-    schema: v.pipe(
-      v.string(),
-      v.trim(),
-      v.url(),
-      v.check((url) => /^https?:\/\//.test(url)),
-      v.transform((url) => new URL(url).origin),
-    ),
+    schema: httpOrigin,
     default: undefined,
     expected: "the worker's address, https://… (no path)",
   }),
@@ -136,13 +138,7 @@ const SETTINGS = {
   // API (Google, Notion, Airtable, Telegram) with a local stand-in's, each keeping its real path.
   // Honoured only with ALLOW_LOCAL_WEBHOOKS; empty, each talks to its own service.
   INTEGRATIONS_API_BASE: setting<string | undefined>({
-    schema: v.pipe(
-      v.string(),
-      v.trim(),
-      v.url(),
-      v.check((url) => /^https?:\/\//.test(url)),
-      v.transform((url) => new URL(url).origin),
-    ),
+    schema: httpOrigin,
     default: undefined,
     expected: "a stand-in's address, http://127.0.0.1:… (no path)",
   }),
