@@ -117,7 +117,12 @@ export function context(io: Io, openDb: Open = openDatabase): Context {
         const database = await openDb({ remote: global.remote === true, persistTo: global.persistTo });
         try {
           await action(
-            localOps({ db: database.db, actor: { kind: 'tool' }, assets: BUILT_MODEL }),
+            localOps({
+              db: database.db,
+              places: database.places,
+              actor: { kind: 'tool' },
+              assets: BUILT_MODEL,
+            }),
             global,
             ...args,
           );

@@ -7,7 +7,7 @@ import { MANAGE_ROUTES, type ManageRouteName } from '../src/api/manage/table.ts'
 import type { FieldDef } from '../src/fields/validation.ts';
 import { encodeCursor } from '../src/http/cursor.ts';
 import { Conflict, InvalidInput, NotFound } from '../src/lib/faults.ts';
-import type { Manager } from '../src/ops/context.ts';
+import { atProject, type Manager } from '../src/ops/context.ts';
 import * as deliveries from '../src/ops/deliveries.ts';
 import * as exporting from '../src/ops/export.ts';
 import * as fields from '../src/ops/fields.ts';
@@ -66,12 +66,19 @@ type Tail<F> = F extends (m: Manager, ...rest: infer A) => infer R ? (...rest: A
 /** Every operation, given its arguments but the Manager. */
 export type Ops = { [K in keyof Operations]: Tail<Operations[K]> };
 
-/** The operations on a database, as the tool. */
+/** The operations that concern no one project: every other is given its project's id first. */
+const ACROSS_PROJECTS = new Set<string>(['createProject', 'listProjects']);
+
+/** The operations on a database, as the tool; C41: each project's on the database of its place. */
 export function localOps(m: Manager): Ops {
   return Object.fromEntries(
     Object.entries(OPERATIONS).map(([name, op]) => [
       name,
-      (...args: unknown[]) => (op as (m: Manager, ...a: unknown[]) => unknown)(m, ...args),
+      async (...args: unknown[]) =>
+        (op as (m: Manager, ...a: unknown[]) => unknown)(
+          ACROSS_PROJECTS.has(name) ? m : await atProject(m, String(args[0])),
+          ...args,
+        ),
     ]),
   ) as Ops;
 }

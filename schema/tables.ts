@@ -66,6 +66,9 @@ export const projects = sqliteTable(
     learnedHam: integer('learned_ham').notNull().default(0),
     learnedSpam: integer('learned_spam').notNull().default(0),
     createdAt: text('created_at').notNull(),
+    // C41: set while the project is being copied to another place: a trigger refuses its new
+    // submissions here (503, retried), so that the copy misses none.
+    movingSince: text('moving_since'),
   },
   (t) => [
     check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`),
@@ -471,3 +474,18 @@ export const fileDeletions = sqliteTable('file_deletions', {
   // NULL: at the next sweep.
   notBefore: text('not_before'),
 });
+
+// C41: where projects live, when not in the default place. In the default database, `p:<project>`
+// names the place of each project made elsewhere (and, while a move runs, where it is going). In
+// a place a project has left, `k:<key hash>` and `f:<form id>` name the place its keys and form
+// address now lead to: they were made with this place's tag, and keep working after the move.
+export const directory = sqliteTable(
+  'directory',
+  {
+    lookup: text('lookup').primaryKey(),
+    projectId: text('project_id').notNull(),
+    place: text('place').notNull(),
+    movingTo: text('moving_to'),
+  },
+  (t) => [index('directory_project').on(t.projectId)],
+);

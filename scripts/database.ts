@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { getPlatformProxy, unstable_readConfig } from 'wrangler';
 import { NotFound } from '../src/lib/faults.ts';
 import { type Db, database } from '../src/store/db.ts';
+import { places } from '../src/store/places.ts';
 
 type D1 = Parameters<typeof database>[0];
 export type Target = { remote: boolean; persistTo?: string | undefined };
-export type Database = { db: Db; close(): Promise<void> };
+/** `db` is the default place's; `places` every place's database by name (C41), the default's first. */
+export type Database = { db: Db; places: ReadonlyMap<string, Db>; close(): Promise<void> };
 
 const CONFIG = 'wrangler.toml';
 const MIGRATIONS_DIR = 'schema/migrations';
@@ -42,7 +44,7 @@ export function persistArgs(persistTo: string | undefined): string[] {
 }
 
 async function open(configPath: string, target: Target) {
-  return getPlatformProxy<{ DB: D1 }>({
+  return getPlatformProxy<{ DB: D1 } & Record<string, unknown>>({
     configPath,
     // Wrangler keeps local state in `<persist-to>/v3`.
     persist: target.persistTo ? { path: join(target.persistTo, 'v3') } : true,
@@ -132,18 +134,34 @@ function remoteConfig(): { path: string; cleanup(): void } {
   return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** C41: every place's database of the proxy's bindings, by the place's name. */
+function opened(proxy: Awaited<ReturnType<typeof open>>): Database {
+  const all = new Map(places(proxy.env).map((p) => [p.name, database(p.d1 as D1)]));
+  return { db: database(proxy.env.DB), places: all, close: () => proxy.dispose() };
+}
+
+/** The D1 bindings of wrangler.toml: every place's database (C41). */
+export function databaseBindings(configPath = CONFIG): string[] {
+  return (unstable_readConfig({ config: configPath }).d1_databases as D1Config[]).map((d) => d.binding);
+}
+
 export async function openDatabase(target: Target): Promise<Database> {
   if (target.remote) {
     const config = remoteConfig();
     const proxy = await open(config.path, target).finally(config.cleanup);
-    return { db: database(proxy.env.DB), close: () => proxy.dispose() };
+    return opened(proxy);
   }
   let proxy = await open(CONFIG, target);
-  if (await pendingMigrations(proxy.env.DB)) {
+  const pending: string[] = [];
+  for (const binding of databaseBindings()) {
+    if (await pendingMigrations(proxy.env[binding] as D1)) pending.push(binding);
+  }
+  if (pending.length > 0) {
     await proxy.dispose();
-    wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(target.persistTo)]);
+    for (const binding of pending) {
+      wrangler(['d1', 'migrations', 'apply', binding, '--local', ...persistArgs(target.persistTo)]);
+    }
     proxy = await open(CONFIG, target);
   }
-  const opened = proxy;
-  return { db: database(opened.env.DB), close: () => opened.dispose() };
+  return opened(proxy);
 }

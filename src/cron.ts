@@ -6,6 +6,7 @@ import { causeText } from './lib/faults.ts';
 import { rollUp } from './store/analytics.ts';
 import { database } from './store/db.ts';
 import { purgeMailCounts } from './store/mail-counts.ts';
+import { type Place, places } from './store/places.ts';
 import { projectsWithRetention } from './store/projects.ts';
 import { purgeSessions } from './store/sessions.ts';
 import { MAX_STATS_DAYS } from './store/stats.ts';
@@ -27,15 +28,37 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
   if (controller.cron === SWEEP_CRON) {
     const sent = await sweepDeliveries(env, controller.scheduledTime);
     if (sent > 0) console.log(JSON.stringify({ level: 'info', job: 'sweep-deliveries', sent }));
-    // C30: the files of submissions deleted since (by any path: the trigger queued them) leave R2.
-    const removed = await sweepFileDeletions(database(env.DB), env.FILES, controller.scheduledTime);
-    if (removed > 0) console.log(JSON.stringify({ level: 'info', job: 'sweep-files', removed }));
+    // C30: the files of submissions deleted since (by any path: the trigger queued them) leave R2;
+    // C41: each place's from its own bucket.
+    for (const place of places(env)) {
+      await eachPlace('sweep-files', place, async () => {
+        const removed = await sweepFileDeletions(database(place.d1), place.files, controller.scheduledTime);
+        if (removed > 0)
+          console.log(JSON.stringify({ level: 'info', job: 'sweep-files', place: place.name, removed }));
+      });
+    }
     return;
   }
-  const db = database(env.DB);
+  // C41: every place's hourly jobs, one place after the other.
+  for (const place of places(env)) await eachPlace('hourly', place, () => hourly(controller, place));
+}
+
+/** C31, C41: one place's failure is logged, and the other places' jobs run. */
+async function eachPlace(job: string, place: Place, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'error', job, place: place.name, cause: causeText(error, 500) }));
+  }
+}
+
+async function hourly(controller: ScheduledController, place: Place): Promise<void> {
+  const db = database(place.d1);
   const before = new Date(controller.scheduledTime - IDEMPOTENCY_WINDOW_MS).toISOString();
   const purged = await purgeIdempotencyKeys(db, before);
-  console.log(JSON.stringify({ level: 'info', job: 'purge-idempotency-keys', before, purged }));
+  console.log(
+    JSON.stringify({ level: 'info', job: 'purge-idempotency-keys', place: place.name, before, purged }),
+  );
   // C35, C37: the caps' counts of days gone (each mailbox's hash with them); the owner's count of
   // capped confirmations is kept as long as the stats reach back.
   const today = new Date(controller.scheduledTime).toISOString().slice(0, 10);
@@ -45,10 +68,14 @@ export async function scheduled(controller: ScheduledController, env: Env): Prom
   await purgeMailCounts(db, today, statsFrom);
   // C40: form analytics of days gone are rolled up, and their visitors' hashes and salt deleted.
   const rolled = await rollUp(db, today);
-  if (rolled > 0) console.log(JSON.stringify({ level: 'info', job: 'analytics-roll-up', visitors: rolled }));
+  if (rolled > 0)
+    console.log(
+      JSON.stringify({ level: 'info', job: 'analytics-roll-up', place: place.name, visitors: rolled }),
+    );
   // C32: sessions past their end are forgotten (they were refused already).
   const ended = await purgeSessions(db, new Date(controller.scheduledTime).toISOString());
-  if (ended > 0) console.log(JSON.stringify({ level: 'info', job: 'purge-sessions', ended }));
+  if (ended > 0)
+    console.log(JSON.stringify({ level: 'info', job: 'purge-sessions', place: place.name, ended }));
   for (const project of await projectsWithRetention(db)) {
     const cutoff = new Date(controller.scheduledTime - project.retentionDays * 86_400_000).toISOString();
     // C31: one project's failure is logged and the others go on; its rows wait for the next run.

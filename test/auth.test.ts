@@ -18,7 +18,7 @@ describe('C7: generateKey', () => {
     expect(looksLikeKey(generateKey('secret'))).toBe(true);
     // Keys made before there were two kinds still look like keys (publishable ones, C23).
     expect(looksLikeKey('edgeform_0123456789abcdefghijABCDEFGHIJ01')).toBe(true);
-    expect(looksLikeKey('edgeform_xx_0123456789abcdefghijABCDEFGHIJ01')).toBe(false);
+    expect(looksLikeKey('edgeform_XX_0123456789abcdefghijABCDEFGHIJ01')).toBe(false);
     expect(KEY_PREFIX).toBe('edgeform_');
     // 32 × log2(62) ≈ 190.5 bits.
     expect(32 * Math.log2(62)).toBeGreaterThanOrEqual(128);
@@ -26,7 +26,7 @@ describe('C7: generateKey', () => {
   });
 
   it('C7: keys do not repeat, and every character of the alphabet is used about evenly', () => {
-    const keys = Array.from({ length: 2000 }, generateKey);
+    const keys = Array.from({ length: 2000 }, () => generateKey());
     expect(new Set(keys).size).toBe(keys.length);
     const counts = new Map<string, number>();
     for (const key of keys)

@@ -36,8 +36,8 @@ async function handle(body: DeliveryMessage, attempts: number, environment: Env)
  * The outbox message of marked submissions (C26) through the worker's queue handler: it writes
  * their delivery rows, and sends one message per delivery to `environment.DELIVERIES`.
  */
-export function consumeOutbox(submissionIds: string[], environment: Env = env) {
-  return handle({ submissionIds }, 1, environment);
+export function consumeOutbox(submissionIds: string[], environment: Env = env, place?: string) {
+  return handle({ submissionIds, ...(place === undefined ? {} : { place }) }, 1, environment);
 }
 
 /**

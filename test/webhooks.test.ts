@@ -405,7 +405,7 @@ describe('C26: sending', () => {
     // Once the project's cached configuration has expired, new submissions get no delivery for it.
     const { resolveProject } = await import('../src/projects/cache.ts');
     const { hashKey } = await import('../src/projects/keys.ts');
-    expect((await resolveProject(env.DB, await hashKey(d.apiKey), 0))?.hasTargets).toBe(false);
+    expect((await resolveProject(env, 'default', await hashKey(d.apiKey), 0))?.hasTargets).toBe(false);
   });
 
   it('C26: a deployed worker sends over https only: plain http is a failed attempt, nothing sent', async () => {

@@ -4,12 +4,19 @@
 
 import { config } from '../config.ts';
 import { enqueueStored } from '../delivery/outbox.ts';
-import { invalidKey, tooLargeToStore } from '../http/replies.ts';
+import { invalidKey, projectMoving, tooLargeToStore } from '../http/replies.ts';
 import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { forgetKey } from '../projects/cache.ts';
-import { insertSubmissions, MAX_STORED_BYTES, type NewSubmission, rowFault } from '../store/intake.ts';
+import {
+  insertSubmissions,
+  MAX_STORED_BYTES,
+  movedAway,
+  type NewSubmission,
+  rowFault,
+} from '../store/intake.ts';
+import { DEFAULT_PLACE } from '../store/places.ts';
 
 // A batch stays well inside D1's limits: 100 rows, 1 MiB of JSON counted in UTF-8 bytes (the
 // stored text's size, not its UTF-16 length).
@@ -33,6 +40,7 @@ function committer(
   db: D1Database,
   queue: Queue | undefined,
   lostWriteMs: number,
+  place: string,
 ): GroupCommit<NewSubmission> {
   let commit = committers.get(db);
   if (commit === undefined) {
@@ -46,7 +54,7 @@ function committer(
         lostWriteMs,
         // C26: after their 201s, the batch's marked submissions go to the queue (gathered with
         // those of the batches around it).
-        afterWrite: (stored) => enqueueStored(queue, stored),
+        afterWrite: (stored) => enqueueStored(queue, stored, place),
       },
     );
     committers.set(db, commit);
@@ -55,9 +63,10 @@ function committer(
 }
 
 /** What a write needs of the environment: the delivery queue (C26), when a write is lost (C18). */
-export const writeEnv = (env: Env) => ({
+export const writeEnv = (env: Env, place: string = DEFAULT_PLACE) => ({
   queue: env.DELIVERIES,
   lostWriteSeconds: config(env).LOST_WRITE_SECONDS,
+  place,
 });
 
 /**
@@ -92,17 +101,30 @@ export async function commitRow(
   row: NewSubmission,
   keyHash: string,
   keepAlive: (write: Promise<unknown>) => void,
-  { queue, lostWriteSeconds = 30 }: { queue?: Queue | undefined; lostWriteSeconds?: number } = {},
+  {
+    queue,
+    lostWriteSeconds = 30,
+    place = DEFAULT_PLACE,
+  }: { queue?: Queue | undefined; lostWriteSeconds?: number; place?: string } = {},
 ): Promise<boolean> {
   // Counted once: the same figure bounds the row and sizes its batch.
   const bytes = utf8Bytes(row.data);
   if (bytes > MAX_STORED_BYTES) throw tooLargeToStore();
   try {
-    return await committer(db, queue, lostWriteSeconds * 1000).add({ ...row, keyHash }, keepAlive, bytes);
+    return await committer(db, queue, lostWriteSeconds * 1000, place).add(
+      { ...row, keyHash },
+      keepAlive,
+      bytes,
+    );
   } catch (error) {
     const fault = rowFault(error);
+    // C41: a project copied to another place refuses its rows here meanwhile; once it is there,
+    // its rows here are gone, and so is its project: the key is looked up again (its place's
+    // directory leads to the new one), and this request, told to retry, loses nothing.
+    if (fault === 'project-moving') throw projectMoving();
     if (fault === 'project-gone') {
       forgetKey(db, keyHash);
+      if (await movedAway(db, row.projectId)) throw projectMoving();
       throw invalidKey();
     }
     if (fault === 'too-large') throw tooLargeToStore();

@@ -9,6 +9,7 @@ import { deleteFiles, putFiles, restoreFiles } from '../files/r2.ts';
 import { noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { findIdempotencyKey } from '../store/intake.ts';
+import { type Place, placeOf } from '../store/places.ts';
 import { acceptedRow, commitRow, writeEnv } from './commit.ts';
 import { bodyHash, claimKey, replayFirst } from './idempotency.ts';
 import { checkTurnstile, isTestSecret, takeToken } from './turnstile.ts';
@@ -119,16 +120,20 @@ export async function verifyTurnstile(
 
 type FileEntry = [string, UploadedFile];
 
-/** The R2 binding, or a 503 (C30: a project with file fields cannot store without it). */
-function bucketOf(env: Env): R2Bucket {
-  if (env.FILES === undefined) throw new UnavailableError('r2', new Error('no R2 binding FILES'));
-  return env.FILES;
+/**
+ * The R2 binding of the project's place, or a 503 (C30: a project with file fields cannot store
+ * without it; C41: never another place's bucket).
+ */
+function bucketOf(place: Place): R2Bucket {
+  if (place.files === undefined)
+    throw new UnavailableError('r2', new Error(`no R2 bucket for '${place.name}'`));
+  return place.files;
 }
 
 /** C18, C30: the files of a stored submission that R2 lacks, put back from a retry's own bytes. */
-async function restore(env: Env, projectId: string, submissionId: string, files: FileEntry[]) {
+async function restore(place: Place, projectId: string, submissionId: string, files: FileEntry[]) {
   if (files.length === 0) return;
-  await restoreFiles(bucketOf(env), projectId, submissionId, files).catch((cause) => {
+  await restoreFiles(bucketOf(place), projectId, submissionId, files).catch((cause) => {
     throw new UnavailableError('r2', cause);
   });
 }
@@ -146,7 +151,9 @@ export async function store(
   idempotencyKey: string | undefined,
   { spentToken, challenged, hash }: Verdict,
 ): Promise<{ replayed: boolean }> {
-  const db = c.env.DB;
+  // C41: the database and bucket of the project's place.
+  const place = placeOf(c.env, project.place);
+  const db = place.d1;
   const files = Object.entries(accepted.value).filter((e): e is FileEntry => e[1] instanceof UploadedFile);
   const base = acceptedRow(project, accepted.value, accepted.spam, challenged);
   const row = files.length === 0 ? base : { ...base, files: JSON.stringify(files.map(([name]) => name)) };
@@ -154,12 +161,12 @@ export async function store(
   // Files put in R2 for a row that was surely not stored are deleted again, after the answer.
   const dropFiles = () => {
     if (files.length > 0) {
-      keepAlive(deleteFiles(bucketOf(c.env), project.id, row.id, files).catch(() => {}));
+      keepAlive(deleteFiles(bucketOf(place), project.id, row.id, files).catch(() => {}));
     }
   };
   const write = async (): Promise<boolean> => {
     if (files.length > 0) {
-      await putFiles(db, bucketOf(c.env), project.id, row.id, files).catch((cause) => {
+      await putFiles(db, bucketOf(place), project.id, row.id, files).catch((cause) => {
         // D1 failing first, before any upload, is D1's own 503; anything after is R2's.
         throw cause instanceof UnavailableError ? cause : new UnavailableError('r2', cause);
       });
@@ -167,7 +174,7 @@ export async function store(
     try {
       const keyed =
         idempotencyKey === undefined || hash === undefined ? row : { ...row, idempotencyKey, bodyHash: hash };
-      return await commitRow(db, keyed, payer.bucket, keepAlive, writeEnv(c.env));
+      return await commitRow(db, keyed, payer.bucket, keepAlive, writeEnv(c.env, place.name));
     } catch (error) {
       // Nothing of a refused submission stays: its files leave R2 too. But when the write's
       // outcome is unknown (presumed lost, or D1 failing after it may have committed), the files
@@ -192,7 +199,7 @@ export async function store(
         replayFirst(first, hash, spentToken);
         // C18, C30: a replay checks what is stored: the files of the stored submission, which are
         // this retry's own (the same hash), are put back if any is missing.
-        if (first !== undefined) await restore(c.env, project.id, first.id, files);
+        if (first !== undefined) await restore(place, project.id, first.id, files);
         return { replayed: true };
       }
     }
@@ -201,7 +208,7 @@ export async function store(
     dropFiles();
     const first = await findIdempotencyKey(db, project.id, idempotencyKey);
     replayFirst(first, hash, spentToken);
-    if (first !== undefined) await restore(c.env, project.id, first.id, files);
+    if (first !== undefined) await restore(place, project.id, first.id, files);
     return { replayed: true };
   } finally {
     release();

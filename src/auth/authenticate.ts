@@ -10,7 +10,7 @@ import {
   unauthorized,
 } from '../http/replies.ts';
 import { keyHashOf, type ResolvedProject, resolveProject } from '../projects/cache.ts';
-import { displayPrefix, looksLikeKey, parseBearer } from '../projects/keys.ts';
+import { displayPrefix, looksLikeKey, parseBearer, placeOfKey } from '../projects/keys.ts';
 import {
   clientAddress,
   countFailedAuthentication,
@@ -59,7 +59,7 @@ export async function projectOfKeyText(
   const project =
     keyHash === undefined
       ? undefined
-      : await resolveProject(c.env.DB, keyHash, config(c.env).CONFIG_CACHE_SECONDS, () => {
+      : await resolveProject(c.env, placeOfKey(token), keyHash, config(c.env).CONFIG_CACHE_SECONDS, () => {
           if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
         });
   if (project === undefined || keyHash === undefined) {

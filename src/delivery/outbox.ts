@@ -3,12 +3,19 @@
 // consumer (queue.ts, loaded on its first message) writes their delivery rows. Only this part is
 // evaluated when a form post starts an isolate.
 import { MAX_PARAMETERS } from '../store/d1.ts';
+import { DEFAULT_PLACE } from '../store/places.ts';
+
+/** C41: a message names its place unless it is the default (messages sent before places had none). */
+export const placeOfMessage = (place: string) => (place === DEFAULT_PLACE ? {} : { place });
 
 /**
  * One delivery to attempt, or submissions just stored: their delivery rows to write (C26) and their
  * words to index (C34).
  */
-export type DeliveryMessage = { deliveryId: string } | { submissionIds: string[] };
+export type DeliveryMessage = ({ deliveryId: string } | { submissionIds: string[] }) & {
+  /** C41: the place (database) of the submissions or delivery; absent: the default place. */
+  place?: string;
+};
 
 /**
  * The marked submissions of every batch written within this long of the first go to the queue
@@ -21,7 +28,7 @@ export const COALESCE_MS = 50;
 type Sender = { pending: string[]; since: number };
 /** A gathering this old was lost with its request (its timer never fired): the next caller starts another. */
 const LOST_AFTER_MS = 20 * COALESCE_MS;
-const senders = new WeakMap<Queue, Sender>();
+const senders = new WeakMap<Queue, Map<string, Sender>>();
 
 /**
  * After a batch of submissions is written: their ids, for the consumer to write the deliveries of
@@ -32,13 +39,22 @@ const senders = new WeakMap<Queue, Sender>();
  * would have workerd resolve it across request contexts, which it refuses to continue, with a
  * warning each time.) A message that never arrives is made up for by the sweep.
  */
-export function enqueueStored(queue: Queue | undefined, rows: readonly { id: string }[]): Promise<void> {
+export function enqueueStored(
+  queue: Queue | undefined,
+  rows: readonly { id: string }[],
+  place: string = DEFAULT_PLACE,
+): Promise<void> {
   if (queue === undefined || rows.length === 0) return Promise.resolve();
   const marked = rows.map((row) => row.id);
-  let sender = senders.get(queue);
+  let byPlace = senders.get(queue);
+  if (byPlace === undefined) {
+    byPlace = new Map();
+    senders.set(queue, byPlace);
+  }
+  let sender = byPlace.get(place);
   if (sender === undefined) {
     sender = { pending: [], since: 0 };
-    senders.set(queue, sender);
+    byPlace.set(place, sender);
   }
   sender.pending.push(...marked);
   const now = Date.now();
@@ -49,15 +65,16 @@ export function enqueueStored(queue: Queue | undefined, rows: readonly { id: str
     await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
     const taken = own.pending.splice(0);
     own.since = 0;
-    await sendOutbox(queue, taken);
+    await sendOutbox(queue, taken, place);
   })();
 }
 
 /** Marked submissions to the queue, one message per 100 (D1's bound on a statement's parameters). */
-async function sendOutbox(queue: Queue, submissionIds: readonly string[]): Promise<void> {
+async function sendOutbox(queue: Queue, submissionIds: readonly string[], place: string): Promise<void> {
   const messages: MessageSendRequest<DeliveryMessage>[] = [];
   for (let i = 0; i < submissionIds.length; i += MAX_PARAMETERS) {
-    messages.push({ body: { submissionIds: submissionIds.slice(i, i + MAX_PARAMETERS) } });
+    const ids = submissionIds.slice(i, i + MAX_PARAMETERS);
+    messages.push({ body: { submissionIds: ids, ...placeOfMessage(place) } });
   }
   for (let i = 0; i < messages.length; i += 100) await queue.sendBatch(messages.slice(i, i + 100));
 }

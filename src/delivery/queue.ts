@@ -5,18 +5,21 @@
 import pLimit from 'p-limit';
 import { config } from '../config.ts';
 import { causeText, errorText } from '../lib/faults.ts';
-import { type Db, database } from '../store/db.ts';
+import { database } from '../store/db.ts';
 import { cancelOfDisabledTargets, claimOverdue, markedBefore, writeOutbox } from '../store/deliveries.ts';
+import { DEFAULT_PLACE, type Place, placeOf, places } from '../store/places.ts';
 import { indexSubmissions, pendingSearch } from '../store/search.ts';
 import { unjudgedBefore, untrainedBefore } from '../store/spam.ts';
 import { judgeSubmissions, learnMarks } from './judge.ts';
-import type { DeliveryMessage } from './outbox.ts';
+import { type DeliveryMessage, placeOfMessage } from './outbox.ts';
 import { attemptDelivery } from './webhooks.ts';
 
-/** One message per delivery (up to 100 in a call). */
-async function sendDeliveries(queue: Queue, deliveryIds: readonly string[]): Promise<void> {
+/** One message per delivery (up to 100 in a call), each naming its place (C41). */
+async function sendDeliveries(queue: Queue, deliveryIds: readonly string[], place: string): Promise<void> {
   for (let i = 0; i < deliveryIds.length; i += 100) {
-    await queue.sendBatch(deliveryIds.slice(i, i + 100).map((id) => ({ body: { deliveryId: id } })));
+    await queue.sendBatch(
+      deliveryIds.slice(i, i + 100).map((id) => ({ body: { deliveryId: id, ...placeOfMessage(place) } })),
+    );
   }
 }
 
@@ -27,16 +30,19 @@ async function sendDeliveries(queue: Queue, deliveryIds: readonly string[]): Pro
 export const CONSUMER_CONCURRENCY = 10;
 
 /** One message: marked submissions to write, or one delivery to attempt. */
-async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db): Promise<void> {
+async function handleMessage(message: Message<DeliveryMessage>, env: Env): Promise<void> {
   const body = message.body;
+  const place = body.place ?? DEFAULT_PLACE;
   try {
+    // C41: the database of the message's place (a place whose binding is gone: retried, below).
+    const db = database(placeOf(env, place).d1);
     if ('submissionIds' in body) {
       // Given twice (at least once), the second time judges, learns, writes, sends and indexes
       // nothing. C39: judged first, so that spam is held before any delivery is written.
       await judgeSubmissions(db, env.ASSETS, body.submissionIds, Date.now());
       await learnMarks(db, env.ASSETS, body.submissionIds);
       const written = await writeOutbox(db, body.submissionIds);
-      if (env.DELIVERIES !== undefined) await sendDeliveries(env.DELIVERIES, written);
+      if (env.DELIVERIES !== undefined) await sendDeliveries(env.DELIVERIES, written, place);
       await indexSubmissions(db, body.submissionIds);
       message.ack();
       return;
@@ -62,7 +68,8 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db
     }
     // Skipped: gone, settled, cancelled with its target, or another attempt holds it (whose own
     // record settles it; should that worker stop, the sweep sends it again once its claim expires).
-    if (outcome.kind === 'failed') await env.DELIVERIES_DLQ?.send({ deliveryId: body.deliveryId });
+    if (outcome.kind === 'failed')
+      await env.DELIVERIES_DLQ?.send({ deliveryId: body.deliveryId, ...placeOfMessage(place) });
     message.ack();
   } catch (error) {
     // D1 unreachable, say: no attempt was made or recorded; try again in a while.
@@ -85,9 +92,8 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env, db: Db
  * delay. The messages of a batch run side by side, CONSUMER_CONCURRENCY at a time.
  */
 export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
-  const db = database(env.DB);
   const limit = pLimit(CONSUMER_CONCURRENCY);
-  await Promise.all(batch.messages.map((message) => limit(() => handleMessage(message, env, db))));
+  await Promise.all(batch.messages.map((message) => limit(() => handleMessage(message, env))));
 }
 
 /** How late a delivery may be before the sweep sends it again, and how long its new message is given. */
@@ -108,7 +114,27 @@ const SEARCH_SWEEP_LIMIT = 1000;
  */
 export async function sweepDeliveries(env: Env, now: number): Promise<number> {
   if (env.DELIVERIES === undefined) return 0;
-  const db = database(env.DB);
+  let sent = 0;
+  // C41: every place in turn; C31: one place failing is logged, and the others are swept.
+  for (const place of places(env)) {
+    try {
+      sent += await sweepPlace(env, env.DELIVERIES, place, now);
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          job: 'sweep-deliveries',
+          place: place.name,
+          cause: causeText(error, 300),
+        }),
+      );
+    }
+  }
+  return sent;
+}
+
+async function sweepPlace(env: Env, queue: Queue, place: Place, now: number): Promise<number> {
+  const db = database(place.d1);
   const at = new Date(now).toISOString();
   const before = new Date(now - GRACE_MS).toISOString();
   // C39: the verdicts and marks whose message never came, before the deliveries they decide.
@@ -119,6 +145,6 @@ export async function sweepDeliveries(env: Env, now: number): Promise<number> {
   await indexSubmissions(db, await pendingSearch(db, before, SEARCH_SWEEP_LIMIT));
   await cancelOfDisabledTargets(db, at);
   const ids = await claimOverdue(db, at, before, new Date(now + LEASE_MS).toISOString(), SWEEP_LIMIT);
-  await sendDeliveries(env.DELIVERIES, ids);
+  await sendDeliveries(queue, ids, place.name);
   return ids.length;
 }

@@ -6,6 +6,7 @@ import { fileNotFound, submissionNotFound } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import type { Db } from '../store/db.ts';
 import { findSubmission } from '../store/inbox.ts';
+import { placeOf } from '../store/places.ts';
 import { fileKey } from './r2.ts';
 
 /** C30, C33: the types a browser may show inline in the dashboard: pictures and PDF, nothing that runs script. */
@@ -19,6 +20,7 @@ const VIEWABLE = /^(?:image\/(?:png|jpeg|gif|webp|avif)|application\/pdf)$/;
 export async function fileResponse(
   c: Context,
   db: Db,
+  place: string | undefined,
   projectId: string,
   id: string,
   field: string,
@@ -35,7 +37,8 @@ export async function fileResponse(
   ) {
     throw fileNotFound(field);
   }
-  const object = await (c.env as Env).FILES?.get(fileKey(projectId, id, field));
+  // C41: from the bucket of the project's place.
+  const object = await placeOf(c.env, place).files?.get(fileKey(projectId, id, field));
   if (object === undefined || object === null) throw fileNotFound(field);
   const { name, type } = meta as { name?: unknown; type?: unknown };
   const filename = typeof name === 'string' && name !== '' ? name : field;

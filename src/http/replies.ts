@@ -131,6 +131,15 @@ export const idempotencyKeyReused = () =>
 export const unavailable = () =>
   new ApiError(503, 'Submission not saved', 'Service temporarily unavailable', { 'Retry-After': '5' });
 
+/** C41: the project is being moved to another place; the retry (with its Idempotency-Key) is safe. */
+export const projectMoving = () =>
+  new ApiError(
+    503,
+    'Submission not saved',
+    "The form's data is being moved to another place; retry in a few seconds",
+    { 'Retry-After': '2' },
+  );
+
 /** C18: anything else; the id finds the log line. */
 export const internalError = (requestId: string) =>
   new ApiError(500, 'Internal server error', `Unexpected error; it has been logged as request ${requestId}`);

@@ -11,6 +11,15 @@ export class UnavailableError extends Error {
   }
 }
 
+/** C41: the project is being moved to another place: its changes wait until it is there (503). */
+export class ProjectMoving extends UnavailableError {
+  constructor(projectId: string, to: string) {
+    super('d1', new Error(`project '${projectId}' is being moved to '${to}'`));
+    this.name = 'ProjectMoving';
+    this.message = `Project '${projectId}' is being moved to the place '${to}': try again in a minute`;
+  }
+}
+
 /** D1 failed or could not be reached (C18). */
 export class StorageError extends UnavailableError {
   constructor(cause: unknown) {

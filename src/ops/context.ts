@@ -2,10 +2,12 @@
 // log). Each operation exists once: the command-line tool and the management API both call it.
 
 import type { Mailer } from '../delivery/consent.ts';
-import { NotFound } from '../lib/faults.ts';
+import { NotFound, ProjectMoving } from '../lib/faults.ts';
 import type { Assets } from '../spam/model.ts';
 import { recordAudit } from '../store/audit.ts';
 import type { Db } from '../store/db.ts';
+import { whereIs } from '../store/directory.ts';
+import { DEFAULT_PLACE } from '../store/places.ts';
 import { projectDetails } from '../store/projects.ts';
 
 /**
@@ -21,6 +23,13 @@ export type Actor =
 
 export type Manager = {
   db: Db;
+  /** C41: the place `db` is the database of (absent: the default place). */
+  place?: string | undefined;
+  /**
+   * C41: every place's database, by name, the default's first; absent: `db` alone, the default's.
+   * Operations on a project are given the manager of its place (`atProject`).
+   */
+  places?: ReadonlyMap<string, Db> | undefined;
   actor: Actor;
   /**
    * In the worker: hands submissions marked for delivery to its queue (C26), so they go within
@@ -76,6 +85,32 @@ export function recordChange(
 }
 
 export type ProjectDetails = NonNullable<Awaited<ReturnType<typeof projectDetails>>>;
+
+/** C41: every place's database by name (the manager's own alone when it knows no others). */
+export const placesOf = (m: Manager): ReadonlyMap<string, Db> =>
+  m.places ?? new Map([[m.place ?? DEFAULT_PLACE, m.db]]);
+
+/** C41: the default place's database, which holds the directory. */
+export const homeOf = (m: Manager): Db => placesOf(m).get(DEFAULT_PLACE) ?? m.db;
+
+/**
+ * C41: the manager of the project's place, as the directory of the default place names it; a
+ * project being moved is refused (503) until it is there.
+ */
+export async function atProject(m: Manager, projectId: string): Promise<Manager> {
+  const all = placesOf(m);
+  if (all.size < 2) return m;
+  const { place, movingTo } = await whereIs(homeOf(m), projectId);
+  if (movingTo !== null) throw new ProjectMoving(projectId, movingTo);
+  const db = all.get(place);
+  if (db === undefined) {
+    throw new NotFound(
+      `Project '${projectId}' lives in the place '${place}', which has no database binding here`,
+      'see: docs/places.md',
+    );
+  }
+  return { ...m, db, place };
+}
 
 /** The project's id once it is known to exist (NotFound when it does not). */
 export async function projectIdOf(m: Manager, projectId: string): Promise<string> {

@@ -15,15 +15,16 @@ export type KeyView = {
 };
 
 /** A new key of this kind, and what D1 keeps of it: its hash and its display prefix (C7). */
-export async function newKey(kind: KeyKind): Promise<{ apiKey: string; row: KeyRow }> {
-  const apiKey = generateKey(kind);
+export async function newKey(kind: KeyKind, place?: string): Promise<{ apiKey: string; row: KeyRow }> {
+  // C41: the key names its place, so that a request finds the project's database first time.
+  const apiKey = generateKey(kind, place);
   return { apiKey, row: { keyHash: await hashKey(apiKey), displayPrefix: displayPrefix(apiKey), kind } };
 }
 
 /** A further key: the key itself, shown this once (only its hash is stored, C7). */
 export async function createKey(m: Manager, projectId: string, kind: KeyKind): Promise<string> {
   const p = await requireProject(m, projectId);
-  const { apiKey: key, row } = await newKey(kind);
+  const { apiKey: key, row } = await newKey(kind, m.place);
   await insertKey(m.db, p.id, row);
   await recordChange(m, p.id, 'key.create', { prefix: displayPrefix(key), kind });
   return key;

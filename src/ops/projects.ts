@@ -3,13 +3,17 @@ import type { FieldType, KeyKind } from '../../schema/tables.ts';
 import { submissionJsonSchema } from '../fields/json-schema.ts';
 import { parseFieldSpecs } from '../fields/spec.ts';
 import type { FieldDef } from '../fields/validation.ts';
-import { InvalidInput } from '../lib/faults.ts';
+import { Conflict, InvalidInput } from '../lib/faults.ts';
 import type { SpamSettings } from '../spam/settings.ts';
 import type { Db } from '../store/db.ts';
+import { claimProjectId, forgetProject, idTakenElsewhere } from '../store/directory.ts';
+import { DEFAULT_PLACE } from '../store/places.ts';
 import {
   deleteProject as deleteAll,
   insertProject,
   listProjects as listAll,
+  newFormId,
+  newProjectId,
   type ProjectSettings,
   parseRules,
   updateProjectSettings,
@@ -21,7 +25,15 @@ import {
   newConfirmationId,
   setWebhookEnabled as setTargetEnabled,
 } from '../store/targets.ts';
-import { isOperator, type Manager, type ProjectDetails, recordChange, requireProject } from './context.ts';
+import {
+  homeOf,
+  isOperator,
+  type Manager,
+  type ProjectDetails,
+  placesOf,
+  recordChange,
+  requireProject,
+} from './context.ts';
 import {
   type ConfirmationInput,
   parseConfirmation,
@@ -57,6 +69,8 @@ export function fieldDef(row: {
 export type ProjectView = {
   id: string;
   name: string;
+  /** C41: the place the project lives in: its database and bucket. */
+  place: string;
   unknownFields: string;
   honeypot: string | null;
   /** C22: whether a Turnstile secret is set (the secret itself is write-only). */
@@ -87,10 +101,11 @@ export type ProjectView = {
   }[];
 };
 
-export function projectView(p: ProjectDetails): ProjectView {
+export function projectView(p: ProjectDetails, place: string = DEFAULT_PLACE): ProjectView {
   return {
     id: p.id,
     name: p.name,
+    place,
     unknownFields: p.unknownFields,
     honeypot: p.honeypot,
     turnstile: p.turnstileSecret !== null,
@@ -138,6 +153,8 @@ export type NewProject = {
   turnstileSecret?: string | undefined;
   thankYouUrl?: string | undefined;
   retentionDays?: number | string | undefined;
+  /** C41: the place to make it in (absent: the default place). */
+  region?: string | undefined;
   /** Fixed ids, for the example project of `npm run dev` only. */
   id?: string | undefined;
   formId?: string | undefined;
@@ -169,27 +186,40 @@ export async function createProject(m: Manager, input: NewProject) {
     settings.thankYouUrl = parseThankYouUrl(input.thankYouUrl, spec.origins);
   if (input.retentionDays !== undefined)
     settings.retentionDays = parseRetentionDays(String(input.retentionDays));
-  // The first key is publishable, for pages (C23), made in the same write as the project.
-  const { apiKey, row } = await newKey('publishable');
-  const { projectId, formId } = await insertProject(
-    m.db,
-    {
-      ...spec,
-      turnstileSecret,
-      ...(input.id === undefined ? {} : { id: input.id }),
-      ...(input.formId === undefined ? {} : { formId: input.formId }),
-    },
-    row,
-  );
+  const at = placeFor(m, input.region);
+  // The first key is publishable, for pages (C23), made in the same write as the project; it and
+  // the form address name the project's place (C41).
+  const { apiKey, row } = await newKey('publishable', at.place);
+  const projectId = input.id ?? newProjectId();
+  await claimPlace(m, projectId, at.place);
+  let formId: string;
+  try {
+    ({ formId } = await insertProject(
+      at.db,
+      {
+        ...spec,
+        turnstileSecret,
+        id: projectId,
+        formId: input.formId ?? newFormId(at.place),
+      },
+      row,
+    ));
+  } catch (error) {
+    // Nothing made: the id is free again.
+    if (at.place !== DEFAULT_PLACE) await forgetProject(homeOf(m), projectId);
+    throw error;
+  }
   const created = { projectId, formId, apiKey };
-  if (Object.keys(settings).length > 0) await updateProjectSettings(m.db, created.projectId, settings);
-  await recordChange(m, created.projectId, 'project.create', {
+  if (Object.keys(settings).length > 0) await updateProjectSettings(at.db, created.projectId, settings);
+  await recordChange(at, created.projectId, 'project.create', {
     name: spec.name,
     fields: spec.fields.map((f) => f.name),
     origins: spec.origins,
+    ...(at.place === DEFAULT_PLACE ? {} : { place: at.place }),
   });
   return {
     ...created,
+    place: at.place,
     ...spec,
     turnstile: turnstileSecret !== null,
     thankYouUrl: settings.thankYouUrl ?? null,
@@ -205,12 +235,42 @@ export function createProjectFromSpecs(db: Db, input: Omit<NewProject, 'fields'>
   return createProject({ db, actor: { kind: 'tool' } }, { ...input, fields: parseFieldSpecs(input.fields) });
 }
 
-export function listProjects(m: Manager) {
-  return listAll(m.db);
+/**
+ * C41: the manager of the place a new project is to live in (the default place when none is
+ * named); a place this worker has no database for is refused, and nothing is made.
+ */
+function placeFor(m: Manager, region: string | undefined): Manager & { place: string } {
+  const all = placesOf(m);
+  const place = region ?? DEFAULT_PLACE;
+  const db = all.get(place);
+  if (db === undefined) {
+    throw new InvalidInput(
+      `Unknown place '${region}': this worker's places are ${[...all.keys()].map((p) => `'${p}'`).join(', ')}`,
+    );
+  }
+  return { ...m, db, place };
+}
+
+/** C41: a project id is one project's in every place: the default database's directory keeps them apart. */
+async function claimPlace(m: Manager, projectId: string, place: string): Promise<void> {
+  const home = homeOf(m);
+  const free =
+    place === DEFAULT_PLACE
+      ? !(await idTakenElsewhere(home, projectId))
+      : await claimProjectId(home, projectId, place);
+  if (!free) throw new Conflict(`A project '${projectId}' exists already`);
+}
+
+/** Every project of every place (C41: each with its place), oldest first. */
+export async function listProjects(m: Manager) {
+  const lists = await Promise.all(
+    [...placesOf(m)].map(async ([place, db]) => (await listAll(db)).map((p) => ({ ...p, place }))),
+  );
+  return lists.flat().sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 export async function showProject(m: Manager, projectId: string): Promise<ProjectView> {
-  return projectView(await requireProject(m, projectId));
+  return projectView(await requireProject(m, projectId), m.place);
 }
 
 /** C28: the project's submission as JSON Schema. */
@@ -279,7 +339,7 @@ export async function updateProject(
       ...(turnstileSecret === undefined ? {} : { turnstile: turnstileSecret !== null }),
     });
   }
-  return projectView({ ...p, ...settings });
+  return projectView({ ...p, ...settings }, m.place);
 }
 
 /**
@@ -335,5 +395,7 @@ export async function deleteProject(m: Manager, projectId: string): Promise<Proj
   const p = await requireProject(m, projectId);
   await deleteAll(m.db, p.id);
   await recordChange(m, p.id, 'project.delete', { name: p.name });
-  return projectView(p);
+  // C41: its id is free in every place again, and its old keys lead nowhere.
+  await Promise.all([...placesOf(m).values()].map((db) => forgetProject(db, p.id)));
+  return projectView(p, m.place);
 }

@@ -9,6 +9,7 @@ import { chatDestinationProblem, destinationProblem } from '../lib/destinations.
 import { Conflict, InvalidInput, NotFound } from '../lib/faults.ts';
 import { randomToken, sha256Text } from '../lib/hex.ts';
 import { newWebhookSecret } from '../lib/webhook-signature.ts';
+import type { Db } from '../store/db.ts';
 import { updateProjectSettings } from '../store/projects.ts';
 import {
   addressAwaiting,
@@ -24,7 +25,7 @@ import {
   verifyAddress,
   type Webhook,
 } from '../store/targets.ts';
-import { isOperator, type Manager, recordChange, requireProject } from './context.ts';
+import { isOperator, type Manager, placesOf, recordChange, requireProject } from './context.ts';
 import { parseEmailAddress, parseReplyToField } from './input.ts';
 
 /** What a test's answer shows: its status (null: none), an error, an excerpt. */
@@ -281,10 +282,21 @@ export async function listNotifications(m: Manager, projectId: string) {
 
 /** C37: the project and address a verification link is for, while it works; NotFound after. */
 export async function linkedAddress(m: Manager, token: string) {
-  const found = await addressAwaiting(m.db, await sha256Text(token), new Date().toISOString());
-  if (found === undefined) throw expiredLink();
-  const p = await requireProject(m, found.projectId);
+  const hash = await sha256Text(token);
+  const now = new Date().toISOString();
+  // C41: the link names no place: each place's database is asked in turn (a mail's click, not a form post).
+  const { at, found } = await firstPlace(m, (db) => addressAwaiting(db, hash, now));
+  const p = await requireProject(at, found.projectId);
   return { projectName: p.name, address: addressOf(found.url) };
+}
+
+/** C41: the first place whose database finds it, with the manager of that place; else the link is dead. */
+async function firstPlace<T>(m: Manager, find: (db: Db) => Promise<T | undefined>) {
+  for (const [place, db] of placesOf(m)) {
+    const found = await find(db);
+    if (found !== undefined) return { at: { ...m, db, place }, found };
+  }
+  throw expiredLink();
 }
 
 const expiredLink = () =>
@@ -292,10 +304,11 @@ const expiredLink = () =>
 
 /** C37: the address's owner agrees: from now on it gets the project's submissions. */
 export async function agreeToAddress(m: Manager, token: string) {
-  const found = await verifyAddress(m.db, await sha256Text(token), new Date().toISOString());
-  if (found === undefined) throw expiredLink();
-  const p = await requireProject(m, found.projectId);
-  await recordChange(m, p.id, 'notification.verify', {
+  const hash = await sha256Text(token);
+  const now = new Date().toISOString();
+  const { at, found } = await firstPlace(m, (db) => verifyAddress(db, hash, now));
+  const p = await requireProject(at, found.projectId);
+  await recordChange(at, p.id, 'notification.verify', {
     notificationId: found.id,
     address: addressOf(found.url),
   });

@@ -3,10 +3,14 @@
 import { engineFor } from '../fields/pattern.ts';
 import { type CompiledFields, compileFields } from '../fields/validation.ts';
 import { Lru } from '../lib/lru.ts';
-import { findProjectByFormId, findProjectByKeyHash, type ProjectConfig } from '../store/intake.ts';
+import { type Forwarded, lookUpFormId, lookUpKeyHash, type ProjectConfig } from '../store/intake.ts';
+import { DEFAULT_PLACE, type Place, placeNamed } from '../store/places.ts';
 import { hashKey } from './keys.ts';
 
-export type ResolvedProject = ProjectConfig & { compiled: CompiledFields };
+/** C41: `place` is where the project lives: the database its submissions go to. */
+export type ResolvedProject = ProjectConfig & { compiled: CompiledFields; place: string };
+
+type Lookup = (db: D1Database, id: string) => Promise<ProjectConfig | Forwarded | undefined>;
 
 /** Bounded: random keys cannot grow memory past this many entries. */
 const MAX_ENTRIES = 1000;
@@ -50,33 +54,63 @@ export async function keyHashOf(key: string): Promise<string> {
 }
 
 /**
- * Key hash → project, fields (with their compiled schemas) and origins; undefined if no such key.
- * `beforeQuery` runs only when D1 must be asked, and may refuse by throwing (C21).
+ * C41: the project in the place the key (or form) names, or, when that place's directory says the
+ * project moved, in the place it moved to (one more query, for a key older than the move, cached).
+ */
+async function lookUp(
+  env: object,
+  place: Place,
+  id: string,
+  lookup: Lookup,
+): Promise<ResolvedProject | undefined> {
+  const found = await lookup(place.d1, id);
+  if (found === undefined) return undefined;
+  if (!('forwardedTo' in found)) return withSchemas(found, place.name);
+  const there = placeNamed(env, found.forwardedTo);
+  if (there === undefined || there === place) return undefined;
+  const moved = await lookup(there.d1, id);
+  return moved === undefined || 'forwardedTo' in moved ? undefined : withSchemas(moved, there.name);
+}
+
+/**
+ * Key hash → project, fields (with their compiled schemas) and origins; undefined if no such key,
+ * or none in a place this worker has (C41: `place` is the name the key carries). `beforeQuery`
+ * runs only when D1 must be asked, and may refuse by throwing (C21).
  */
 export async function resolveProject(
-  db: D1Database,
+  env: object,
+  placeName: string,
   keyHash: string,
   seconds: number,
   beforeQuery: () => void = () => {},
-  lookup: (db: D1Database, id: string) => Promise<ProjectConfig | undefined> = findProjectByKeyHash,
+  lookup: Lookup = lookUpKeyHash,
 ): Promise<ResolvedProject | undefined> {
+  const place = placeNamed(env, placeName);
+  if (place === undefined) return undefined;
+  const db = place.d1;
   if (seconds === 0) {
     beforeQuery();
-    return await withSchemas(await lookup(db, keyHash));
+    return await lookUp(env, place, keyHash, lookup);
   }
   const caches = cachesFor(db, seconds * 1000);
   const hit = caches.known.get(keyHash);
   if (hit !== undefined) return hit;
   if (caches.unknown.get(keyHash)) return undefined;
   beforeQuery();
-  const project = await withSchemas(await lookup(db, keyHash));
+  const project = await lookUp(env, place, keyHash, lookup);
   if (project === undefined) caches.unknown.set(keyHash, true);
   else caches.known.set(keyHash, project);
   return project;
 }
 
-/** A form id as `project create` makes it (`f_` and base32), as a migration gave one (hex), or `f_example`. */
-export const FORM_ID = /^f_[a-z0-9]{4,32}$/;
+/**
+ * A form id as `project create` makes it (`f_`, its place's name and `_` unless it is the default
+ * place (C41), and base32), as a migration gave one (hex), or `f_example`.
+ */
+export const FORM_ID = /^f_(?:([a-z][a-z0-9]{0,11})_)?[a-z0-9]{4,32}$/;
+
+/** C41: the place a form address names (the default's when it names none). */
+export const placeOfForm = (formId: string) => FORM_ID.exec(formId)?.[1] ?? DEFAULT_PLACE;
 
 /**
  * C29: a form address → its project, cached beside the keys under `form:<id>` (a key's hash is hex,
@@ -84,13 +118,13 @@ export const FORM_ID = /^f_[a-z0-9]{4,32}$/;
  */
 export const formCacheKey = (formId: string) => `form:${formId}`;
 export function resolveForm(
-  db: D1Database,
+  env: object,
   formId: string,
   seconds: number,
   beforeQuery: () => void = () => {},
 ): Promise<ResolvedProject | undefined> {
-  return resolveProject(db, formCacheKey(formId), seconds, beforeQuery, (d) =>
-    findProjectByFormId(d, formId),
+  return resolveProject(env, placeOfForm(formId), formCacheKey(formId), seconds, beforeQuery, (d) =>
+    lookUpFormId(d, formId),
   );
 }
 
@@ -105,10 +139,9 @@ export function forgetKey(db: D1Database, keyHash: string): void {
   caches.unknown.set(keyHash, true);
 }
 
-async function withSchemas(project: ProjectConfig | undefined): Promise<ResolvedProject | undefined> {
-  if (project === undefined) return undefined;
+async function withSchemas(project: ProjectConfig, place: string): Promise<ResolvedProject> {
   const engine = await engineFor(project.fields);
-  return { ...project, compiled: compileFields(project.fields, project.unknownFields, engine) };
+  return { ...project, place, compiled: compileFields(project.fields, project.unknownFields, engine) };
 }
 
 /** Entries held for a database (and key hashes held), for tests and diagnostics. */

@@ -1,6 +1,7 @@
 // C6–C7: bearer credentials and API keys. Pure: no storage here.
 import type { KeyKind } from '../../schema/tables.ts';
 import { sha256Text } from '../lib/hex.ts';
+import { DEFAULT_PLACE, placeTag } from '../store/places.ts';
 
 /** Recognisable, so that secret scanners can find a leaked key (C7). */
 export const KEY_PREFIX = 'edgeform_';
@@ -12,8 +13,11 @@ export const KIND_PREFIXES: Record<KeyKind, string> = {
 const KEY_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_BODY_LENGTH = 32; // 32 base62 characters ≈ 190 random bits
 const DISPLAYED_BODY = 8;
-// Keys made before there were two kinds have no `pk_`: they are publishable (C23).
-const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}(?:(?:pk|sk)_)?[0-9A-Za-z]{${KEY_BODY_LENGTH}}$`);
+// Keys made before there were two kinds have no `pk_`: they are publishable (C23). C41: then the
+// name of the key's place, and `_`, unless it is the default place (keys made before places).
+const KEY_PATTERN = new RegExp(
+  `^${KEY_PREFIX}(?:(?:pk|sk)_)?(?:([a-z][a-z0-9]{0,11})_)?[0-9A-Za-z]{${KEY_BODY_LENGTH}}$`,
+);
 
 const HOW_TO_SEND = "send it as 'Authorization: Bearer <API_KEY>'";
 
@@ -44,6 +48,20 @@ export function looksLikeKey(token: string): boolean {
   return KEY_PATTERN.test(token);
 }
 
+/** C41: the name of the place a key was made in (the default's when it names none). */
+export function placeOfKey(token: string): string {
+  return KEY_PATTERN.exec(token)?.[1] ?? DEFAULT_PLACE;
+}
+
+const PREFIX_PATTERN = new RegExp(
+  `^${KEY_PREFIX}(?:(?:pk|sk)_)?(?:([a-z][a-z0-9]{0,11})_)?[0-9A-Za-z]{${DISPLAYED_BODY}}$`,
+);
+
+/** C41: the place of a key from what `key list` shows of it (a session keeps no more of its key). */
+export function placeOfPrefix(prefix: string): string {
+  return PREFIX_PATTERN.exec(prefix)?.[1] ?? DEFAULT_PLACE;
+}
+
 export const hashKey = sha256Text;
 
 /**
@@ -54,8 +72,11 @@ export function displayPrefix(key: string): string {
   return key.slice(0, key.length - KEY_BODY_LENGTH + DISPLAYED_BODY);
 }
 
-/** A new key of the kind: its prefix + 32 uniformly random base62 characters (rejection sampling, no modulo bias). */
-export function generateKey(kind: KeyKind = 'publishable'): string {
+/**
+ * A new key of the kind: its prefix, its place's tag (C41) and 32 uniformly random base62
+ * characters (rejection sampling, no modulo bias).
+ */
+export function generateKey(kind: KeyKind = 'publishable', place: string = DEFAULT_PLACE): string {
   let body = '';
   const bytes = new Uint8Array(64);
   while (body.length < KEY_BODY_LENGTH) {
@@ -65,5 +86,5 @@ export function generateKey(kind: KeyKind = 'publishable'): string {
       if (b < 248 && body.length < KEY_BODY_LENGTH) body += KEY_ALPHABET[b % 62];
     }
   }
-  return KIND_PREFIXES[kind] + body;
+  return KIND_PREFIXES[kind] + placeTag(place) + body;
 }

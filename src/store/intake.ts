@@ -36,12 +36,19 @@ const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret,
      from (select * from fields where project_id = p.id order by position) as f) as fields,
   (select json_group_array(origin) from allowed_origins where project_id = p.id) as origins,
   exists (select 1 from webhooks where project_id = p.id and disabled_at is null) as has_targets`;
-const BY_KEY = `select ${PROJECT_COLUMNS}, k.kind as key_kind from api_keys k
-  inner join projects p on p.id = k.project_id where k.key_hash = ? and k.revoked_at is null`;
-const BY_FORM = `select ${PROJECT_COLUMNS}, 'publishable' as key_kind from projects p where p.form_id = ?`;
+// C41: one row whether or not the key (or form) is here: when it is not, `forwarded_to` names the
+// place its project moved to, if it did (the directory), in the same query.
+const BY_KEY = `select ${PROJECT_COLUMNS}, k.kind as key_kind,
+  (select place from directory where lookup = 'k:' || ?1) as forwarded_to
+  from (select 1) left join api_keys k on k.key_hash = ?1 and k.revoked_at is null
+  left join projects p on p.id = k.project_id`;
+const BY_FORM = `select ${PROJECT_COLUMNS}, 'publishable' as key_kind,
+  (select place from directory where lookup = 'f:' || ?1) as forwarded_to
+  from (select 1) left join projects p on p.form_id = ?1`;
 
 type ProjectRow = {
-  id: string;
+  id: string | null;
+  forwarded_to: string | null;
   unknown_fields: UnknownFieldPolicy;
   honeypot: string | null;
   turnstile_secret: string | null;
@@ -52,13 +59,17 @@ type ProjectRow = {
   key_kind: KeyKind;
 };
 
+/** C41: a key or form address this database no longer holds, and the place its project moved to. */
+export type Forwarded = { forwardedTo: string };
+
 async function findProjectConfig(
   d1: D1Database,
   sql: string,
   by: string,
-): Promise<ProjectConfig | undefined> {
+): Promise<ProjectConfig | Forwarded | undefined> {
   const row = await storage(() => d1.prepare(sql).bind(by).first<ProjectRow>());
   if (row === null) return undefined;
+  if (row.id === null) return row.forwarded_to === null ? undefined : { forwardedTo: row.forwarded_to };
   const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required' | 'rules'> & {
     required: 0 | 1;
     rules: FieldRules | null;
@@ -80,20 +91,32 @@ async function findProjectConfig(
   };
 }
 
-/** The hot-path read: a key's hash → its project, the project's fields in order, and its origins. */
-export const findProjectByKeyHash = (d1: D1Database, keyHash: string) =>
-  findProjectConfig(d1, BY_KEY, keyHash);
-/** C29: the project of a form address. */
-export const findProjectByFormId = (d1: D1Database, formId: string) => findProjectConfig(d1, BY_FORM, formId);
+/**
+ * The hot-path read: a key's hash → its project, the project's fields in order, and its origins; or
+ * (C41) the place its project moved to.
+ */
+export const lookUpKeyHash = (d1: D1Database, keyHash: string) => findProjectConfig(d1, BY_KEY, keyHash);
+/** C29: the project of a form address; or (C41) the place it moved to. */
+export const lookUpFormId = (d1: D1Database, formId: string) => findProjectConfig(d1, BY_FORM, formId);
+
+const here = (found: ProjectConfig | Forwarded | undefined) =>
+  found === undefined || 'forwardedTo' in found ? undefined : found;
+/** A key's project in this database (none when it moved elsewhere). */
+export const findProjectByKeyHash = async (d1: D1Database, keyHash: string) =>
+  here(await lookUpKeyHash(d1, keyHash));
+/** A form address's project in this database (none when it moved elsewhere). */
+export const findProjectByFormId = async (d1: D1Database, formId: string) =>
+  here(await lookUpFormId(d1, formId));
 
 /**
  * Why D1 refused a write (C18, C31). `undefined`: an outage, D1 unreachable or failing for its own
  * reasons (retrying later may succeed; the whole batch fails). Otherwise the refusal may be owed to
  * what a row holds, so a batch is split until the row at fault is alone: `project-gone` (its
- * project was deleted since its key was cached: the foreign key), `too-large` (over D1's row or
+ * project was deleted since its key was cached: the foreign key), `project-moving` (C41: its
+ * project is being copied to another place), `too-large` (over D1's row or
  * string size), or `refused` (any other statement error).
  */
-export type RowFault = 'project-gone' | 'too-large' | 'refused';
+export type RowFault = 'project-gone' | 'project-moving' | 'too-large' | 'refused';
 
 // The messages of D1's transient failures, as Cloudflare's D1 documentation lists them.
 const OUTAGE =
@@ -105,6 +128,8 @@ export function rowFault(error: unknown): RowFault | undefined {
   const message = inner instanceof Error ? inner.message : String(inner);
   if (OUTAGE.test(message)) return undefined;
   if (/FOREIGN KEY constraint/i.test(message)) return 'project-gone';
+  // C41: the trigger of a project being moved to another place (schema/migrations/0017_places.sql).
+  if (/project moving to another place/.test(message)) return 'project-moving';
   if (/TOOBIG|too big|too large/i.test(message)) return 'too-large';
   return 'refused';
 }
@@ -254,6 +279,14 @@ export async function insertSubmissions(d1: D1Database, rows: readonly NewSubmis
 export async function insertSubmission(d1: D1Database, submission: NewSubmission): Promise<boolean> {
   const [stored] = await insertSubmissions(d1, [submission]);
   return stored === true;
+}
+
+/** C41: whether the project moved from this database to another place (its directory says so). */
+export async function movedAway(d1: D1Database, projectId: string): Promise<boolean> {
+  const row = await storage(() =>
+    d1.prepare('select 1 as moved from "directory" where "project_id" = ? limit 1').bind(projectId).first(),
+  );
+  return row !== null;
 }
 
 /** C20: the body hash stored with a project's Idempotency-Key, if that key has been used. */

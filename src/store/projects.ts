@@ -17,6 +17,7 @@ import type { FieldRules } from '../fields/catalogue.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
+import { DEFAULT_PLACE, placeTag } from './places.ts';
 
 // ---- Administration (used by `npm run dev`, and by the command-line tool) ----
 
@@ -65,8 +66,13 @@ export async function updateProjectSettings(db: Db, projectId: string, settings:
 /** What D1 keeps of an API key (C7): its hash and the prefix shown to tell keys apart. */
 export type KeyRow = { keyHash: string; displayPrefix: string; kind: KeyKind };
 
-/** C29: a project's form address, `f_` and 12 random base32 characters: not a key. */
-export const newFormId = () => prefixedId('f_');
+/**
+ * C29: a project's form address, `f_`, its place's name and `_` (C41; none for the default place),
+ * and 12 random base32 characters: not a key.
+ */
+export const newFormId = (place: string = DEFAULT_PLACE) => prefixedId(`f_${placeTag(place)}`);
+/** A project's id, when none is given. */
+export const newProjectId = () => prefixedId('p_');
 
 /** Inserts a project with its fields, origins and first key, all or nothing (one D1 batch). */
 export async function insertProject(

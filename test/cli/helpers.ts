@@ -47,6 +47,7 @@ export function inProcess(database: Database, input: Input = {}) {
     };
     const code = await main(argv, io, async () => ({
       db: database.db,
+      places: database.places,
       close: async () => {},
     }));
     return { code, stdout: out.text(), stderr: err.text() };

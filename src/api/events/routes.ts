@@ -20,6 +20,7 @@ import * as replies from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
 import { sendMethodNotAllowed } from '../../http/send.ts';
 import { FORM_ID, type ResolvedProject, resolveForm } from '../../projects/cache.ts';
+import { placeOf } from '../../store/places.ts';
 
 /** The largest event body: an event is a few short values. */
 export const MAX_EVENT_BYTES = 1024;
@@ -74,7 +75,7 @@ async function projectOf(c: Context<AppEnv>, event: EventBody): Promise<Resolved
     if (project.keyKind === 'secret') throw replies.secretKeyInPage();
     return project;
   }
-  const project = await resolveForm(c.env.DB, event.form ?? '', config(c.env).CONFIG_CACHE_SECONDS, () => {
+  const project = await resolveForm(c.env, event.form ?? '', config(c.env).CONFIG_CACHE_SECONDS, () => {
     if (!mayLookUpKeys(clientAddress(c))) throw replies.tooManyRequests();
   });
   if (project === undefined) {
@@ -112,7 +113,9 @@ async function record(c: Context<AppEnv>): Promise<Response> {
   )
     throw replies.tooManyRequests();
   const day = new Date().toISOString().slice(0, 10);
-  const salt = await daySalt(c.env.DB, day);
+  // C41: the visitor's day salt and counts are kept in the project's place.
+  const d1 = placeOf(c.env, project.place).d1;
+  const salt = await daySalt(d1, day);
   const visitor = await visitorOf(
     salt,
     c.req.header('CF-Connecting-IP') ?? '',
@@ -121,7 +124,7 @@ async function record(c: Context<AppEnv>): Promise<Response> {
   );
   // Only a field of the project is kept: the rest of a page's names (a honeypot, a token) are not its own.
   const field = project.fields.some((f) => f.name === event.field) ? event.field : undefined;
-  gather(c.env.DB, waitUntilOf(c), config(c.env).ANALYTICS_FLUSH_MS, project.id, day, visitor, {
+  gather(d1, waitUntilOf(c), config(c.env).ANALYTICS_FLUSH_MS, project.id, day, visitor, {
     type: event.type,
     field,
     ms: event.ms,

@@ -113,7 +113,7 @@ function formIntake(formId: string, controls: Controls): Intake<'urlencoded' | '
     // as an unknown key does; past that limit, made-up addresses cost no D1 query.
     async identify(c) {
       const project = FORM_ID.test(formId)
-        ? await resolveForm(c.env.DB, formId, config(c.env).CONFIG_CACHE_SECONDS, () => {
+        ? await resolveForm(c.env, formId, config(c.env).CONFIG_CACHE_SECONDS, () => {
             if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
           })
         : undefined;

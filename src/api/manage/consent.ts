@@ -12,6 +12,7 @@ import { NotFound } from '../../lib/faults.ts';
 import type { Manager } from '../../ops/context.ts';
 import { agreeToAddress, linkedAddress } from '../../ops/targets.ts';
 import { database } from '../../store/db.ts';
+import { places } from '../../store/places.ts';
 
 const TAG = 'Notification addresses (no key)';
 const PAGE = { 'text/html; charset=utf-8': { schema: { type: 'string' as const } } };
@@ -23,7 +24,11 @@ const tokenParameter = {
   schema: { type: 'string' as const },
 };
 
-const manager = (c: Context<AppEnv>): Manager => ({ db: database(c.env.DB), actor: { kind: 'recipient' } });
+const manager = (c: Context<AppEnv>): Manager => ({
+  db: database(c.env.DB),
+  places: new Map(places(c.env).map((p) => [p.name, database(p.d1)])),
+  actor: { kind: 'recipient' },
+});
 
 function answer(status: 200 | 404, title: string, body: unknown): Response {
   return new Response(page(title, body), { status, headers: PAGE_HEADERS });

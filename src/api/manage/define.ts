@@ -39,8 +39,9 @@ import {
 } from '../../http/replies.ts';
 import { sendJson } from '../../http/send.ts';
 import { Conflict, InvalidInput, NotFound, UnavailableError } from '../../lib/faults.ts';
-import type { Manager } from '../../ops/context.ts';
+import { atProject, type Manager } from '../../ops/context.ts';
 import { database } from '../../store/db.ts';
+import { DEFAULT_PLACE, places } from '../../store/places.ts';
 import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, refuse } from './principal.ts';
 
 /** The largest body a management route reads. */
@@ -177,11 +178,26 @@ function guard(access: RouteSpec<never, never, never>['access']): MiddlewareHand
   };
 }
 
-/** The operations' view of the caller: the database, the actor, and the worker's queue. */
-export function managerOf(c: Context<ManageEnv>, principal: Principal): Manager {
+/**
+ * The operations' view of the caller: the database (C41: of the project's place, on a project's
+ * route; else the default's, with every place's beside it), the actor, and the worker's queue.
+ */
+export async function managerOf(c: Context<ManageEnv>, principal: Principal): Promise<Manager> {
+  const all = new Map(places(c.env).map((p) => [p.name, database(p.d1)]));
+  const projectId = c.req.param('projectId');
+  const keyPlace = principal.projectId === projectId ? principal.place : undefined;
+  const at =
+    projectId === undefined
+      ? { place: DEFAULT_PLACE }
+      : keyPlace !== undefined
+        ? { place: keyPlace }
+        : await atProject({ db: database(c.env.DB), actor: principal.actor, places: all }, projectId);
+  const place = at.place ?? DEFAULT_PLACE;
   const queue = c.env.DELIVERIES;
   return {
-    db: database(c.env.DB),
+    db: all.get(place) ?? database(c.env.DB),
+    place,
+    places: all,
     actor: principal.actor,
     keyProject: principal.projectId,
     assets: c.env.ASSETS,
@@ -189,6 +205,7 @@ export function managerOf(c: Context<ManageEnv>, principal: Principal): Manager 
       enqueueStored(
         queue,
         ids.map((id) => ({ id })),
+        place,
       ),
     // C37: the verification mail of an address that must agree first, with a link to this worker.
     mail: {
@@ -283,7 +300,7 @@ export class ManageRoutes {
       try {
         const result = await spec.handler({
           c,
-          m: managerOf(c, principal),
+          m: await managerOf(c, principal),
           principal,
           params: (spec.params === undefined ? {} : c.req.valid('param' as never)) as v.InferOutput<P>,
           query: (spec.query === undefined ? {} : c.req.valid('query' as never)) as v.InferOutput<Q>,

@@ -194,7 +194,7 @@ export function inboxRoutes(routes: ManageRoutes): void {
     },
     refusals: [{ name: 'no such file', reply: fileNotFound('cv') }],
     handler: async ({ c, m, params }) =>
-      fileResponse(c, m.db, params.projectId, params.id, params.field, true),
+      fileResponse(c, m.db, m.place, params.projectId, params.id, params.field, true),
   });
 
   routes.add({

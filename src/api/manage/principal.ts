@@ -22,7 +22,7 @@ import {
 import { sha256Text, TOKEN_LENGTH } from '../../lib/hex.ts';
 import type { Actor } from '../../ops/context.ts';
 import { keyHashOf, resolveProject } from '../../projects/cache.ts';
-import { displayPrefix, looksLikeKey, parseBearer } from '../../projects/keys.ts';
+import { displayPrefix, looksLikeKey, parseBearer, placeOfKey, placeOfPrefix } from '../../projects/keys.ts';
 import { database } from '../../store/db.ts';
 import { deleteSession, findSession, recheckSession } from '../../store/sessions.ts';
 import { accessConfigured, accessIdentity } from './access.ts';
@@ -50,6 +50,8 @@ export type Principal = {
   actor: Actor;
   /** The one project a secret key (or its session) may manage; undefined: every project. */
   projectId: string | undefined;
+  /** C41: that project's place, as its key found it (no directory look-up needed). */
+  place?: string;
   /** What a session made from this credential checks it by: the SHA-256 of the token or key. */
   credentialHash: string | null;
   /** For a cookie: the session's stored hash, its CSRF token and its end. */
@@ -114,9 +116,15 @@ export async function credentialOf(c: Context<ManageEnv>): Promise<Principal | u
     const token = bearer.token;
     if (looksLikeKey(token)) {
       const keyHash = await keyHashOf(token);
-      const project = await resolveProject(env.DB, keyHash, config(env).CONFIG_CACHE_SECONDS, () => {
-        if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
-      });
+      const project = await resolveProject(
+        env,
+        placeOfKey(token),
+        keyHash,
+        config(env).CONFIG_CACHE_SECONDS,
+        () => {
+          if (!mayLookUpKeys(clientAddress(c))) throw tooManyRequests();
+        },
+      );
       if (project === undefined) return refuse(c);
       if (project.keyKind !== 'secret') throw publishableKeyCannotManage();
       // C23: a secret key in a web page other than the worker's own (its dashboard) is refused.
@@ -126,6 +134,7 @@ export async function credentialOf(c: Context<ManageEnv>): Promise<Principal | u
       return {
         actor: { kind: 'key', prefix: displayPrefix(token) },
         projectId: project.id,
+        place: project.place,
         credentialHash: keyHash,
       };
     }
@@ -190,6 +199,7 @@ async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal |
   const row = await findSession(database(c.env.DB), idHash, new Date(now).toISOString());
   if (row === undefined) return undefined;
   let actor: Actor;
+  let place: string | undefined;
   let expiresAt = row.expiresAt;
   if (row.actor === 'operator') {
     // Ends when the operator token changes.
@@ -206,16 +216,24 @@ async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal |
   } else {
     // Ends with its key: revoked (C17: seen within the cache's seconds), the session is no more.
     if (row.keyHash === null) return undefined;
-    const project = await resolveProject(c.env.DB, row.keyHash, config(c.env).CONFIG_CACHE_SECONDS);
+    const prefix = row.actor.slice('key:'.length);
+    const project = await resolveProject(
+      c.env,
+      placeOfPrefix(prefix),
+      row.keyHash,
+      config(c.env).CONFIG_CACHE_SECONDS,
+    );
     if (project === undefined || project.id !== row.projectId || project.keyKind !== 'secret')
       return undefined;
     // C37: the key's own budget, as if the key itself were sent.
     await limitEarly(c, c.env, { bucket: row.keyHash, shared: false, projectId: project.id });
-    actor = { kind: 'key', prefix: row.actor.slice('key:'.length) };
+    actor = { kind: 'key', prefix };
+    place = project.place;
   }
   return {
     actor,
     projectId: row.projectId ?? undefined,
+    ...(place === undefined ? {} : { place }),
     credentialHash: row.keyHash,
     session: { idHash, csrfToken: await csrfTokenOf(id), expiresAt },
   };

@@ -20,6 +20,7 @@ import { MANAGE_ROUTES } from './table.ts';
 export const PROJECT_EXAMPLE = {
   id: 'p_k3jd8s2mq0zx',
   name: 'Contact form',
+  place: 'default',
   unknownFields: 'reject',
   honeypot: null,
   turnstile: false,
@@ -63,6 +64,7 @@ export function projectRoutes(routes: ManageRoutes): void {
           {
             id: PROJECT_EXAMPLE.id,
             name: PROJECT_EXAMPLE.name,
+            place: PROJECT_EXAMPLE.place,
             createdAt: PROJECT_EXAMPLE.createdAt,
             fields: 2,
             keys: 1,
@@ -101,9 +103,11 @@ export function projectRoutes(routes: ManageRoutes): void {
         turnstile: v.boolean(),
         thankYouUrl: v.nullable(v.string()),
         retentionDays: v.nullable(v.number()),
+        place: v.string(),
       },
       example: {
         message: 'Project created',
+        place: 'default',
         projectId: PROJECT_EXAMPLE.id,
         apiKey: 'edgeform_pk_9Xk2LmQa…',
         formId: PROJECT_EXAMPLE.formId,

@@ -149,6 +149,9 @@ export const NewProjectBody = v.strictObject({
   thankYouUrl: v.optional(v.string()),
   retentionDays: v.optional(v.pipe(v.number(), v.integer())),
   turnstileSecret: v.optional(described(v.string(), 'Write-only: the reply says only whether one is set.')),
+  region: v.optional(
+    described(v.string(), "C41: the place to keep its data in (e.g. 'eu'); default: the default place."),
+  ),
 });
 
 /** C35: the confirmation to the submitter. */
@@ -246,9 +249,13 @@ export const FieldDefSchema = v.object({
   rules: v.optional(v.record(v.string(), v.unknown())),
 });
 
+/** C41: where a project's data lives: a database and its bucket. */
+const placeMember = described(v.string(), "The place its data lives in: 'default', or a place such as 'eu'.");
+
 export const ProjectSchema = v.object({
   id: v.string(),
   name: v.string(),
+  place: placeMember,
   unknownFields: v.string(),
   honeypot: v.nullable(v.string()),
   turnstile: described(v.boolean(), 'Whether a Turnstile secret is set (it is never shown).'),
@@ -292,6 +299,7 @@ export const ProjectSchema = v.object({
 export const ProjectSummarySchema = v.object({
   id: v.string(),
   name: v.string(),
+  place: placeMember,
   createdAt: iso,
   fields: v.number(),
   keys: v.number(),

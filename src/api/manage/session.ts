@@ -5,9 +5,9 @@ import type { Context } from 'hono';
 import { crossSiteSignIn, invalidCredentials } from '../../http/replies.ts';
 import { randomToken, sha256Text } from '../../lib/hex.ts';
 import { actorName } from '../../ops/context.ts';
+import { database } from '../../store/db.ts';
 import { deleteSession, insertSession } from '../../store/sessions.ts';
 import type { ManageRoutes } from './define.ts';
-import { managerOf } from './define.ts';
 import {
   ACCESS_RECHECK_MS,
   csrfTokenOf,
@@ -70,7 +70,7 @@ export function sessionRoutes(routes: ManageRoutes): void {
       );
       const expiresAt = new Date(ends).toISOString();
       await insertSession(
-        managerOf(c, principal).db,
+        database(c.env.DB),
         {
           idHash: await sha256Text(id),
           actor: actorName(principal.actor),

@@ -24,6 +24,7 @@ import { deleteSubmission, storedSubmission, submissionPage } from '../../ops/in
 import { eraseValue } from '../../ops/submissions.ts';
 import { sessionDatabase } from '../../store/db.ts';
 import type { StoredSubmission } from '../../store/inbox.ts';
+import { placeOf } from '../../store/places.ts';
 import {
   BOOKMARK_HEADER,
   DEFAULT_LIMIT,
@@ -54,9 +55,11 @@ function manager(c: ReadContext, writes: boolean): { m: Manager; bookmark: () =>
   const given = c.req.header(BOOKMARK_HEADER);
   const start =
     given !== undefined && BOOKMARK.test(given) ? given : writes ? 'first-primary' : 'first-unconstrained';
-  const { db, bookmark } = sessionDatabase(c.env.DB, start);
+  // C41: the database of the key's project's place.
+  const place = c.var.project.place;
+  const { db, bookmark } = sessionDatabase(placeOf(c.env, place).d1, start);
   return {
-    m: { db, actor: { kind: 'key', prefix: c.var.keyPrefix }, keyProject: c.var.project.id },
+    m: { db, place, actor: { kind: 'key', prefix: c.var.keyPrefix }, keyProject: c.var.project.id },
     bookmark,
   };
 }
@@ -126,7 +129,7 @@ async function deleteOne(c: ReadContext): Promise<Response> {
 async function download(c: ReadContext): Promise<Response> {
   const { id, field } = c.req.valid('param' as never) as v.InferOutput<typeof FileParams>;
   const { m } = manager(c, false);
-  return fileResponse(c, m.db, c.var.project.id, id, field, false);
+  return fileResponse(c, m.db, m.place, c.var.project.id, id, field, false);
 }
 
 /** POST /api/v1/submissions/erase {"field", "value"}: every submission whose field holds the value. */
