@@ -120,6 +120,7 @@ export function context(io: Io, openDb: Open = openDatabase): Context {
             localOps({
               db: database.db,
               places: database.places,
+              files: database.files,
               actor: { kind: 'tool' },
               assets: BUILT_MODEL,
             }),

@@ -15,6 +15,7 @@ import * as inbox from '../src/ops/inbox.ts';
 import { parseErasureValue } from '../src/ops/input.ts';
 import * as integrations from '../src/ops/integrations.ts';
 import * as keys from '../src/ops/keys.ts';
+import * as move from '../src/ops/move.ts';
 import * as projects from '../src/ops/projects.ts';
 import * as submissions from '../src/ops/submissions.ts';
 import * as targets from '../src/ops/targets.ts';
@@ -28,6 +29,7 @@ const OPERATIONS = {
   projectSchema: projects.projectSchema,
   updateProject: projects.updateProject,
   deleteProject: projects.deleteProject,
+  moveProject: move.moveProject,
   defineField: fields.defineField,
   removeField: fields.removeField,
   addOrigin: fields.addOrigin,
@@ -203,6 +205,8 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
       } as Input<typeof R.updateProject, 'body'>;
       return member<never>('project')(await call(R.updateProject, { params: { projectId }, body }));
     },
+    moveProject: async (projectId, to) =>
+      (await call(R.moveProject, { params: { projectId }, body: { to } })) as never,
     deleteProject: async (projectId) =>
       member<never>('project')(await call(R.deleteProject, { params: { projectId } })),
     defineField: async (projectId, def, mode) => {

@@ -48,6 +48,10 @@ export function projectCommands(cli: Command, { withOps, print, secret, io }: Co
     .option('--unknown-fields <policy>', 'reject or discard fields the project does not define', 'reject')
     .option('--honeypot <field>', 'a hidden form field that people leave empty; filled, it marks spam')
     .option('--turnstile', TURNSTILE_HELP)
+    .option(
+      '--region <place>',
+      "where its data lives: a place of the worker's (e.g. eu); default: the default place",
+    )
     .addOption(refusedSecretOption())
     .action(
       withOps(
@@ -61,6 +65,7 @@ export function projectCommands(cli: Command, { withOps, print, secret, io }: Co
             unknownFields: string;
             honeypot?: string;
             turnstile?: boolean;
+            region?: string;
           },
         ) => {
           const fields = parseFieldSpecs(opts.field);
@@ -71,10 +76,11 @@ export function projectCommands(cli: Command, { withOps, print, secret, io }: Co
             unknownFields: opts.unknownFields,
             honeypot: opts.honeypot,
             turnstileSecret: opts.turnstile ? await turnstileSecret() : undefined,
+            region: opts.region,
           });
           print(global, created, () =>
             [
-              `Created project ${created.projectId} "${created.name}" with ${created.fields.length} field(s).`,
+              `Created project ${created.projectId} "${created.name}" with ${created.fields.length} field(s), in the place '${created.place}'.`,
               `API key (shown once; only its hash is stored): ${created.apiKey}`,
               `HTML form address (no key needed): POST /f/${created.formId}`,
             ].join('\n'),
@@ -93,10 +99,11 @@ export function projectCommands(cli: Command, { withOps, print, secret, io }: Co
           projects.length === 0
             ? 'No projects yet: forms project create <name> --field <name>:<type>'
             : table([
-                ['ID', 'NAME', 'FIELDS', 'KEYS', 'SUBMISSIONS'],
+                ['ID', 'NAME', 'PLACE', 'FIELDS', 'KEYS', 'SUBMISSIONS'],
                 ...projects.map((p) => [
                   p.id,
                   p.name,
+                  p.place,
                   String(p.fields),
                   String(p.keys),
                   String(p.submissions),
@@ -213,6 +220,25 @@ export function projectCommands(cli: Command, { withOps, print, secret, io }: Co
           );
         },
       ),
+    );
+
+  project
+    .command('move <project>')
+    .description(
+      'move the project and all its data to another place: copied, verified, then deleted where it was',
+    )
+    .requiredOption('--to <place>', 'the place to move it to (e.g. eu, or default)')
+    .action(
+      withOps(async (ops, global, projectId: string, opts: { to: string }) => {
+        const moved = await ops.moveProject(projectId, opts.to);
+        const rows = Object.values(moved.rows).reduce((a, b) => a + b, 0);
+        print(
+          global,
+          moved,
+          () =>
+            `Moved project ${projectId} from '${moved.from}' to '${moved.to}': ${rows} rows and ${moved.files} file(s), each table's count and content checked; its keys and form address keep working.`,
+        );
+      }),
     );
 
   project

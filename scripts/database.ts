@@ -1,18 +1,26 @@
 // The D1 database of the command-line tools, through Wrangler's platform proxy: the local one that
 // `npm run dev` uses (migrated on demand), or the deployed one of wrangler.toml with `--remote`.
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { R2Bucket } from '@cloudflare/workers-types';
 import { getPlatformProxy, unstable_readConfig } from 'wrangler';
 import { NotFound } from '../src/lib/faults.ts';
 import { type Db, database } from '../src/store/db.ts';
-import { places } from '../src/store/places.ts';
+import { placeNamed, places } from '../src/store/places.ts';
 
 type D1 = Parameters<typeof database>[0];
 export type Target = { remote: boolean; persistTo?: string | undefined };
 /** `db` is the default place's; `places` every place's database by name (C41), the default's first. */
-export type Database = { db: Db; places: ReadonlyMap<string, Db>; close(): Promise<void> };
+export type Database = {
+  db: Db;
+  places: ReadonlyMap<string, Db>;
+  /** C41: a place's bucket (local only: `--remote` opens the databases alone). */
+  files?: (place: string) => R2Bucket | undefined;
+  close(): Promise<void>;
+};
 
 const CONFIG = 'wrangler.toml';
 const MIGRATIONS_DIR = 'schema/migrations';
@@ -135,9 +143,14 @@ function remoteConfig(): { path: string; cleanup(): void } {
 }
 
 /** C41: every place's database of the proxy's bindings, by the place's name. */
-function opened(proxy: Awaited<ReturnType<typeof open>>): Database {
+function opened(proxy: Awaited<ReturnType<typeof open>>, local: boolean): Database {
   const all = new Map(places(proxy.env).map((p) => [p.name, database(p.d1 as D1)]));
-  return { db: database(proxy.env.DB), places: all, close: () => proxy.dispose() };
+  return {
+    db: database(proxy.env.DB),
+    places: all,
+    ...(local ? { files: (name: string) => placeNamed(proxy.env, name)?.files } : {}),
+    close: () => proxy.dispose(),
+  };
 }
 
 /** The D1 bindings of wrangler.toml: every place's database (C41). */
@@ -149,7 +162,7 @@ export async function openDatabase(target: Target): Promise<Database> {
   if (target.remote) {
     const config = remoteConfig();
     const proxy = await open(config.path, target).finally(config.cleanup);
-    return opened(proxy);
+    return opened(proxy, false);
   }
   let proxy = await open(CONFIG, target);
   const pending: string[] = [];
@@ -163,5 +176,5 @@ export async function openDatabase(target: Target): Promise<Database> {
     }
     proxy = await open(CONFIG, target);
   }
-  return opened(proxy);
+  return opened(proxy, true);
 }

@@ -137,6 +137,14 @@ const MANAGE: Record<Exclude<ManageRouteName, 'signIn' | 'getSession' | 'signOut
     who: 'project',
   },
   deleteProject: { method: 'DELETE', path: p, allowed: 200, who: 'operator' },
+  // C41: an unknown place, so that the matrix moves nothing: 400 once the caller may move it.
+  moveProject: {
+    method: 'POST',
+    path: (f) => `${p(f)}/move`,
+    body: { to: 'nowhere' },
+    allowed: 400,
+    who: 'operator',
+  },
   getProjectSchema: { method: 'GET', path: (f) => `${p(f)}/schema`, allowed: 200, who: 'project' },
   defineField: {
     method: 'PUT',

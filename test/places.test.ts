@@ -211,4 +211,134 @@ describe('C41: places', () => {
     );
     expect(await eu().select().from(projects).where(eq(projects.id, projectId))).toEqual([]);
   });
+
+  describe('moving a project', () => {
+    const post = (key: string, email: string, idem?: string) =>
+      submit({
+        key,
+        json: { email, message: 'moving' },
+        ...(idem === undefined ? {} : { headers: { 'Idempotency-Key': idem } }),
+      });
+
+    it('copies everything, verifies it, switches, deletes the source; old keys and the form address keep working', async () => {
+      const { projectId, apiKey, formId } = await newProject(FIELDS);
+      await ok(
+        await api('POST', `/projects/${projectId}/webhooks`, {
+          body: { url: 'https://hooks.example.com/m' },
+        }),
+        201,
+      );
+      for (const i of [1, 2, 3]) await expectEnvelope(await post(apiKey, `m${i}@example.com`), 201);
+      const moved = await ok<{
+        from: string;
+        to: string;
+        rows: Record<string, number>;
+        project: { place: string };
+      }>(await api('POST', `/projects/${projectId}/move`, { body: { to: 'eu' } }));
+      expect(moved).toMatchObject({ from: 'default', to: 'eu', project: { place: 'eu' } });
+      expect(moved.rows).toMatchObject({ projects: 1, submissions: 3, webhooks: 1, fields: 2, api_keys: 1 });
+      expect(await rowsIn(home(), projectId)).toEqual([]);
+      expect(await home().select().from(projects).where(eq(projects.id, projectId))).toEqual([]);
+      expect(await rowsIn(eu(), projectId)).toHaveLength(3);
+      // The old (untagged) key and form address now lead to the EU database. A request that meets
+      // the project gone from where this isolate had it cached is told to retry (503), once.
+      const first = await post(apiKey, 'after@example.com', 'after');
+      if (first.status === 503) expect(first.headers.get('Retry-After')).toBe('2');
+      else expect(first.status).toBe(201);
+      await expectEnvelope(
+        await post(apiKey, 'after@example.com', 'after'),
+        first.status === 503 ? 201 : 200,
+      );
+      const res = await fetchWorker(
+        new Request(`https://forms.test/f/${formId}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+          body: 'email=form%40example.com',
+        }),
+      );
+      expect(res.status).toBe(201);
+      expect(await rowsIn(eu(), projectId)).toHaveLength(5);
+      expect(await rowsIn(home(), projectId)).toEqual([]);
+      // The management API finds it where it lives; the audit log there records the move.
+      const audit = await ok<{ entries: { action: string }[] }>(
+        await api('GET', `/projects/${projectId}/audit`),
+      );
+      expect(audit.entries.map((e) => e.action)).toContain('project.move');
+    });
+
+    it('a project moved twice: keys made in each place lead to where it lives now', async () => {
+      const { projectId, apiKey } = await euProject();
+      await ok(await api('POST', `/projects/${projectId}/move`, { body: { to: 'default' } }));
+      const newer = await ok<{ key: string }>(
+        await api('POST', `/projects/${projectId}/keys`, { body: { kind: 'publishable' } }),
+        201,
+      );
+      expect(placeOfKey(newer.key)).toBe('default');
+      await ok(await api('POST', `/projects/${projectId}/move`, { body: { to: 'eu' } }));
+      await expectEnvelope(await post(apiKey, 'eu-key@example.com'), 201);
+      await expectEnvelope(await post(newer.key, 'default-key@example.com'), 201);
+      expect(await rowsIn(eu(), projectId)).toHaveLength(2);
+      expect(await home().select().from(directory).where(eq(directory.projectId, projectId))).toEqual(
+        expect.arrayContaining([{ lookup: `p:${projectId}`, projectId, place: 'eu', movingTo: null }]),
+      );
+      // Where it lives holds no forwarding of its own.
+      expect(
+        (await eu().select().from(directory).where(eq(directory.projectId, projectId))).filter(
+          (r) => !r.lookup.startsWith('p:'),
+        ),
+      ).toEqual([]);
+    });
+
+    it('submissions arriving during the move are stored once each, or refused with 503 and Retry-After and stored by their retry', async () => {
+      const { projectId, apiKey } = await newProject(FIELDS);
+      for (let i = 0; i < 40; i++) await expectEnvelope(await post(apiKey, `before${i}@example.com`), 201);
+      const move = api('POST', `/projects/${projectId}/move`, { body: { to: 'eu' } });
+      const sent = Array.from({ length: 30 }, (_, i) => `during${i}`);
+      const refused: string[] = [];
+      for (const idem of sent) {
+        const res = await post(apiKey, `${idem}@example.com`, idem);
+        if (res.status === 503) {
+          expect(res.headers.get('Retry-After')).toMatch(/^\d+$/);
+          refused.push(idem);
+        } else expect(res.status).toBe(201);
+      }
+      await ok(await move);
+      // Each refused one, retried with its Idempotency-Key; and a retry of every one, to be sure.
+      for (const idem of sent) {
+        const res = await post(apiKey, `${idem}@example.com`, idem);
+        expect([200, 201]).toContain(res.status);
+      }
+      const stored = [...(await rowsIn(eu(), projectId)), ...(await rowsIn(home(), projectId))];
+      const emails = stored.map((r) => (JSON.parse(r.data) as { email: string }).email);
+      expect(new Set(emails).size).toBe(emails.length);
+      expect(emails).toHaveLength(70);
+      expect(await rowsIn(home(), projectId)).toEqual([]);
+      expect(refused.length).toBeGreaterThan(0);
+    });
+
+    it('an unknown place, or the place it is in, is 400 and changes nothing', async () => {
+      const { projectId, apiKey } = await euProject();
+      expect(
+        await problem(await api('POST', `/projects/${projectId}/move`, { body: { to: 'mars' } }), 400),
+      ).toBe("Unknown place 'mars': this worker's places are 'default', 'eu'");
+      expect(
+        await problem(await api('POST', `/projects/${projectId}/move`, { body: { to: 'eu' } }), 400),
+      ).toBe(`Project '${projectId}' lives in 'eu' already`);
+      await expectEnvelope(await post(apiKey, 'still@example.com'), 201);
+      expect(await rowsIn(eu(), projectId)).toHaveLength(1);
+    });
+
+    it('only the operator moves a project: its own secret key may not', async () => {
+      const { projectId } = await euProject();
+      const secret = await ok<{ key: string }>(
+        await api('POST', `/projects/${projectId}/keys`, { body: { kind: 'secret' } }),
+        201,
+      );
+      const res = await api('POST', `/projects/${projectId}/move`, {
+        body: { to: 'default' },
+        token: secret.key,
+      });
+      expect(res.status).toBe(403);
+    });
+  });
 });

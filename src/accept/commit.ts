@@ -123,8 +123,9 @@ export async function commitRow(
     // directory leads to the new one), and this request, told to retry, loses nothing.
     if (fault === 'project-moving') throw projectMoving();
     if (fault === 'project-gone') {
-      forgetKey(db, keyHash);
-      if (await movedAway(db, row.projectId)) throw projectMoving();
+      const moved = await movedAway(db, row.projectId);
+      forgetKey(db, keyHash, !moved);
+      if (moved) throw projectMoving();
       throw invalidKey();
     }
     if (fault === 'too-large') throw tooLargeToStore();

@@ -1,6 +1,7 @@
 // C19: what every management operation is given: the database, and who asks (for the audit
 // log). Each operation exists once: the command-line tool and the management API both call it.
 
+import type { R2Bucket } from '@cloudflare/workers-types';
 import type { Mailer } from '../delivery/consent.ts';
 import { NotFound, ProjectMoving } from '../lib/faults.ts';
 import type { Assets } from '../spam/model.ts';
@@ -30,6 +31,8 @@ export type Manager = {
    * Operations on a project are given the manager of its place (`atProject`).
    */
   places?: ReadonlyMap<string, Db> | undefined;
+  /** C41: a place's bucket of files, for a move (absent: the move copies no files). */
+  files?: ((place: string) => R2Bucket | undefined) | undefined;
   actor: Actor;
   /**
    * In the worker: hands submissions marked for delivery to its queue (C26), so they go within

@@ -130,13 +130,14 @@ export function resolveForm(
 
 /**
  * Forgets what is cached for a key: D1 has said its project is gone (C31). It is remembered as
- * unknown, so that the requests that follow answer 401 without a query.
+ * unknown, so that the requests that follow answer 401 without a query; unless (C41) the project
+ * moved to another place, which the next request's look-up finds.
  */
-export function forgetKey(db: D1Database, keyHash: string): void {
+export function forgetKey(db: D1Database, keyHash: string, gone = true): void {
   const caches = cachesByDb.get(db);
   if (caches === undefined) return;
   caches.known.delete(keyHash);
-  caches.unknown.set(keyHash, true);
+  if (gone) caches.unknown.set(keyHash, true);
 }
 
 async function withSchemas(project: ProjectConfig, place: string): Promise<ResolvedProject> {

@@ -41,7 +41,7 @@ import { sendJson } from '../../http/send.ts';
 import { Conflict, InvalidInput, NotFound, UnavailableError } from '../../lib/faults.ts';
 import { atProject, type Manager } from '../../ops/context.ts';
 import { database } from '../../store/db.ts';
-import { DEFAULT_PLACE, places } from '../../store/places.ts';
+import { DEFAULT_PLACE, placeNamed, places } from '../../store/places.ts';
 import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, refuse } from './principal.ts';
 
 /** The largest body a management route reads. */
@@ -198,6 +198,7 @@ export async function managerOf(c: Context<ManageEnv>, principal: Principal): Pr
     db: all.get(place) ?? database(c.env.DB),
     place,
     places: all,
+    files: (name) => placeNamed(c.env, name)?.files,
     actor: principal.actor,
     keyProject: principal.projectId,
     assets: c.env.ASSETS,

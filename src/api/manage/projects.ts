@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { fieldFromJson } from '../../fields/spec.ts';
 import { addOrigin, defineField, removeField, removeOrigin } from '../../ops/fields.ts';
 import { createKey, listKeys, revokeKey } from '../../ops/keys.ts';
+import { moveProject } from '../../ops/move.ts';
 import {
   createProject,
   deleteProject,
@@ -160,6 +161,38 @@ export function projectRoutes(routes: ManageRoutes): void {
       message: 'Project updated',
       data: { project: await updateProject(m, params.projectId, body) },
     }),
+  });
+
+  routes.add({
+    ...MANAGE_ROUTES.moveProject,
+    tag: 'Projects',
+    summary: 'Moves a project to another place (C41): copied, verified, switched, then deleted where it was',
+    description:
+      'Everything of the project (submissions, files, keys, targets, deliveries, search terms, audit entries, analytics) is copied to the place, compared table by table (row counts and content hashes), and only then deleted where it was. Submissions that arrive meanwhile get 503 with Retry-After (an Idempotency-Key makes the retry safe). Its keys and form address keep working. The operator only.',
+    access: 'operator',
+    reply: {
+      status: 200,
+      description: 'Moved: the rows copied in each table, the files, and the project where it lives now.',
+      members: {
+        from: v.string(),
+        to: v.string(),
+        rows: v.record(v.string(), v.number()),
+        files: v.number(),
+        project: ProjectSchema,
+      },
+      example: {
+        message: "Project moved to 'eu'",
+        from: 'default',
+        to: 'eu',
+        rows: { projects: 1, submissions: 12 },
+        files: 0,
+        project: { ...PROJECT_EXAMPLE, place: 'eu' },
+      },
+    },
+    handler: async ({ m, params, body }) => {
+      const moved = await moveProject(m, params.projectId, body.to);
+      return { message: `Project moved to '${moved.to}'`, data: moved };
+    },
   });
 
   routes.add({

@@ -2,6 +2,7 @@
 // of its parameters, query and body. The routes (projects.ts, targets.ts, inbox.ts, session.ts)
 // declare their handlers and replies over these entries, and the tool's remote client
 // (cli/ops.ts) builds its requests from the same entries, so a path or a body is written once.
+import * as v from 'valibot';
 import { EraseBody } from '../../http/erase.ts';
 import {
   AuditQuery,
@@ -53,6 +54,14 @@ export const MANAGE_ROUTES = {
     path: '/projects/:projectId',
     operationId: 'deleteProject',
     params: ProjectParams,
+  },
+  moveProject: {
+    method: 'post',
+    path: '/projects/:projectId/move',
+    operationId: 'moveProject',
+    params: ProjectParams,
+    // C41: the place to move it to, by the name its bindings give it (`eu` for DB_EU and FILES_EU).
+    body: v.strictObject({ to: v.pipe(v.string(), v.minLength(1), v.maxLength(40)) }),
   },
   getProjectSchema: {
     method: 'get',

@@ -1,0 +1,133 @@
+// C41: moving a project to another place: copy everything (rows and files), verify, switch its
+// routing, then delete the source copy. Submissions that arrive meanwhile are refused with 503 and
+// Retry-After by the source database itself (a trigger), so none is lost and none is in both.
+import type { R2Bucket } from '@cloudflare/workers-types';
+import { InvalidInput } from '../lib/faults.ts';
+import { copyProject, deleteProjectRows, fingerprint } from '../store/copy.ts';
+import {
+  abandonMove,
+  beginMove,
+  dropForwarding,
+  formLookup,
+  forwardTo,
+  keyLookup,
+  settlePlace,
+} from '../store/directory.ts';
+import { listKeys } from '../store/projects.ts';
+import { atProject, homeOf, type Manager, placesOf, recordChange, requireProject } from './context.ts';
+import { projectView } from './projects.ts';
+
+export type MoveReport = {
+  from: string;
+  to: string;
+  /** The project's rows in each table, as copied and found equal on both sides. */
+  rows: Record<string, number>;
+  files: number;
+};
+
+/** The files of the project in a bucket: every object under `<project>/`. */
+async function objectsOf(bucket: R2Bucket, projectId: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix: `${projectId}/`, ...(cursor === undefined ? {} : { cursor }) });
+    keys.push(...page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor !== undefined);
+  return keys;
+}
+
+/** Copies each file, then checks that the copy has the same bytes (its size and MD5 as R2 reports them). */
+async function copyFiles(from: R2Bucket, to: R2Bucket, projectId: string): Promise<number> {
+  const keys = await objectsOf(from, projectId);
+  for (const key of keys) {
+    const object = await from.get(key);
+    if (object === null) continue; // deleted since the listing: a submission erased meanwhile
+    const bytes = await object.arrayBuffer();
+    await to.put(key, bytes, {
+      httpMetadata: object.httpMetadata ?? {},
+      customMetadata: object.customMetadata ?? {},
+      md5: bytes,
+    } as never);
+    const copy = await to.head(key);
+    if (copy === null || copy.size !== object.size) throw new Error(`the copy of the file '${key}' differs`);
+  }
+  return keys.length;
+}
+
+/**
+ * Moves the project to the place `to`. The source place refuses the project's new submissions from
+ * the start (503, retried by clients with their Idempotency-Key) and its changes; the copy is
+ * compared table by table (row counts and content hashes); only then is routing switched and the
+ * source copy deleted. A failure before the switch leaves the project where it was, as it was.
+ */
+export async function moveProject(
+  m: Manager,
+  projectId: string,
+  to: string,
+): Promise<MoveReport & { project: ReturnType<typeof projectView> }> {
+  const source = await atProject(m, projectId);
+  const from = source.place ?? 'default';
+  const target = placesOf(m).get(to);
+  if (target === undefined) {
+    throw new InvalidInput(
+      `Unknown place '${to}': this worker's places are ${[...placesOf(m).keys()].map((p) => `'${p}'`).join(', ')}`,
+    );
+  }
+  if (to === from) throw new InvalidInput(`Project '${projectId}' lives in '${to}' already`);
+  const p = await requireProject(source, projectId);
+  if (m.files === undefined) {
+    // Without the buckets, the files would stay behind and be deleted with the source copy.
+    throw new InvalidInput("A move needs the worker's buckets: move through the worker (--url), or locally");
+  }
+  const fromFiles = m.files(from);
+  const toFiles = m.files?.(to);
+  if (fromFiles !== undefined && toFiles === undefined) {
+    throw new InvalidInput(
+      `The place '${to}' has no bucket for files (FILES_${to.toUpperCase()}): add one first`,
+    );
+  }
+  const home = homeOf(m);
+  await beginMove(home, source.db, p.id, from, to);
+  let report: MoveReport;
+  try {
+    // What an earlier move that failed may have left there.
+    await deleteProjectRows(target.$client, p.id);
+    const rows = await copyProject(source.db.$client, target.$client, p.id);
+    const files =
+      fromFiles !== undefined && toFiles !== undefined ? await copyFiles(fromFiles, toFiles, p.id) : 0;
+    const [before, after] = await Promise.all([
+      fingerprint(source.db.$client, p.id),
+      fingerprint(target.$client, p.id),
+    ]);
+    for (const [table, seen] of Object.entries(before)) {
+      const copy = after[table];
+      if (copy?.rows !== seen.rows || copy.sha256 !== seen.sha256) {
+        throw new Error(`the copy of ${table} differs (${seen.rows} rows there, ${copy?.rows ?? 0} here)`);
+      }
+    }
+    report = { from, to, rows, files };
+  } catch (error) {
+    await deleteProjectRows(target.$client, p.id).catch(() => {});
+    await abandonMove(home, source.db, p.id, from);
+    throw error;
+  }
+  // The switch: the place it left forwards its keys and form address; every other place's
+  // forwarding leads to its new place; the default database names it.
+  const keys = await listKeys(source.db, p.id);
+  const lookups = [
+    ...keys.map((k) => keyLookup(k.keyHash)),
+    ...(p.formId === null ? [] : [formLookup(p.formId)]),
+  ];
+  for (const [place, db] of placesOf(m)) {
+    if (place === to) await dropForwarding(db, p.id);
+    else await forwardTo(db, p.id, to, place === from ? lookups : []);
+  }
+  await settlePlace(home, p.id, to);
+  // Only now, with the copy verified and in use, does the source copy go (its files with it, by
+  // the place's sweep).
+  await deleteProjectRows(source.db.$client, p.id);
+  const there = { ...m, db: target, place: to };
+  await recordChange(there, p.id, 'project.move', { from, to, files: report.files });
+  return { ...report, project: projectView(await requireProject(there, p.id), to) };
+}
