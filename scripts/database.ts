@@ -178,3 +178,18 @@ export async function openDatabase(target: Target): Promise<Database> {
   }
   return opened(proxy, true);
 }
+
+/** D1's location hints (`wrangler d1 create --location`): a place named after one is created there. */
+const LOCATION_HINTS = new Set(['wnam', 'enam', 'weur', 'eeur', 'apac', 'oc']);
+
+/**
+ * C41: how a place's database is created: `DB_EU` in the EU jurisdiction (its data stored and
+ * processed in the EU); `DB_WEUR` and the other location hints near there; `DB` and any other
+ * name wherever Cloudflare places it.
+ */
+export function createArgs(d: { binding: string; name: string }): string[] {
+  const place = /^DB_([A-Z0-9]+)$/.exec(d.binding)?.[1]?.toLowerCase();
+  if (place === 'eu') return ['d1', 'create', d.name, '--jurisdiction', 'eu'];
+  if (place !== undefined && LOCATION_HINTS.has(place)) return ['d1', 'create', d.name, '--location', place];
+  return ['d1', 'create', d.name];
+}

@@ -14,7 +14,7 @@ import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { unstable_readConfig } from 'wrangler';
 import { readDeployment, saveDeployment } from '../cli/deployment.ts';
 import { randomToken, TOKEN_LENGTH } from '../src/lib/hex.ts';
-import { accountDatabases, wranglerEnv, wranglerJson } from './database.ts';
+import { accountDatabases, createArgs, wranglerEnv, wranglerJson } from './database.ts';
 
 const ENTRY = 'dist/worker/index.mjs';
 const UPLOAD = ['deploy', ENTRY, '--no-bundle'];
@@ -84,7 +84,7 @@ export function plan(config: Config): string[] {
   return [
     'build the assets (widget, dashboard, API document) and the worker’s modules',
     `find the D1 databases of wrangler.toml in the account (${config.databases.map((d) => d.name).join(', ')})`,
-    'create each one that does not exist yet, by its name in wrangler.toml',
+    'create each one that does not exist yet, by its name in wrangler.toml (DB_EU in the EU jurisdiction)',
     `apply the migrations to every database, by binding (${bindings}), before any code that needs them`,
     'first deploy only: make the operator token (ADMIN_TOKEN) and put it in a file only you can read',
     `upload the worker (wrangler deploy), which creates the R2 bucket and the queues it names; the token goes with it from that file, then the file is deleted`,
@@ -154,7 +154,7 @@ async function deploy(config: Config): Promise<void> {
     await step(
       `create the database ${d.name}`,
       `nothing was uploaded. Read wrangler's message above (a name taken, a limit reached, a permission missing: ${AUTH}), then run \`npm run deploy\` again`,
-      async () => (await run('wrangler', ['d1', 'create', d.name])).code === 0,
+      async () => (await run('wrangler', createArgs(d))).code === 0,
     );
   }
   await migrate(

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveDeployment, savedToken } from '../../cli/deployment.ts';
-import { withDatabaseIds } from '../../scripts/database.ts';
+import { createArgs, withDatabaseIds } from '../../scripts/database.ts';
 import { runProcess, tempDir } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -42,7 +42,7 @@ async function deploy(
   const statePath = join(dir, 'fake-state.json');
   const state: State = {
     name: WORKER,
-    bindings: { DB: 'edge-forms' },
+    bindings: { DB: 'edge-forms', DB_EU: 'edge-forms-eu' },
     databases: [],
     worker: false,
     secrets: {},
@@ -82,10 +82,14 @@ describe('npm run deploy (C42)', () => {
       'npm run -s build:worker',
       'wrangler d1 list --json',
       'wrangler d1 create edge-forms',
+      // C41: the place eu's database, in the EU jurisdiction.
+      'wrangler d1 create edge-forms-eu --jurisdiction eu',
       'wrangler d1 migrations apply DB --remote',
+      'wrangler d1 migrations apply DB_EU --remote',
       'wrangler secret list --format json',
       expect.stringMatching(/^wrangler deploy dist\/worker\/index\.mjs --no-bundle --secrets-file \S+$/),
       'wrangler d1 migrations apply DB --remote',
+      'wrangler d1 migrations apply DB_EU --remote',
     ]);
     const token = TOKEN.exec(result.stdout)?.[1] ?? '';
     expect(token).toHaveLength(43);
@@ -112,7 +116,7 @@ describe('npm run deploy (C42)', () => {
 
   it('an update: migrates, uploads without a secret, migrates; no token made or shown', async () => {
     const { dir, result, state, calls } = await deploy({
-      databases: ['edge-forms'],
+      databases: ['edge-forms', 'edge-forms-eu'],
       worker: true,
       secrets: { ADMIN_TOKEN: 'x'.repeat(43) },
     });
@@ -122,9 +126,11 @@ describe('npm run deploy (C42)', () => {
       'npm run -s build:worker',
       'wrangler d1 list --json',
       'wrangler d1 migrations apply DB --remote',
+      'wrangler d1 migrations apply DB_EU --remote',
       'wrangler secret list --format json',
       'wrangler deploy dist/worker/index.mjs --no-bundle',
       'wrangler d1 migrations apply DB --remote',
+      'wrangler d1 migrations apply DB_EU --remote',
     ]);
     expect(state.secrets).toEqual({ ADMIN_TOKEN: 'x'.repeat(43) });
     expect(result.stdout).not.toMatch(TOKEN);
@@ -132,7 +138,7 @@ describe('npm run deploy (C42)', () => {
   });
 
   it('in CI, a first deploy stops before the upload instead of making a token', async () => {
-    const { dir, result, calls } = await deploy({ databases: ['edge-forms'] }, { ci: true });
+    const { dir, result, calls } = await deploy({ databases: ['edge-forms', 'edge-forms-eu'] }, { ci: true });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the operator token failed: this is CI');
     expect(calls.some((c) => c.startsWith('wrangler deploy'))).toBe(false);
@@ -173,7 +179,7 @@ describe('npm run deploy (C42)', () => {
   it("in CI, a first deploy takes the token from CI's secret variable, by file, and neither saves nor prints it", async () => {
     const given = 'c'.repeat(44);
     const { dir, result, state, calls } = await deploy(
-      { databases: ['edge-forms'] },
+      { databases: ['edge-forms', 'edge-forms-eu'] },
       { ci: true, env: { ADMIN_TOKEN: given } },
     );
     expect(result.code, result.stderr).toBe(0);
@@ -262,5 +268,26 @@ describe('forms --remote finds the database by its name in wrangler.toml (C42)',
     expect(() => withDatabaseIds([{ binding: 'DB', database_name: 'edge-forms-eu' }], listed)).toThrow(
       "The account has no D1 database named 'edge-forms-eu' (binding DB)",
     );
+  });
+});
+
+describe('where a deploy creates each place’s database (C41)', () => {
+  it('DB_EU in the EU jurisdiction, a location hint’s place near there, the others where Cloudflare puts them', () => {
+    expect(createArgs({ binding: 'DB_EU', name: 'f-eu' })).toEqual([
+      'd1',
+      'create',
+      'f-eu',
+      '--jurisdiction',
+      'eu',
+    ]);
+    expect(createArgs({ binding: 'DB_APAC', name: 'f-apac' })).toEqual([
+      'd1',
+      'create',
+      'f-apac',
+      '--location',
+      'apac',
+    ]);
+    expect(createArgs({ binding: 'DB', name: 'f' })).toEqual(['d1', 'create', 'f']);
+    expect(createArgs({ binding: 'DB_SHARD2', name: 'f-2' })).toEqual(['d1', 'create', 'f-2']);
   });
 });

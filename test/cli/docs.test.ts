@@ -23,6 +23,7 @@ const DOCUMENTS = [
   'docs/settings.md',
   'docs/spam.md',
   'docs/analytics.md',
+  'docs/places.md',
   'docs/deploy.md',
   'docs/performance.md',
 ];

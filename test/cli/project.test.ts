@@ -50,7 +50,7 @@ describe('project create', () => {
     const result = await forms('project', 'create', 'Plain', '--field', 'x:boolean');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /^Created project p_\w+ "Plain" with 1 field\(s\)\.\nAPI key .*: edgeform_pk_\w{32}\nHTML form address \(no key needed\): POST \/f\/f_\w{12}\n$/,
+      /^Created project p_\w+ "Plain" with 1 field\(s\), in the place 'default'\.\nAPI key .*: edgeform_pk_\w{32}\nHTML form address \(no key needed\): POST \/f\/f_\w{12}\n$/,
     );
   });
 
@@ -93,7 +93,7 @@ describe('project list / show / delete', () => {
       submissions: 3,
     });
     const text = await forms('project', 'list');
-    expect(text.stdout).toMatch(new RegExp(`${p.projectId}\\s+Contact\\s+2\\s+2\\s+3`));
+    expect(text.stdout).toMatch(new RegExp(`${p.projectId}\\s+Contact\\s+default\\s+2\\s+2\\s+3`));
   });
 
   it('show lists fields, origins, policy and keys, but never a key itself', async () => {
