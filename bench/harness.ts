@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
 import { buildAssets } from '../scripts/build-assets.ts';
-import { openDatabase, persistArgs, wrangler } from '../scripts/database.ts';
+import { databaseBindings, openDatabase, persistArgs, wrangler } from '../scripts/database.ts';
 import { createProjectFromSpecs } from '../src/ops/projects.ts';
 import { displayPrefix, generateKey, hashKey, KIND_PREFIXES } from '../src/projects/keys.ts';
 import { insertKey } from '../src/store/projects.ts';
@@ -172,7 +172,10 @@ export function measureStartup(built: Built, runs: number): { ms: number[]; prof
 
 /** A persisted local D1 with the real migrations, and a project with SPEC's five fields. */
 export async function seed(state: string): Promise<{ projectId: string; apiKey: string }> {
-  wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(state)]);
+  // C41: every place's database, as `npm run dev` migrates them.
+  for (const binding of databaseBindings()) {
+    wrangler(['d1', 'migrations', 'apply', binding, '--local', ...persistArgs(state)]);
+  }
   const seeded = await openDatabase({ remote: false, persistTo: state });
   try {
     const { projectId } = await createProjectFromSpecs(seeded.db, {
@@ -208,7 +211,6 @@ export async function start(
   secrets: Record<string, string> = {},
 ): Promise<{ mf: Miniflare; urls: Record<string, string> }> {
   const config = unstable_readConfig({ config: 'wrangler.toml' });
-  const [d1] = config.d1_databases;
   const service = (name: string, outdir: string) => ({
     name,
     modules: [
@@ -220,9 +222,14 @@ export async function start(
     })),
     modulesRoot: outdir,
     compatibilityDate: config.compatibility_date,
-    // The local database wrangler migrated: wrangler names it by its id, or (C42: wrangler.toml
-    // holds none) by its binding.
-    d1Databases: { DB: d1?.database_id ?? d1?.binding ?? 'DB' },
+    // The local databases wrangler migrated: wrangler names each by its id, or (C42: wrangler.toml
+    // holds none) by its binding. C41: every place's.
+    d1Databases: Object.fromEntries(
+      config.d1_databases.map((d: { binding: string; database_id?: string }) => [
+        d.binding,
+        d.database_id ?? d.binding,
+      ]),
+    ),
     bindings: { ...(config.vars as Record<string, string | number>), ...secrets },
     // C26: deliveries are sent to a queue nobody consumes here: the send is measured, not delivery.
     ...(process.env.BENCH_NO_QUEUE

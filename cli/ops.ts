@@ -16,6 +16,7 @@ import { parseErasureValue } from '../src/ops/input.ts';
 import * as integrations from '../src/ops/integrations.ts';
 import * as keys from '../src/ops/keys.ts';
 import * as move from '../src/ops/move.ts';
+import * as places from '../src/ops/places.ts';
 import * as projects from '../src/ops/projects.ts';
 import * as submissions from '../src/ops/submissions.ts';
 import * as targets from '../src/ops/targets.ts';
@@ -30,6 +31,7 @@ const OPERATIONS = {
   updateProject: projects.updateProject,
   deleteProject: projects.deleteProject,
   moveProject: move.moveProject,
+  listPlaces: places.listPlaces,
   defineField: fields.defineField,
   removeField: fields.removeField,
   addOrigin: fields.addOrigin,
@@ -69,7 +71,7 @@ type Tail<F> = F extends (m: Manager, ...rest: infer A) => infer R ? (...rest: A
 export type Ops = { [K in keyof Operations]: Tail<Operations[K]> };
 
 /** The operations that concern no one project: every other is given its project's id first. */
-const ACROSS_PROJECTS = new Set<string>(['createProject', 'listProjects']);
+const ACROSS_PROJECTS = new Set<string>(['createProject', 'listProjects', 'listPlaces']);
 
 /** The operations on a database, as the tool; C41: each project's on the database of its place. */
 export function localOps(m: Manager): Ops {
@@ -205,6 +207,7 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
       } as Input<typeof R.updateProject, 'body'>;
       return member<never>('project')(await call(R.updateProject, { params: { projectId }, body }));
     },
+    listPlaces: async () => member<never>('places')(await call(R.listPlaces)),
     moveProject: async (projectId, to) =>
       (await call(R.moveProject, { params: { projectId }, body: { to } })) as never,
     deleteProject: async (projectId) =>

@@ -253,4 +253,30 @@ export function projectCommands(cli: Command, { withOps, print, secret, io }: Co
         print(global, { deleted: p.id }, () => `Deleted project ${p.id} "${p.name}" and all it owned.`);
       }),
     );
+
+  // C41: every place's database: how full it is, and a warning at 80% of D1's limit.
+  cli
+    .command('places')
+    .description("every place's database: its size against D1's 10 GB, its rows; a warning at 80%")
+    .action(
+      withOps(async (ops, global) => {
+        const places = await ops.listPlaces();
+        print(global, { places }, () =>
+          [
+            table([
+              ['PLACE', 'SIZE', 'USED', 'PROJECTS', 'SUBMISSIONS', 'DELIVERIES'],
+              ...places.map((p) => [
+                p.name,
+                p.bytes === null ? '?' : `${(p.bytes / 1e6).toFixed(1)} MB`,
+                p.used === null ? '?' : `${(p.used * 100).toFixed(2)}%`,
+                String(p.rows.projects),
+                String(p.rows.submissions),
+                String(p.rows.deliveries),
+              ]),
+            ]),
+            ...places.flatMap((p) => (p.warning === null ? [] : [`Warning: ${p.warning}`])),
+          ].join('\n'),
+        );
+      }),
+    );
 }

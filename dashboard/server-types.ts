@@ -7,6 +7,7 @@ import type { FileMetadata } from '../src/fields/file.ts';
 import type { listDeliveries } from '../src/ops/deliveries.ts';
 import type { DayReport, ProjectStats, SubmissionView } from '../src/ops/inbox.ts';
 import type { IntegrationView } from '../src/ops/integrations.ts';
+import type { PlaceView } from '../src/ops/places.ts';
 import type { listProjects, ProjectView } from '../src/ops/projects.ts';
 import type { WebhookView } from '../src/ops/targets.ts';
 import type { AuditEntry } from '../src/store/audit.ts';
@@ -14,6 +15,8 @@ import type { AuditEntry } from '../src/store/audit.ts';
 export type Project = ProjectView;
 /** A project as the list of projects shows it. */
 export type ProjectSummary = Awaited<ReturnType<typeof listProjects>>[number];
+/** C41: a place's database, as the operator sees it. */
+export type Place = PlaceView;
 export type Webhook = WebhookView;
 /** C38: a built-in integration, as listed (its secret by its last four characters). */
 export type Integration = IntegrationView;

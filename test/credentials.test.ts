@@ -121,6 +121,7 @@ const p = (f: Fixture) => `/api/v1/projects/${f.projectId}`;
 
 const MANAGE: Record<Exclude<ManageRouteName, 'signIn' | 'getSession' | 'signOut'>, Case> = {
   listProjects: { method: 'GET', path: () => '/api/v1/projects', allowed: 200, who: 'any' },
+  listPlaces: { method: 'GET', path: () => '/api/v1/places', allowed: 200, who: 'operator' },
   createProject: {
     method: 'POST',
     path: () => '/api/v1/projects',

@@ -212,6 +212,54 @@ describe('C41: places', () => {
     expect(await eu().select().from(projects).where(eq(projects.id, projectId))).toEqual([]);
   });
 
+  describe('capacity', () => {
+    it('the operator sees each database: its size as D1 reports it, its rows; a key may not', async () => {
+      const { apiKey } = await euProject();
+      await expectEnvelope(await submit({ key: apiKey, json: { email: 'size@example.com' } }), 201);
+      const { places: shown } = await ok<{
+        places: {
+          name: string;
+          bytes: number | null;
+          used: number | null;
+          warning: null;
+          rows: Record<string, number>;
+        }[];
+      }>(await api('GET', '/places'));
+      expect(shown.map((p) => p.name)).toEqual(['default', 'eu']);
+      const euShown = shown[1];
+      expect(euShown?.rows.submissions).toBe((await eu().select().from(submissions)).length);
+      expect(euShown?.rows.projects).toBe((await eu().select().from(projects)).length);
+      expect(euShown?.bytes).toBeGreaterThan(0);
+      expect(euShown?.warning).toBeNull();
+      const secret = await ok<{ key: string }>(
+        await api('POST', `/projects/${(await euProject()).projectId}/keys`, { body: { kind: 'secret' } }),
+        201,
+      );
+      expect((await api('GET', '/places', { token: secret.key })).status).toBe(403);
+    });
+
+    it('at 80% of the limit, the place is named with what to do', async () => {
+      const { listPlaces } = await import('../src/ops/places.ts');
+      const m = {
+        db: home(),
+        places: new Map([
+          ['default', home()],
+          ['eu', eu()],
+        ]),
+        actor: { kind: 'operator' as const },
+      };
+      const [, euPlace] = await listPlaces(m);
+      const bytes = euPlace?.bytes ?? 0;
+      // A limit just above its size: under 80%, no warning; just below 125% of it: a warning.
+      const [, roomy] = await listPlaces(m, Math.ceil(bytes / 0.79));
+      expect(roomy?.warning).toBeNull();
+      const [, full] = await listPlaces(m, Math.floor(bytes / 0.81));
+      expect(full?.warning).toBe(
+        `The database of 'eu' is 81% full: add a place and move projects to it (docs/places.md)`,
+      );
+    });
+  });
+
   describe('moving a project', () => {
     const post = (key: string, email: string, idem?: string) =>
       submit({

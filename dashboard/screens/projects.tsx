@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, Problem, projectPath } from '../api.ts';
 import { Sparkline } from '../chart.tsx';
 import { type Draft, emptyDraft, FieldEditor, fieldNamed, toField } from '../fields.tsx';
-import type { Day, ProjectSummary, Session } from '../server-types.ts';
+import type { Day, Place, ProjectSummary, Session } from '../server-types.ts';
 import { go, screenPath } from '../session.ts';
 import { messageOf, plural, ShownOnce, Time, useLoad } from '../ui.tsx';
 
@@ -26,7 +26,7 @@ function Card({ project }: { project: Summary }) {
         {plural(project.submissions, 'submission')}
       </p>
       <p class="muted">
-        Last: <Time iso={project.lastReceivedAt} />
+        Last: <Time iso={project.lastReceivedAt} /> · data in <strong>{project.place}</strong>
       </p>
       {stats.data && (
         <>
@@ -38,8 +38,9 @@ function Card({ project }: { project: Summary }) {
   );
 }
 
-function NewProject({ onCreated }: { onCreated: () => void }) {
+function NewProject({ onCreated, places }: { onCreated: () => void; places: Place[] }) {
   const [name, setName] = useState('');
+  const [region, setRegion] = useState('default');
   const [drafts, setDrafts] = useState<Draft[]>([
     { ...emptyDraft(), name: 'email', rules: { format: 'email' } },
   ]);
@@ -52,6 +53,7 @@ function NewProject({ onCreated }: { onCreated: () => void }) {
       const done = await api<{ projectId: string; apiKey: string }>('POST', '/projects', {
         name,
         fields: drafts.map(toField),
+        ...(region === 'default' ? {} : { region }),
       });
       setCreated(done);
       onCreated();
@@ -78,6 +80,18 @@ function NewProject({ onCreated }: { onCreated: () => void }) {
         Name
         <input value={name} required onInput={(e) => setName(e.currentTarget.value)} />
       </label>
+      {places.length > 1 && (
+        <label>
+          Where its data lives
+          <select value={region} onChange={(e) => setRegion(e.currentTarget.value)}>
+            {places.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {drafts.map((d, i) => (
         <FieldEditor
           key={i}
@@ -105,10 +119,23 @@ function NewProject({ onCreated }: { onCreated: () => void }) {
 }
 
 export function ProjectsScreen({ session }: { session: Session }) {
+  const operator = session.projectId === null;
   const projects = useLoad(() => api<{ projects: Summary[] }>('GET', '/projects'), []);
+  // C41: the operator's places, for a new project's choice and each database's warning at 80%.
+  const places = useLoad(
+    (): Promise<{ places: Place[] }> =>
+      operator ? api<{ places: Place[] }>('GET', '/places') : Promise.resolve({ places: [] }),
+    [operator],
+  );
+  const warnings = places.data?.places.flatMap((p) => (p.warning === null ? [] : [p.warning])) ?? [];
   return (
     <>
       <h1>Projects</h1>
+      {warnings.map((w) => (
+        <p key={w} class="error" role="alert">
+          {w}
+        </p>
+      ))}
       {projects.error && <p class="error">{projects.error}</p>}
       {projects.data && projects.data.projects.length === 0 && <p>No projects yet.</p>}
       <ul class="cards">
@@ -116,7 +143,7 @@ export function ProjectsScreen({ session }: { session: Session }) {
           <Card key={p.id} project={p} />
         ))}
       </ul>
-      {session.projectId === null && <NewProject onCreated={projects.reload} />}
+      {operator && <NewProject onCreated={projects.reload} places={places.data?.places ?? []} />}
     </>
   );
 }

@@ -303,6 +303,9 @@ export function SettingsScreen({ projectId, session }: ScreenProps) {
   return (
     <>
       <h1>Settings of {project.name}</h1>
+      <p class="muted">
+        Its data lives in the place <strong>{project.place}</strong> (its database and bucket).
+      </p>
       <Fields project={project} reload={loaded.reload} />
       <ListEditor
         title="Allowed origins"

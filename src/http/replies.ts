@@ -182,6 +182,8 @@ export const notFound = () =>
 /** C32: the paths of the management API and of its sessions. */
 export const MANAGE_PATH = '/api/v1/projects';
 export const SESSION_PATH = '/api/v1/session';
+/** C41: the operator's view of the places (their databases' size). */
+export const PLACES_PATH = '/api/v1/places';
 /** C37: where a notification address's verification link leads. */
 export const VERIFY_PATH = '/verify';
 

@@ -41,6 +41,8 @@ const SUBMISSION_PATH = [
   'src/lib/urls.ts',
   'src/store/d1.ts',
   'src/store/intake.ts',
+  // C41: which database a key or form address names: the bindings' names, no query.
+  'src/store/places.ts',
   'src/delivery/outbox.ts',
 ];
 /** The packages it runs on. */

@@ -53,7 +53,8 @@ export type Tag =
   | 'Fields, origins and keys'
   | 'Targets and deliveries'
   | 'Integrations'
-  | 'Inbox';
+  | 'Inbox'
+  | 'Places';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

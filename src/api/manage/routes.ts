@@ -6,6 +6,7 @@ import { consentRoutes } from './consent.ts';
 import { ManageRoutes } from './define.ts';
 import { inboxRoutes } from './inbox.ts';
 import { integrationRoutes } from './integrations.ts';
+import { placeRoutes } from './places.ts';
 import type { ManageEnv } from './principal.ts';
 import { projectRoutes } from './projects.ts';
 import { sessionRoutes } from './session.ts';
@@ -18,6 +19,7 @@ export function manageRoutes(app: HonoBase<AppEnv>): void {
   targetRoutes(routes);
   integrationRoutes(routes);
   inboxRoutes(routes);
+  placeRoutes(routes);
   routes.close();
   consentRoutes(app);
 }

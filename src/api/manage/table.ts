@@ -34,6 +34,8 @@ import {
 } from './schemas.ts';
 
 export const MANAGE_ROUTES = {
+  // C41: every place's database, its size and rows (the operator only).
+  listPlaces: { method: 'get', path: '/places', operationId: 'listPlaces' },
   listProjects: { method: 'get', path: '/projects', operationId: 'listProjects' },
   createProject: { method: 'post', path: '/projects', operationId: 'createProject', body: NewProjectBody },
   getProject: {
