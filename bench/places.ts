@@ -1,7 +1,7 @@
 // `npm run bench:places` (C41): the same write-bound load on one database and on two, side by side
 // in one run, on the production bundle under Miniflare (bench/harness.ts), with each D1 binding
 // wrapped in a MODEL of D1 in production: every round trip takes BENCH_D1_LATENCY_MS (default 15),
-// and each database has one writer, which writes BENCH_D1_ROW_MS per row (default 2: 500 rows a
+// and each database has one writer, which writes BENCH_D1_ROW_MS per row (default 4: 250 rows a
 // second) one write at a time. Local D1 answers in microseconds and has no such writer, so without
 // the model a second database could show nothing. Two projects share the load, half the
 // connections each: both in the default place, then one of them in `eu`. Prints accepted requests
@@ -16,7 +16,7 @@ import { createProject, createProjectFromSpecs } from '../src/ops/projects.ts';
 import { buildBundle, load, median, type Run, scenarios, seed, start } from './harness.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_D1_LATENCY_MS ?? 15);
-const ROW_MS = Number(process.env.BENCH_D1_ROW_MS ?? 2);
+const ROW_MS = Number(process.env.BENCH_D1_ROW_MS ?? 4);
 const REQUESTS = Number(process.env.BENCH_PLACES_REQUESTS ?? 6000);
 const CONNECTIONS = Number(process.env.BENCH_PLACES_CONNECTIONS ?? 64);
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
