@@ -3,6 +3,7 @@
 import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deliveries, directory, projects, submissions, webhooks } from '../schema/tables.ts';
 import { enqueueStored } from '../src/delivery/outbox.ts';
@@ -387,6 +388,118 @@ describe('C41: places', () => {
         token: secret.key,
       });
       expect(res.status).toBe(403);
+    });
+  });
+
+  describe('files, failures and a move in progress', () => {
+    const PNG = Uint8Array.from([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82,
+    ]);
+    const withPhoto = [
+      { name: 'email', type: 'string' },
+      { name: 'photo', type: 'file', rules: { accept: ['image/png'], maxSize: '1MB' } },
+    ];
+    const upload = async (formId: string) => {
+      const data = new FormData();
+      data.append('email', 'ada@example.com');
+      data.append('photo', new File([PNG], 'me.png', { type: 'image/png' }));
+      const res = await fetchWorker(
+        new Request(`https://forms.test/f/${formId}`, {
+          method: 'POST',
+          body: data,
+          headers: { Accept: 'application/json' },
+        }),
+      );
+      expect(res.status).toBe(201);
+    };
+    const objects = async (bucket: R2Bucket, projectId: string) =>
+      (await bucket.list({ prefix: `${projectId}/` })).objects.map((o) => o.key);
+
+    it('an eu project’s file goes to the EU bucket only; a move takes its files along, and the source bucket is emptied', async () => {
+      const { projectId, formId } = await newProject(withPhoto, { region: 'eu' });
+      await upload(formId);
+      const [key] = await objects(env.FILES_EU, projectId);
+      expect(key).toMatch(new RegExp(`^${projectId}/[0-9a-f-]{36}/photo$`));
+      expect(await objects(env.FILES, projectId)).toEqual([]);
+      const moved = await ok<{ files: number }>(
+        await api('POST', `/projects/${projectId}/move`, { body: { to: 'default' } }),
+      );
+      expect(moved.files).toBe(1);
+      expect(await objects(env.FILES, projectId)).toEqual([key]);
+      expect(new Uint8Array(await ((await env.FILES.get(key ?? '')) as R2ObjectBody).arrayBuffer())).toEqual(
+        PNG,
+      );
+      // The source's copy leaves with the minute's sweep of its place.
+      await worker.scheduled?.(
+        createScheduledController({ cron: '* * * * *', scheduledTime: Date.now() }),
+        env,
+      );
+      expect(await objects(env.FILES_EU, projectId)).toEqual([]);
+      // The file is served from where the project lives now.
+      const { submissions: listed } = await ok<{ submissions: { id: string }[] }>(
+        await api('GET', `/projects/${projectId}/submissions`),
+      );
+      const served = await api('GET', `/projects/${projectId}/submissions/${listed[0]?.id}/files/photo`);
+      expect(served.status).toBe(200);
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+    });
+
+    it('a move that fails leaves the project where it was, taking submissions, with no partial copy', async () => {
+      const { projectId, apiKey, formId } = await newProject(FIELDS);
+      await expectEnvelope(await submit({ key: apiKey, json: { email: 'stay@example.com' } }), 201);
+      // A project in eu holding the same form address: the copy of the project's row is refused.
+      await env.DB_EU.prepare(
+        "insert into projects (id, name, form_id, created_at) values ('p_squatter', 'Squatter', ?, '2026-01-01T00:00:00.000Z')",
+      )
+        .bind(formId)
+        .run();
+      const res = await api('POST', `/projects/${projectId}/move`, { body: { to: 'eu' } });
+      expect(await problem(res, 409)).toBe(
+        `The move of '${projectId}' to 'eu' was undone: Error: UNIQUE constraint failed: projects.form_id: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_UNIQUE)`,
+      );
+      expect(await eu().select().from(submissions).where(eq(submissions.projectId, projectId))).toEqual([]);
+      expect(await eu().select().from(projects).where(eq(projects.id, projectId))).toEqual([]);
+      const [still] = await home().select().from(projects).where(eq(projects.id, projectId));
+      expect(still?.movingSince).toBeNull();
+      expect(await home().select().from(directory).where(eq(directory.projectId, projectId))).toEqual([]);
+      await expectEnvelope(await submit({ key: apiKey, json: { email: 'after@example.com' } }), 201);
+      expect(await rowsIn(home(), projectId)).toHaveLength(2);
+      await env.DB_EU.prepare("delete from projects where id = 'p_squatter'").run();
+    });
+
+    it('while a move runs, the management API answers the project’s routes 503 with Retry-After', async () => {
+      const { projectId } = await euProject();
+      const { beginMove, abandonMove } = await import('../src/store/directory.ts');
+      await beginMove(home(), eu(), projectId, 'eu', 'default');
+      const res = await api('GET', `/projects/${projectId}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('Retry-After')).toMatch(/^\d+$/);
+      await abandonMove(home(), eu(), projectId, 'eu');
+      expect((await api('GET', `/projects/${projectId}`)).status).toBe(200);
+    });
+
+    it('property: any text as a key or a form address names a place or the default, and never throws', async () => {
+      const { placeOfForm } = await import('../src/projects/cache.ts');
+      const { generateKey, looksLikeKey } = await import('../src/projects/keys.ts');
+      fc.assert(
+        fc.property(fc.string(), (text) => {
+          expect(typeof placeOfKey(text)).toBe('string');
+          expect(typeof placeOfForm(text)).toBe('string');
+          expect(typeof placeOfPrefix(text)).toBe('string');
+        }),
+      );
+      fc.assert(
+        fc.property(
+          fc.stringMatching(/^[a-z][a-z0-9]{0,11}$/),
+          fc.constantFrom('publishable', 'secret'),
+          (place, kind) => {
+            fc.pre(place !== 'pk' && place !== 'sk');
+            const key = generateKey(kind as 'publishable' | 'secret', place);
+            expect(looksLikeKey(key)).toBe(true);
+            expect(placeOfKey(key)).toBe(place === 'default' ? 'default' : place);
+          },
+        ),
+      );
     });
   });
 });

@@ -2,7 +2,7 @@
 // routing, then delete the source copy. Submissions that arrive meanwhile are refused with 503 and
 // Retry-After by the source database itself (a trigger), so none is lost and none is in both.
 import type { R2Bucket } from '@cloudflare/workers-types';
-import { InvalidInput } from '../lib/faults.ts';
+import { Conflict, causeText, InvalidInput, UnavailableError } from '../lib/faults.ts';
 import { copyProject, deleteProjectRows, fingerprint } from '../store/copy.ts';
 import {
   abandonMove,
@@ -37,6 +37,12 @@ async function objectsOf(bucket: R2Bucket, projectId: string): Promise<string[]>
   return keys;
 }
 
+/** A failed move's copies of files in the place it did not reach. */
+async function deleteFiles(bucket: R2Bucket, projectId: string): Promise<void> {
+  const keys = await objectsOf(bucket, projectId);
+  for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
+}
+
 /** Copies each file, then checks that the copy has the same bytes (its size and MD5 as R2 reports them). */
 async function copyFiles(from: R2Bucket, to: R2Bucket, projectId: string): Promise<number> {
   const keys = await objectsOf(from, projectId);
@@ -47,10 +53,12 @@ async function copyFiles(from: R2Bucket, to: R2Bucket, projectId: string): Promi
     await to.put(key, bytes, {
       httpMetadata: object.httpMetadata ?? {},
       customMetadata: object.customMetadata ?? {},
-      md5: bytes,
-    } as never);
+    });
+    // R2's etag of a whole upload is the MD5 of its bytes: the same etag, the same bytes.
     const copy = await to.head(key);
-    if (copy === null || copy.size !== object.size) throw new Error(`the copy of the file '${key}' differs`);
+    if (copy === null || copy.size !== object.size || copy.etag !== object.etag) {
+      throw new Error(`the copy of the file '${key}' differs`);
+    }
   }
   return keys.length;
 }
@@ -109,8 +117,12 @@ export async function moveProject(
     report = { from, to, rows, files };
   } catch (error) {
     await deleteProjectRows(target.$client, p.id).catch(() => {});
+    if (toFiles !== undefined) await deleteFiles(toFiles, p.id).catch(() => {});
     await abandonMove(home, source.db, p.id, from);
-    throw error;
+    // D1 or R2 away: 503, try again. Anything else (a row the place refused, a copy that differs)
+    // is named: the project is where it was.
+    if (error instanceof UnavailableError) throw error;
+    throw new Conflict(`The move of '${p.id}' to '${to}' was undone: ${causeText(error, 200)}`);
   }
   // The switch: the place it left forwards its keys and form address; every other place's
   // forwarding leads to its new place; the default database names it.
