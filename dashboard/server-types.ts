@@ -2,7 +2,7 @@
 // of the server is bundled), so a screen cannot drift from what the API returns.
 
 import type * as v from 'valibot';
-import type { SessionSchema } from '../src/api/manage/schemas.ts';
+import type { SessionSchema } from '../src/api/manage/views.ts';
 import type { FileMetadata } from '../src/fields/file.ts';
 import type { listDeliveries } from '../src/ops/deliveries.ts';
 import type { DayReport, ProjectStats, SubmissionView } from '../src/ops/inbox.ts';

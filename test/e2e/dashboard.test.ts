@@ -158,6 +158,8 @@ describe('C33: the dashboard', () => {
   it('creates a project: a rule at fault is named beside its field; the key is shown once', async () => {
     const form = page.getByRole('form', { name: 'New project' });
     await form.getByLabel('Name').first().fill('Newsletter');
+    // C41: where its data lives, among the worker's places.
+    await form.getByLabel('Where its data lives').selectOption('eu');
     await form.getByRole('button', { name: 'Add a field' }).click();
     const age = form.locator('.field-editor').last();
     await age.getByLabel('Name').fill('age');
@@ -178,6 +180,8 @@ describe('C33: the dashboard', () => {
     await page.getByRole('heading', { name: 'Embed' }).waitFor();
     await page.goto(`${worker}/admin/#/`);
     await page.getByRole('link', { name: 'Newsletter' }).waitFor();
+    const card = page.locator('.card', { has: page.getByRole('link', { name: 'Newsletter' }) });
+    expect(await card.textContent()).toContain('data in eu');
   });
 
   it('finds a submission by search, and opens it with its picture and its PDF', async () => {

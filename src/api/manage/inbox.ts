@@ -18,8 +18,8 @@ import {
 } from '../../ops/inbox.ts';
 import { eraseValue } from '../../ops/submissions.ts';
 import { type ManageRoutes, plural } from './define.ts';
-import { AuditEntrySchema, DayStatsSchema, DropOffSchema, SubmissionSchema } from './schemas.ts';
 import { MANAGE_ROUTES } from './table.ts';
+import { AuditEntrySchema, DayStatsSchema, DropOffSchema, SubmissionSchema } from './views.ts';
 
 const TAG = 'Inbox';
 

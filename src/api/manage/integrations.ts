@@ -10,8 +10,8 @@ import {
   testIntegration,
 } from '../../ops/integrations.ts';
 import { type ManageRoutes, plural } from './define.ts';
-import { IntegrationSchema } from './schemas.ts';
 import { MANAGE_ROUTES } from './table.ts';
+import { IntegrationSchema } from './views.ts';
 
 const TAG = 'Integrations';
 

@@ -15,8 +15,8 @@ import {
 } from '../../ops/projects.ts';
 import { displayPrefix } from '../../projects/keys.ts';
 import { type ManageRoutes, plural } from './define.ts';
-import { KeySchema, ProjectSchema, ProjectSummarySchema } from './schemas.ts';
 import { MANAGE_ROUTES } from './table.ts';
+import { KeySchema, ProjectSchema, ProjectSummarySchema } from './views.ts';
 
 export const PROJECT_EXAMPLE = {
   id: 'p_k3jd8s2mq0zx',

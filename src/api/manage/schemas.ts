@@ -1,17 +1,8 @@
-// C32, C34: what the management API takes and answers, as valibot schemas: the routes declare
-// them beside their handlers, and the OpenAPI document is generated from them. A body's values are
-// checked again by the operation itself (src/ops), with the sentences the tool prints.
+// C32, C34: what the management API takes, as valibot schemas (what it answers is views.ts): the
+// routes declare them beside their handlers, and the OpenAPI document is generated from them. A
+// body's values are checked again by the operation itself (src/ops), with the sentences the tool prints.
 import * as v from 'valibot';
-import {
-  DELIVERY_STATES,
-  DISABLED_REASONS,
-  FIELD_TYPES,
-  INTEGRATION_KINDS,
-  KEY_KINDS,
-  TARGET_KINDS,
-  UNKNOWN_FIELD_POLICIES,
-} from '../../../schema/tables.ts';
-import { FileMetadataSchema } from '../../http/openapi.ts';
+import { DELIVERY_STATES, FIELD_TYPES, KEY_KINDS, UNKNOWN_FIELD_POLICIES } from '../../../schema/tables.ts';
 import { described, flag, known, oneOf, time, whole } from '../../http/query-values.ts';
 import { AUDIT_PAGE, BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE, MAX_STATS_DAYS } from '../../ops/inbox.ts';
 import {
@@ -22,7 +13,6 @@ import {
   MAX_LIST_ENTRIES,
   MAX_THRESHOLD,
   MIN_THRESHOLD,
-  SPAM_LAYERS,
   SPAM_MODES,
   VERDICTS,
 } from '../../spam/settings.ts';
@@ -169,7 +159,7 @@ export const ConfirmationBody = v.strictObject({
 });
 
 /** C39: a list entry, and the spam filter's settings; each is checked again by the operation. */
-const ListEntrySchema = v.object({
+export const ListEntrySchema = v.object({
   kind: described(v.picklist(LIST_KINDS), 'An address, a domain (of an address or a link), or a phrase.'),
   value: v.pipe(v.string(), v.maxLength(MAX_ENTRY_LENGTH)),
 });
@@ -236,198 +226,3 @@ export const BulkBody = v.strictObject({
   action: v.picklist(BULK_ACTIONS),
 });
 export const SearchRebuildBody = v.optional(v.strictObject({}));
-
-// ---- Replies ----
-
-const iso = v.pipe(v.string(), v.isoTimestamp());
-const isoOrNull = v.nullable(iso);
-
-export const FieldDefSchema = v.object({
-  name: v.string(),
-  type: v.picklist(FIELD_TYPES),
-  required: v.boolean(),
-  rules: v.optional(v.record(v.string(), v.unknown())),
-});
-
-/** C41: where a project's data lives: a database and its bucket. */
-const placeMember = described(v.string(), "The place its data lives in: 'default', or a place such as 'eu'.");
-
-export const ProjectSchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  place: placeMember,
-  unknownFields: v.string(),
-  honeypot: v.nullable(v.string()),
-  turnstile: described(v.boolean(), 'Whether a Turnstile secret is set (it is never shown).'),
-  retentionDays: v.nullable(v.number()),
-  replyToField: v.nullable(v.string()),
-  formId: v.nullable(v.string()),
-  thankYouUrl: v.nullable(v.string()),
-  confirmation: v.nullable(
-    v.object({
-      field: v.string(),
-      subject: v.string(),
-      body: v.string(),
-      replyTo: v.nullable(v.string()),
-      open: v.boolean(),
-    }),
-  ),
-  spamFilter: v.object({
-    mode: v.picklist(SPAM_MODES),
-    threshold: v.number(),
-    allow: v.array(ListEntrySchema),
-    block: v.array(ListEntrySchema),
-    learned: described(
-      v.object({ ham: v.number(), spam: v.number() }),
-      "How many of its owner's marks the project's classifier learnt, each way.",
-    ),
-  }),
-  createdAt: iso,
-  fields: v.array(FieldDefSchema),
-  origins: v.array(v.string()),
-  keys: v.array(
-    v.object({
-      prefix: v.string(),
-      kind: v.picklist(KEY_KINDS),
-      createdAt: iso,
-      revokedAt: isoOrNull,
-      lastUsedAt: isoOrNull,
-    }),
-  ),
-});
-
-export const ProjectSummarySchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  place: placeMember,
-  createdAt: iso,
-  fields: v.number(),
-  keys: v.number(),
-  submissions: v.number(),
-  unread: v.number(),
-  lastReceivedAt: isoOrNull,
-});
-
-export const KeySchema = v.object({
-  prefix: v.string(),
-  kind: v.picklist(KEY_KINDS),
-  createdAt: iso,
-  revokedAt: isoOrNull,
-  lastUsedAt: described(
-    isoOrNull,
-    'When a request last used it (to within the configuration cache’s seconds).',
-  ),
-});
-
-export const WebhookSchema = v.object({
-  webhookId: v.string(),
-  kind: v.picklist(['webhook', 'slack', 'discord']),
-  url: described(
-    v.string(),
-    "A Slack or Discord hook's URL is a secret: only its start and last four characters.",
-  ),
-  state: v.picklist(['active', 'disabled']),
-  disabledAt: isoOrNull,
-  disabledReason: v.nullable(v.string()),
-  rotatingUntil: isoOrNull,
-  createdAt: iso,
-});
-
-export const DeliverySchema = v.object({
-  id: v.string(),
-  submissionId: v.string(),
-  webhookId: v.string(),
-  kind: v.picklist(TARGET_KINDS),
-  url: v.string(),
-  status: v.picklist(DELIVERY_STATES),
-  attempts: v.number(),
-  lastStatus: v.nullable(v.number()),
-  lastError: v.nullable(v.string()),
-  nextAttemptAt: isoOrNull,
-  createdAt: iso,
-  attemptLog: v.array(
-    v.object({
-      attempt: v.number(),
-      at: iso,
-      statusCode: v.nullable(v.number()),
-      error: v.nullable(v.string()),
-      durationMs: v.nullable(v.number()),
-      excerpt: described(v.nullable(v.string()), 'The start of what the receiver answered.'),
-    }),
-  ),
-});
-
-const FieldValueSchema = v.union([v.string(), v.number(), v.boolean(), FileMetadataSchema]);
-
-export const SubmissionSchema = v.object({
-  id: described(v.string(), 'UUIDv7: ordering by id is ordering by arrival.'),
-  receivedAt: iso,
-  fields: v.record(v.string(), FieldValueSchema),
-  spam: v.boolean(),
-  read: v.boolean(),
-  readAt: isoOrNull,
-  starred: v.boolean(),
-  files: described(v.array(v.string()), 'The names of its file fields (C30).'),
-  spamVerdict: described(
-    v.picklist([...VERDICTS, 'pending']),
-    "The spam filter's verdict (C39); pending for the second after it arrives.",
-  ),
-  spamScore: described(v.nullable(v.number()), 'From 0 (ham) to 1 (spam); null when not judged.'),
-  spamReason: described(
-    v.nullable(v.object({ layer: v.picklist(SPAM_LAYERS), signals: v.array(v.string()) })),
-    'The layer that decided, and for the classifier its strongest signals.',
-  ),
-});
-
-export const DayStatsSchema = v.object({
-  day: v.pipe(v.string(), v.isoDate()),
-  accepted: v.number(),
-  spam: v.number(),
-  delivered: v.number(),
-  failed: v.number(),
-  confirmationsCapped: described(v.number(), 'C35: confirmations that a daily cap stopped.'),
-  views: described(v.number(), 'C40: visitors who saw the form on screen (once per visitor and day).'),
-  starts: described(v.number(), 'C40: visitors who typed into the form.'),
-  completionRate: described(v.nullable(v.number()), 'accepted / starts; null without a start.'),
-  conversionRate: described(v.nullable(v.number()), 'accepted / views; null without a view.'),
-});
-
-export const DropOffSchema = v.object({
-  field: v.string(),
-  visitors: described(v.number(), 'C40: visitors who left a started form at this field, unsent.'),
-  averageSeconds: described(v.nullable(v.number()), 'Their average time from the first input.'),
-});
-
-export const AuditEntrySchema = v.object({
-  id: v.string(),
-  projectId: v.nullable(v.string()),
-  at: iso,
-  actor: described(v.string(), '`operator`, `access:<email>`, `key:<prefix>` or `tool`.'),
-  action: v.string(),
-  detail: v.nullable(v.record(v.string(), v.unknown())),
-});
-
-export const SessionSchema = v.object({
-  actor: v.string(),
-  projectId: v.nullable(v.string()),
-  expiresAt: iso,
-  csrfToken: described(v.string(), 'Send it as X-CSRF-Token with every change made with the cookie.'),
-});
-
-/** C38: an integration as listed: its settings, its secret by its last four characters. */
-export const IntegrationSchema = v.object({
-  integrationId: v.string(),
-  kind: v.picklist(INTEGRATION_KINDS),
-  settings: described(
-    v.record(v.string(), v.string()),
-    'Where it writes: a sheet, a database, a table, a chat.',
-  ),
-  secret: described(v.string(), "Its token's (a Google key's id's) last four characters: never more."),
-  serviceAccount: v.optional(
-    described(v.string(), "Google Sheets: the service account's address, to share the sheet with."),
-  ),
-  state: v.picklist(['active', 'disabled']),
-  disabledAt: v.nullable(iso),
-  disabledReason: v.nullable(v.picklist(DISABLED_REASONS)),
-  createdAt: iso,
-});

@@ -18,8 +18,8 @@ import {
   SESSION_SECONDS,
   sessionCookieName,
 } from './principal.ts';
-import { SessionSchema } from './schemas.ts';
 import { MANAGE_ROUTES } from './table.ts';
+import { SessionSchema } from './views.ts';
 
 /**
  * The cookie: `Secure` and (C37) `__Host-` everywhere but on this machine, where `wrangler dev`

@@ -15,8 +15,9 @@ import {
   testWebhook,
 } from '../../ops/targets.ts';
 import { type ManageRoutes, plural } from './define.ts';
-import { DeliverySchema, NotificationStateSchema, WebhookSchema } from './schemas.ts';
+import { NotificationStateSchema } from './schemas.ts';
 import { MANAGE_ROUTES } from './table.ts';
+import { DeliverySchema, WebhookSchema } from './views.ts';
 
 const TAG = 'Targets and deliveries';
 
