@@ -122,6 +122,7 @@ export function projectCommands(cli: Command, { withOps, print, secret, io }: Co
         print(global, p, () =>
           [
             `Project ${p.id} "${p.name}" (created ${p.createdAt})`,
+            `Place: ${p.place} (where its data lives)`,
             `Unknown fields: ${p.unknownFields}`,
             `Honeypot: ${p.honeypot ?? '(none)'}`,
             `Turnstile: ${p.turnstile ? 'required (secret set)' : 'off'}`,

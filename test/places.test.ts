@@ -196,6 +196,31 @@ describe('C41: places', () => {
     expect(await rowsIn(eu(), projectId)).toEqual([]);
   });
 
+  it('every hour, each place forgets its Idempotency-Keys of a day ago, and rolls up its analytics', async () => {
+    const { projectId, apiKey } = await euProject();
+    const res = await submit({
+      key: apiKey,
+      json: { email: 'idem@example.com' },
+      headers: { 'Idempotency-Key': 'eu-key-1' },
+    });
+    await expectEnvelope(res, 201);
+    await env.DB_EU.prepare(
+      "insert into analytics_visitors (project_id, day, visitor, viewed, started, submitted) values (?, '2026-01-01', 'v1', 1, 1, 0)",
+    )
+      .bind(projectId)
+      .run();
+    await worker.scheduled?.(
+      createScheduledController({ cron: '7 * * * *', scheduledTime: Date.now() + 2 * 86_400_000 }),
+      env,
+    );
+    const [row] = await rowsIn(eu(), projectId);
+    expect(row?.idempotencyKey).toBeNull();
+    const days = await env.DB_EU.prepare('select views, starts from analytics_days where project_id = ?')
+      .bind(projectId)
+      .all();
+    expect(days.results).toEqual([{ views: 1, starts: 1 }]);
+  });
+
   it('a project id is one project’s across places: the same id in eu is a conflict', async () => {
     const { projectId } = await newProject(FIELDS);
     const { createProject } = await import('../src/ops/projects.ts');
@@ -465,6 +490,19 @@ describe('C41: places', () => {
       await expectEnvelope(await submit({ key: apiKey, json: { email: 'after@example.com' } }), 201);
       expect(await rowsIn(home(), projectId)).toHaveLength(2);
       await env.DB_EU.prepare("delete from projects where id = 'p_squatter'").run();
+    });
+
+    it('a move that stopped midway (its worker gone) is taken up by running it again', async () => {
+      const { projectId, apiKey } = await euProject();
+      await expectEnvelope(await submit({ key: apiKey, json: { email: 'midway@example.com' } }), 201);
+      const { beginMove } = await import('../src/store/directory.ts');
+      await beginMove(home(), eu(), projectId, 'eu', 'default');
+      await ok(await api('POST', `/projects/${projectId}/move`, { body: { to: 'default' } }));
+      expect(await rowsIn(home(), projectId)).toHaveLength(1);
+      expect(await rowsIn(eu(), projectId)).toEqual([]);
+      expect(
+        (await ok<{ project: { place: string } }>(await api('GET', `/projects/${projectId}`))).project.place,
+      ).toBe('default');
     });
 
     it('while a move runs, the management API answers the project’s routes 503 with Retry-After', async () => {

@@ -12,6 +12,7 @@ import {
   forwardTo,
   keyLookup,
   settlePlace,
+  whereIs,
 } from '../store/directory.ts';
 import { listKeys } from '../store/projects.ts';
 import { atProject, homeOf, type Manager, placesOf, recordChange, requireProject } from './context.ts';
@@ -74,8 +75,13 @@ export async function moveProject(
   projectId: string,
   to: string,
 ): Promise<MoveReport & { project: ReturnType<typeof projectView> }> {
-  const source = await atProject(m, projectId);
-  const from = source.place ?? 'default';
+  // A move that stopped midway (its worker gone) left the project marked as moving: running the
+  // move again takes it up, from the place it still lives in.
+  const { place: from, movingTo } = await whereIs(homeOf(m), projectId);
+  const source =
+    movingTo === null
+      ? await atProject(m, projectId)
+      : { ...m, db: placesOf(m).get(from) ?? m.db, place: from };
   const target = placesOf(m).get(to);
   if (target === undefined) {
     throw new InvalidInput(
