@@ -187,8 +187,11 @@ export async function managerOf(c: Context<ManageEnv>, principal: Principal): Pr
   const all = new Map(places(c.env).map((p) => [p.name, database(p.d1)]));
   const projectId = c.req.param('projectId');
   const keyPlace = principal.projectId === projectId ? principal.place : undefined;
+  // C41: a move finds the project's place itself, and takes up a move that stopped midway, which
+  // every other route of the project refuses (503) until it is done.
+  const moving = c.req.method === 'POST' && c.req.path.endsWith('/move');
   const at =
-    projectId === undefined
+    projectId === undefined || moving
       ? { place: DEFAULT_PLACE }
       : keyPlace !== undefined
         ? { place: keyPlace }
