@@ -6,7 +6,7 @@ import type { FieldDef } from '../fields/validation.ts';
 import { Conflict, InvalidInput } from '../lib/faults.ts';
 import type { SpamSettings } from '../spam/settings.ts';
 import type { Db } from '../store/db.ts';
-import { claimProjectId, forgetProject, idTakenElsewhere } from '../store/directory.ts';
+import { claimProjectId, forgetProject, whereIs } from '../store/directory.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
 import {
   deleteProject as deleteAll,
@@ -256,7 +256,8 @@ async function claimPlace(m: Manager, projectId: string, place: string): Promise
   const home = homeOf(m);
   const free =
     place === DEFAULT_PLACE
-      ? !(await idTakenElsewhere(home, projectId))
+      ? // Free unless another place's project has it (the default place's own clash on insert).
+        (await whereIs(home, projectId)).place === DEFAULT_PLACE
       : await claimProjectId(home, projectId, place);
   if (!free) throw new Conflict(`A project '${projectId}' exists already`);
 }

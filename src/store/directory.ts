@@ -2,7 +2,7 @@
 // the default place, and where a moved project's old keys and form address lead. Read by the
 // management API and the tool; the submission path reads only its forwarding rows, in the same
 // query as the key (intake.ts).
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, notLike } from 'drizzle-orm';
 import { directory, projects } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 import { DEFAULT_PLACE } from './places.ts';
@@ -40,17 +40,6 @@ export async function claimProjectId(home: Db, projectId: string, place: string)
       .run(),
   );
   return result.meta.changes === 1;
-}
-
-/** Whether a project of another place has this id already (the default place's own are its projects). */
-export async function idTakenElsewhere(home: Db, projectId: string): Promise<boolean> {
-  const [row] = await storage(() =>
-    home
-      .select({ place: directory.place })
-      .from(directory)
-      .where(eq(directory.lookup, projectLookup(projectId))),
-  );
-  return row !== undefined;
 }
 
 /** Forgets the project in this database's directory: its place, its forwarding (deleted, or never made). */
@@ -107,10 +96,7 @@ export async function forwardTo(db: Db, projectId: string, place: string, lookup
 
 /** The forwarding entries a place holds for a project that now lives in it: they would lead nowhere. */
 export async function dropForwarding(db: Db, projectId: string): Promise<void> {
-  const rows = await storage(() =>
-    db.select({ lookup: directory.lookup }).from(directory).where(eq(directory.projectId, projectId)),
+  await storage(() =>
+    db.delete(directory).where(and(eq(directory.projectId, projectId), notLike(directory.lookup, 'p:%'))),
   );
-  const forwarding = rows.map((r) => r.lookup).filter((l) => !l.startsWith('p:'));
-  if (forwarding.length === 0) return;
-  await storage(() => db.delete(directory).where(inArray(directory.lookup, forwarding)));
 }

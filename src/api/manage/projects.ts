@@ -168,7 +168,7 @@ export function projectRoutes(routes: ManageRoutes): void {
     tag: 'Projects',
     summary: 'Moves a project to another place (C41): copied, verified, switched, then deleted where it was',
     description:
-      'Everything of the project (submissions, files, keys, targets, deliveries, search terms, audit entries, analytics) is copied to the place, compared table by table (row counts and content hashes), and only then deleted where it was. Submissions that arrive meanwhile get 503 with Retry-After (an Idempotency-Key makes the retry safe). Its keys and form address keep working. The operator only.',
+      'Submissions arriving meanwhile get 503 with Retry-After; its keys and form address keep working.',
     access: 'operator',
     reply: {
       status: 200,
