@@ -505,6 +505,26 @@ describe('C41: places', () => {
       ).toBe('default');
     });
 
+    it('a move that stopped after its switch: running it again deletes the source copy left behind', async () => {
+      const { projectId, apiKey } = await euProject();
+      await expectEnvelope(await submit({ key: apiKey, json: { email: 'switched@example.com' } }), 201);
+      const { beginMove, forwardTo, settlePlace } = await import('../src/store/directory.ts');
+      const { copyProject } = await import('../src/store/copy.ts');
+      // Everything of a move up to its switch, and no deletion: its worker went away there.
+      await beginMove(home(), eu(), projectId, 'eu', 'default');
+      await copyProject(env.DB_EU, env.DB, projectId);
+      await forwardTo(eu(), projectId, 'default', []);
+      await settlePlace(home(), projectId, 'default');
+      expect(await rowsIn(eu(), projectId)).toHaveLength(1);
+      const done = await ok<{ from: string; to: string }>(
+        await api('POST', `/projects/${projectId}/move`, { body: { to: 'default' } }),
+      );
+      expect(done).toMatchObject({ from: 'eu', to: 'default' });
+      expect(await rowsIn(eu(), projectId)).toEqual([]);
+      expect(await eu().select().from(projects).where(eq(projects.id, projectId))).toEqual([]);
+      expect(await rowsIn(home(), projectId)).toHaveLength(1);
+    });
+
     it('while a move runs, the management API answers the project’s routes 503 with Retry-After', async () => {
       const { projectId } = await euProject();
       const { beginMove, abandonMove } = await import('../src/store/directory.ts');

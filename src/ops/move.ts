@@ -3,7 +3,7 @@
 // Retry-After by the source database itself (a trigger), so none is lost and none is in both.
 import type { R2Bucket } from '@cloudflare/workers-types';
 import { Conflict, causeText, InvalidInput, UnavailableError } from '../lib/faults.ts';
-import { copyProject, deleteProjectRows, fingerprint } from '../store/copy.ts';
+import { copyProject, deleteProjectRows, fingerprint, isMovingCopy } from '../store/copy.ts';
 import {
   abandonMove,
   beginMove,
@@ -65,6 +65,20 @@ async function copyFiles(from: R2Bucket, to: R2Bucket, projectId: string): Promi
 }
 
 /**
+ * A move that stopped after its switch, before the source copy was deleted, left that copy marked
+ * as moving (verified, and reached by nothing): it is deleted now. Returns its place, if any.
+ */
+async function finishSwitched(m: Manager, projectId: string, home: string): Promise<string | undefined> {
+  for (const [place, db] of placesOf(m)) {
+    if (place === home) continue;
+    if (!(await isMovingCopy(db.$client, projectId))) continue;
+    await deleteProjectRows(db.$client, projectId);
+    return place;
+  }
+  return undefined;
+}
+
+/**
  * Moves the project to the place `to`. The source place refuses the project's new submissions from
  * the start (503, retried by clients with their Idempotency-Key) and its changes; the copy is
  * compared table by table (row counts and content hashes); only then is routing switched and the
@@ -88,7 +102,12 @@ export async function moveProject(
       `Unknown place '${to}': this worker's places are ${[...placesOf(m).keys()].map((p) => `'${p}'`).join(', ')}`,
     );
   }
-  if (to === from) throw new InvalidInput(`Project '${projectId}' lives in '${to}' already`);
+  const finished = await finishSwitched(m, projectId, from);
+  if (to === from) {
+    if (finished === undefined) throw new InvalidInput(`Project '${projectId}' lives in '${to}' already`);
+    const there = await requireProject(source, projectId);
+    return { from: finished, to, rows: {}, files: 0, project: projectView(there, to) };
+  }
   const p = await requireProject(source, projectId);
   if (m.files === undefined) {
     // Without the buckets, the files would stay behind and be deleted with the source copy.

@@ -94,3 +94,14 @@ export async function deleteProjectRows(d1: D1Database, projectId: string): Prom
     .map((t) => d1.prepare(`delete from "${t.table}" where ${t.where}`).bind(projectId));
   await storage(() => d1.batch(statements));
 }
+
+/** Whether this database holds the project marked as moving: the source copy of a move. */
+export async function isMovingCopy(d1: D1Database, projectId: string): Promise<boolean> {
+  const row = await storage(() =>
+    d1
+      .prepare('select "moving_since" as "since" from "projects" where "id" = ?')
+      .bind(projectId)
+      .first<{ since: string | null }>(),
+  );
+  return row !== null && row.since !== null;
+}

@@ -28,6 +28,21 @@ function render(url: URL, worker: string): string {
     .replace('<form', '<form data-analytics="off"');
 }
 
+/**
+ * A project made in the database `npm run dev` is serving: a write that meets the worker's lock is
+ * tried again (at worst a second, unused project of the same name is made).
+ */
+function madeProject(spec: Parameters<typeof createProjectFromSpecs>[1]) {
+  return reading(async () => {
+    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+    try {
+      return await createProjectFromSpecs(db, spec);
+    } finally {
+      await close();
+    }
+  });
+}
+
 function stored(projectId: string) {
   return reading(async () => {
     const { db, close } = await openDatabase({ remote: false, persistTo: dir });
@@ -129,12 +144,10 @@ describe('the widget on the example page, in Chromium', () => {
   });
 
   it('an error at a checkbox is shown after its label, never inside it', async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    const strict = await createProjectFromSpecs(db, {
+    const strict = await madeProject({
       name: 'Strict',
       fields: ['name:string', 'message:string'],
     });
-    await close();
     // The project has no `enquiry`: the page's checkbox is an unknown field.
     const page = await open(strict.apiKey);
     await page.fill('#name', 'Ada');
@@ -149,13 +162,11 @@ describe('the widget on the example page, in Chromium', () => {
   });
 
   it("a project that lists allowed origins refuses the page's origin, visibly", async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    const other = await createProjectFromSpecs(db, {
+    const other = await madeProject({
       name: 'Elsewhere',
       fields: ['name:string'],
       origins: ['https://shop.example'],
     });
-    await close();
     const page = await open(other.apiKey);
     await page.fill('#name', 'Ada');
     await page.click('button[type=submit]');
@@ -213,12 +224,10 @@ describe('the widget on the example page, in Chromium', () => {
   });
 
   it('C28: a field that breaks several rules shows all its messages at that field, once', async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    const ruled = await createProjectFromSpecs(db, {
+    const ruled = await madeProject({
       name: 'Ruled',
       fields: ['name:string:minLength=3:pattern=^[a-z]+$', 'email:string:format=email'],
     });
-    await close();
     const page = await open(ruled.apiKey);
     await page.fill('#name', 'A1');
     await page.fill('#email', 'nope');

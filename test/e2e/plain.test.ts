@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../scripts/database.ts';
-import { createKey } from '../../src/ops/keys.ts';
+import { devVar } from '../../scripts/dev-vars.ts';
 import { submissionPages } from '../../src/store/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
@@ -148,7 +148,15 @@ describe('examples/plain.html with JavaScript disabled, in Chromium', () => {
       name: 'Grace',
       cv: { name: 'cv.pdf', type: 'application/pdf', size: PDF.length },
     });
-    const secret = await withDb((db) => createKey({ db, actor: { kind: 'tool' } }, 'example', 'secret'));
+    // Made through the worker's management API, as an operator would: a write of its own into the
+    // local database while `npm run dev` holds it could meet the worker's lock.
+    const made = await fetch(`${workerUrl}/api/v1/projects/example/keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${devVar('ADMIN_TOKEN') ?? ''}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ kind: 'secret' }),
+    });
+    expect(made.status).toBe(201);
+    const secret = ((await made.json()) as { data: { key: string } }).data.key;
     const res = await fetch(`${workerUrl}/api/v1/submissions/${row?.id}/files/cv`, {
       headers: { Authorization: `Bearer ${secret}` },
     });
