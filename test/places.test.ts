@@ -390,6 +390,37 @@ describe('C41: places', () => {
       expect(refused.length).toBeGreaterThan(0);
     });
 
+    it('moves only its own rows: an id with `_` is never a pattern matching another project’s', async () => {
+      const { createProject } = await import('../src/ops/projects.ts');
+      const m = {
+        db: home(),
+        places: new Map([
+          ['default', home()],
+          ['eu', eu()],
+        ]),
+        actor: { kind: 'tool' as const },
+      };
+      await createProject(m, { name: 'Underscore', fields: [], id: 'q_1' });
+      await createProject(m, { name: 'Lookalike', fields: [], id: 'qx1' });
+      for (const scope of ['confirm:q_1', 'confirm:qx1', 'capped:qx1', 'confirm:qx1:abc'])
+        await env.DB.prepare("insert into mail_counts (scope, day, count) values (?, '2026-11-25', 1)")
+          .bind(scope)
+          .run();
+      await env.DB.prepare(
+        "insert into file_deletions (prefix, created_at) values ('qx1/s/', '2026-11-25')",
+      ).run();
+      await ok(await api('POST', '/projects/q_1/move', { body: { to: 'eu' } }));
+      const left = await env.DB.prepare(
+        "select scope from mail_counts where scope like '%qx1%' order by scope",
+      ).all();
+      expect(left.results.map((r) => r.scope)).toEqual(['capped:qx1', 'confirm:qx1', 'confirm:qx1:abc']);
+      const moved = await env.DB_EU.prepare("select scope from mail_counts where scope like '%q%1%'").all();
+      expect(moved.results.map((r) => r.scope)).toEqual(['confirm:q_1']);
+      expect(
+        await env.DB_EU.prepare("select prefix from file_deletions where prefix = 'qx1/s/'").first(),
+      ).toBeNull();
+    });
+
     it('an unknown place, or the place it is in, is 400 and changes nothing', async () => {
       const { projectId, apiKey } = await euProject();
       expect(

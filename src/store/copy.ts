@@ -17,10 +17,14 @@ export const PROJECT_TABLES: readonly { table: string; where: string }[] = [
     where: '"delivery_id" in (select "id" from "deliveries" where "project_id" = ?1)',
   },
   ...own('spam_tokens', 'search_terms', 'audit_log'),
-  { table: 'mail_counts', where: `("scope" like '%:' || ?1 or "scope" like '%:' || ?1 || ':%')` },
+  // The project's id exactly (never a pattern: `_` would match any character): `<kind>:<id>` or `<kind>:<id>:…`.
+  {
+    table: 'mail_counts',
+    where: `(substr("scope", -length(?1) - 1) = ':' || ?1 or instr("scope", ':' || ?1 || ':') > 0)`,
+  },
   ...own('analytics_visitors', 'analytics_days', 'analytics_drop_off'),
   // C30: the uploads not yet cleaned up, and the files of deleted submissions not yet deleted.
-  { table: 'file_deletions', where: `"prefix" like ?1 || '/%'` },
+  { table: 'file_deletions', where: `substr("prefix", 1, length(?1) + 1) = ?1 || '/'` },
 ];
 
 /** Rows read (and written) at a time: well inside D1's 2 MB for the JSON of one statement's rows. */

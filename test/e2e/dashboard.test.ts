@@ -548,6 +548,8 @@ describe('C33: the dashboard', () => {
     expect(standin.sheets.get('1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/Leads')?.length).toBe(2);
     expect(standin.pages).toHaveLength(1);
     expect(standin.airtableRequests).toHaveLength(1);
+    // The stand-in logs a request when it arrives and keeps its message once the body is read.
+    await expect.poll(() => standin.messages.length).toBe(1);
     expect(standin.messages[0]?.text).toContain('A test from edge-forms');
     await shot('integrations');
   });
