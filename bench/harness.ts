@@ -28,13 +28,10 @@ export function median(values: number[]): number {
 }
 
 /**
- * The entry the bench runs: the production build, untouched, handed in-memory limiters; with
- * `countD1`, its D1 binding wrapped to count round trips (and those that write), which
- * `GET /__bench/d1` answers (C40: D1 writes per event).
+ * In-memory limiters with the Rate Limiting binding's interface and fixed windows, as module
+ * source for a bench's entry (see LIMITER): every limit wide open, the check itself on the path.
  */
-function benchEntry(entry: string, countD1: boolean): string {
-  return `import worker from './${entry}';
-const windows = new Map();
+export const LIMITERS = `const windows = new Map();
 const limiter = (name, limit, period) => ({
   async limit({ key }) {
     const id = name + ' ' + key, epoch = Math.floor(Date.now() / (period * 1000));
@@ -47,7 +44,16 @@ const limiters = {
   KEY_RATE_LIMIT: limiter('key', 1e9, 10),
   ADDRESS_RATE_LIMIT: limiter('address', 1e9, 10),
   EVENT_RATE_LIMIT: limiter('event', 1e9, 10),
-};
+};`;
+
+/**
+ * The entry the bench runs: the production build, untouched, handed in-memory limiters; with
+ * `countD1`, its D1 binding wrapped to count round trips (and those that write), which
+ * `GET /__bench/d1` answers (C40: D1 writes per event).
+ */
+function benchEntry(entry: string, countD1: boolean): string {
+  return `import worker from './${entry}';
+${LIMITERS}
 ${
   countD1
     ? `const d1 = { roundTrips: 0, writes: 0 };

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../scripts/database.ts';
 import { parseFieldSpecs } from '../src/fields/spec.ts';
 import { createProject, createProjectFromSpecs } from '../src/ops/projects.ts';
-import { buildBundle, load, median, type Run, scenarios, seed, start } from './harness.ts';
+import { buildBundle, LIMITERS, load, median, type Run, scenarios, seed, start } from './harness.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_D1_LATENCY_MS ?? 15);
 const ROW_MS = Number(process.env.BENCH_D1_ROW_MS ?? 4);
@@ -22,7 +22,7 @@ const CONNECTIONS = Number(process.env.BENCH_PLACES_CONNECTIONS ?? 64);
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
 
 /**
- * The entry of the bench: the production build, in-memory limiters (as bench/harness.ts's), and
+ * The entry of the bench: the production build, bench/harness.ts's in-memory limiters, and
  * every D1 binding wrapped in the model: a round trip waits the latency; a write (a statement or a
  * batch that inserts, updates or deletes) also waits for its database's one writer, which takes
  * ROW_MS per row it writes (an insert's rows are its `(?` tuples; any other statement one row).
@@ -30,20 +30,7 @@ const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
 function modelEntry(entry: string): string {
   return `import worker from './${entry}';
 const LATENCY = ${LATENCY_MS}, ROW = ${ROW_MS};
-const windows = new Map();
-const limiter = (name, limit, period) => ({
-  async limit({ key }) {
-    const id = name + ' ' + key, epoch = Math.floor(Date.now() / (period * 1000));
-    let w = windows.get(id);
-    if (w === undefined || w.epoch !== epoch) windows.set(id, (w = { epoch, count: 0 }));
-    return { success: ++w.count <= limit };
-  },
-});
-const limiters = {
-  KEY_RATE_LIMIT: limiter('key', 1e9, 10),
-  ADDRESS_RATE_LIMIT: limiter('address', 1e9, 10),
-  EVENT_RATE_LIMIT: limiter('event', 1e9, 10),
-};
+${LIMITERS}
 const WRITE = /^\\s*(insert|update|delete|replace)/i;
 const rowsOf = (sql) => (WRITE.test(sql) ? (/^\\s*insert/i.test(sql) ? Math.max(1, (sql.match(/\\(\\?/g) ?? []).length) : 1) : 0);
 const wait = (ms) => (ms > 0 ? scheduler.wait(ms) : Promise.resolve());

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { R2Bucket } from '@cloudflare/workers-types';
 import { getPlatformProxy, unstable_readConfig } from 'wrangler';
 import { NotFound } from '../src/lib/faults.ts';
-import { type Db, database } from '../src/store/db.ts';
-import { placeNamed, places } from '../src/store/places.ts';
+import { type Db, database, placeDatabases } from '../src/store/db.ts';
+import { placeNamed } from '../src/store/places.ts';
 
 type D1 = Parameters<typeof database>[0];
 export type Target = { remote: boolean; persistTo?: string | undefined };
@@ -144,10 +144,9 @@ function remoteConfig(): { path: string; cleanup(): void } {
 
 /** C41: every place's database of the proxy's bindings, by the place's name. */
 function opened(proxy: Awaited<ReturnType<typeof open>>, local: boolean): Database {
-  const all = new Map(places(proxy.env).map((p) => [p.name, database(p.d1 as D1)]));
   return {
     db: database(proxy.env.DB),
-    places: all,
+    places: placeDatabases(proxy.env),
     ...(local ? { files: (name: string) => placeNamed(proxy.env, name)?.files } : {}),
     close: () => proxy.dispose(),
   };

@@ -12,7 +12,7 @@ import { placeOfKey, placeOfPrefix } from '../src/projects/keys.ts';
 import { database } from '../src/store/db.ts';
 import { places } from '../src/store/places.ts';
 import { expectEnvelope, fetchWorker, submit } from './helpers.ts';
-import { api, newProject, ok, problem } from './manage/helpers.ts';
+import { api, newProject, ok, problem, upload } from './manage/helpers.ts';
 import { consumeOutbox } from './queue.ts';
 
 const home = () => database(env.DB);
@@ -25,6 +25,36 @@ const FIELDS = [
   { name: 'message', type: 'string' },
 ];
 const euProject = () => newProject(FIELDS, { region: 'eu' });
+
+/** C29: an HTML form's fields posted to a form address, answered as JSON. */
+const postForm = (url: string, body: string) =>
+  fetchWorker(
+    new Request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body,
+    }),
+  );
+
+/** The operations' view of both places, as the worker gives it. */
+const bothPlaces = (kind: 'tool' | 'operator') => ({
+  db: home(),
+  places: new Map([
+    ['default', home()],
+    ['eu', eu()],
+  ]),
+  actor: { kind },
+});
+
+/** A queue that keeps what is sent to it. */
+function recordingQueue() {
+  const sent: unknown[] = [];
+  const queue = {
+    send: async (body: unknown) => void sent.push(body),
+    sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)),
+  } as unknown as Queue;
+  return { queue, sent };
+}
 
 describe('C41: places', () => {
   it('the places are the bindings DB and DB_<NAME>, each with its own bucket', () => {
@@ -93,13 +123,7 @@ describe('C41: places', () => {
 
   it('an HTML form posted to an eu form address is stored in the EU database', async () => {
     const { projectId, formId } = await euProject();
-    const res = await fetchWorker(
-      new Request(`https://forms.test/f/${formId}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        body: 'email=b%40example.com&message=hi',
-      }),
-    );
+    const res = await postForm(`https://forms.test/f/${formId}`, 'email=b%40example.com&message=hi');
     expect(res.status).toBe(201);
     expect(await rowsIn(eu(), projectId)).toHaveLength(1);
   });
@@ -107,13 +131,7 @@ describe('C41: places', () => {
   it('a key or form address naming a place this worker lacks is refused without a query (401, 404)', async () => {
     const key = `edgeform_pk_mars_${'A'.repeat(32)}`;
     await expectEnvelope(await submit({ key, json: { email: 'a@example.com' } }), 401);
-    const res = await fetchWorker(
-      new Request('https://forms.test/f/f_mars_abcdefghijkl', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        body: 'email=b%40example.com',
-      }),
-    );
+    const res = await postForm('https://forms.test/f/f_mars_abcdefghijkl', 'email=b%40example.com');
     expect(res.status).toBe(404);
   });
 
@@ -149,10 +167,7 @@ describe('C41: places', () => {
     await expectEnvelope(await submit({ key: apiKey, json: { email: 'd@example.com' } }), 201);
     const [row] = await rowsIn(eu(), projectId);
     // What the submission path sends after its write names the place…
-    const sent: unknown[] = [];
-    const queue = {
-      sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)),
-    } as unknown as Queue;
+    const { queue, sent } = recordingQueue();
     await enqueueStored(queue, [{ id: row?.id ?? '' }], 'eu');
     await enqueueStored(queue, [{ id: 'default-one' }]);
     expect(sent).toEqual([{ submissionIds: [row?.id], place: 'eu' }, { submissionIds: ['default-one'] }]);
@@ -170,11 +185,7 @@ describe('C41: places', () => {
       201,
     );
     await expectEnvelope(await submit({ key: apiKey, json: { email: 'e@example.com' } }), 201);
-    const sent: unknown[] = [];
-    const queue = {
-      send: async (body: unknown) => void sent.push(body),
-      sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)),
-    } as unknown as Queue;
+    const { queue, sent } = recordingQueue();
     const later = Date.now() + 10 * 60_000;
     await worker.scheduled?.(createScheduledController({ cron: '* * * * *', scheduledTime: later }), {
       ...env,
@@ -224,14 +235,7 @@ describe('C41: places', () => {
   it('a project id is one project’s across places: the same id in eu is a conflict', async () => {
     const { projectId } = await newProject(FIELDS);
     const { createProject } = await import('../src/ops/projects.ts');
-    const m = {
-      db: home(),
-      places: new Map([
-        ['default', home()],
-        ['eu', eu()],
-      ]),
-      actor: { kind: 'tool' as const },
-    };
+    const m = bothPlaces('tool');
     await expect(createProject(m, { name: 'Twin', fields: [], id: projectId, region: 'eu' })).rejects.toThrow(
       `A project '${projectId}' exists already`,
     );
@@ -266,14 +270,7 @@ describe('C41: places', () => {
 
     it('at 80% of the limit, the place is named with what to do', async () => {
       const { listPlaces } = await import('../src/ops/places.ts');
-      const m = {
-        db: home(),
-        places: new Map([
-          ['default', home()],
-          ['eu', eu()],
-        ]),
-        actor: { kind: 'operator' as const },
-      };
+      const m = bothPlaces('operator');
       const [, euPlace] = await listPlaces(m);
       const bytes = euPlace?.bytes ?? 0;
       // A limit just above its size: under 80%, no warning; just below 125% of it: a warning.
@@ -323,13 +320,7 @@ describe('C41: places', () => {
         await post(apiKey, 'after@example.com', 'after'),
         first.status === 503 ? 201 : 200,
       );
-      const res = await fetchWorker(
-        new Request(`https://forms.test/f/${formId}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-          body: 'email=form%40example.com',
-        }),
-      );
+      const res = await postForm(`https://forms.test/f/${formId}`, 'email=form%40example.com');
       expect(res.status).toBe(201);
       expect(await rowsIn(eu(), projectId)).toHaveLength(5);
       expect(await rowsIn(home(), projectId)).toEqual([]);
@@ -392,14 +383,7 @@ describe('C41: places', () => {
 
     it('moves only its own rows: an id with `_` is never a pattern matching another project’s', async () => {
       const { createProject } = await import('../src/ops/projects.ts');
-      const m = {
-        db: home(),
-        places: new Map([
-          ['default', home()],
-          ['eu', eu()],
-        ]),
-        actor: { kind: 'tool' as const },
-      };
+      const m = bothPlaces('tool');
       await createProject(m, { name: 'Underscore', fields: [], id: 'q_1' });
       await createProject(m, { name: 'Lookalike', fields: [], id: 'qx1' });
       for (const scope of ['confirm:q_1', 'confirm:qx1', 'capped:qx1', 'confirm:qx1:abc'])
@@ -455,25 +439,12 @@ describe('C41: places', () => {
       { name: 'email', type: 'string' },
       { name: 'photo', type: 'file', rules: { accept: ['image/png'], maxSize: '1MB' } },
     ];
-    const upload = async (formId: string) => {
-      const data = new FormData();
-      data.append('email', 'ada@example.com');
-      data.append('photo', new File([PNG], 'me.png', { type: 'image/png' }));
-      const res = await fetchWorker(
-        new Request(`https://forms.test/f/${formId}`, {
-          method: 'POST',
-          body: data,
-          headers: { Accept: 'application/json' },
-        }),
-      );
-      expect(res.status).toBe(201);
-    };
     const objects = async (bucket: R2Bucket, projectId: string) =>
       (await bucket.list({ prefix: `${projectId}/` })).objects.map((o) => o.key);
 
     it('an eu project’s file goes to the EU bucket only; a move takes its files along, and the source bucket is emptied', async () => {
       const { projectId, formId } = await newProject(withPhoto, { region: 'eu' });
-      await upload(formId);
+      await upload(formId, 'photo', PNG, 'me.png', 'image/png');
       const [key] = await objects(env.FILES_EU, projectId);
       expect(key).toMatch(new RegExp(`^${projectId}/[0-9a-f-]{36}/photo$`));
       expect(await objects(env.FILES, projectId)).toEqual([]);

@@ -16,6 +16,7 @@ import {
 } from '../store/directory.ts';
 import { listKeys } from '../store/projects.ts';
 import { atProject, homeOf, type Manager, placesOf, recordChange, requireProject } from './context.ts';
+import { atPlace } from './places.ts';
 import { projectView } from './projects.ts';
 
 export type MoveReport = {
@@ -96,12 +97,7 @@ export async function moveProject(
     movingTo === null
       ? await atProject(m, projectId)
       : { ...m, db: placesOf(m).get(from) ?? m.db, place: from };
-  const target = placesOf(m).get(to);
-  if (target === undefined) {
-    throw new InvalidInput(
-      `Unknown place '${to}': this worker's places are ${[...placesOf(m).keys()].map((p) => `'${p}'`).join(', ')}`,
-    );
-  }
+  const target = atPlace(m, to).db;
   const finished = await finishSwitched(m, projectId, from);
   if (to === from) {
     if (finished === undefined) throw new InvalidInput(`Project '${projectId}' lives in '${to}' already`);
@@ -114,7 +110,7 @@ export async function moveProject(
     throw new InvalidInput("A move needs the worker's buckets: move through the worker (--url), or locally");
   }
   const fromFiles = m.files(from);
-  const toFiles = m.files?.(to);
+  const toFiles = m.files(to);
   if (fromFiles !== undefined && toFiles === undefined) {
     throw new InvalidInput(
       `The place '${to}' has no bucket for files (FILES_${to.toUpperCase()}): add one first`,

@@ -3,10 +3,10 @@ import type { FieldType, KeyKind } from '../../schema/tables.ts';
 import { submissionJsonSchema } from '../fields/json-schema.ts';
 import { parseFieldSpecs } from '../fields/spec.ts';
 import type { FieldDef } from '../fields/validation.ts';
-import { Conflict, InvalidInput } from '../lib/faults.ts';
+import { InvalidInput } from '../lib/faults.ts';
 import type { SpamSettings } from '../spam/settings.ts';
 import type { Db } from '../store/db.ts';
-import { claimProjectId, forgetProject, whereIs } from '../store/directory.ts';
+import { forgetProject } from '../store/directory.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
 import {
   deleteProject as deleteAll,
@@ -48,6 +48,7 @@ import {
   type SpamFilterInput,
 } from './input.ts';
 import { newKey } from './keys.ts';
+import { atPlace, claimPlace } from './places.ts';
 
 /** A stored field as its definition (C28): name, type, required, and its rules when it has any. */
 export function fieldDef(row: {
@@ -186,7 +187,7 @@ export async function createProject(m: Manager, input: NewProject) {
     settings.thankYouUrl = parseThankYouUrl(input.thankYouUrl, spec.origins);
   if (input.retentionDays !== undefined)
     settings.retentionDays = parseRetentionDays(String(input.retentionDays));
-  const at = placeFor(m, input.region);
+  const at = atPlace(m, input.region ?? DEFAULT_PLACE);
   // The first key is publishable, for pages (C23), made in the same write as the project; it and
   // the form address name the project's place (C41).
   const { apiKey, row } = await newKey('publishable', at.place);
@@ -233,33 +234,6 @@ export async function createProject(m: Manager, input: NewProject) {
  */
 export function createProjectFromSpecs(db: Db, input: Omit<NewProject, 'fields'> & { fields: string[] }) {
   return createProject({ db, actor: { kind: 'tool' } }, { ...input, fields: parseFieldSpecs(input.fields) });
-}
-
-/**
- * C41: the manager of the place a new project is to live in (the default place when none is
- * named); a place this worker has no database for is refused, and nothing is made.
- */
-function placeFor(m: Manager, region: string | undefined): Manager & { place: string } {
-  const all = placesOf(m);
-  const place = region ?? DEFAULT_PLACE;
-  const db = all.get(place);
-  if (db === undefined) {
-    throw new InvalidInput(
-      `Unknown place '${region}': this worker's places are ${[...all.keys()].map((p) => `'${p}'`).join(', ')}`,
-    );
-  }
-  return { ...m, db, place };
-}
-
-/** C41: a project id is one project's in every place: the default database's directory keeps them apart. */
-async function claimPlace(m: Manager, projectId: string, place: string): Promise<void> {
-  const home = homeOf(m);
-  const free =
-    place === DEFAULT_PLACE
-      ? // Free unless another place's project has it (the default place's own clash on insert).
-        (await whereIs(home, projectId)).place === DEFAULT_PLACE
-      : await claimProjectId(home, projectId, place);
-  if (!free) throw new Conflict(`A project '${projectId}' exists already`);
 }
 
 /** Every project of every place (C41: each with its place), oldest first. */

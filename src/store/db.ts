@@ -1,12 +1,17 @@
 // The Drizzle handle on a D1 binding, for every statement but the submission path's (intake.ts).
 import type { D1Database } from '@cloudflare/workers-types';
 import { type DrizzleD1Database, drizzle } from 'drizzle-orm/d1';
+import { places } from './places.ts';
 
 export { MAX_PARAMETERS, storage } from './d1.ts';
 
 export type Db = DrizzleD1Database & { $client: D1Database };
 
 const databases = new WeakMap<D1Database, Db>();
+
+/** C41: every place's handle, by the place's name (the default's first). */
+export const placeDatabases = (env: object): Map<string, Db> =>
+  new Map(places(env).map((p) => [p.name, database(p.d1)]));
 
 /** One Drizzle instance per binding: building the relational config on every request is waste. */
 export function database(d1: D1Database): Db {

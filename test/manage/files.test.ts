@@ -2,8 +2,7 @@
 // picture or a PDF inline, under a policy that runs no script; anything else, and every
 // script-capable type above all, only as bytes to download.
 import { describe, expect, it } from 'vitest';
-import { fetchWorker } from '../helpers.ts';
-import { api, newProject, ok, problem } from './helpers.ts';
+import { api, newProject, ok, problem, upload } from './helpers.ts';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 const PDF = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -11,20 +10,6 @@ const SVG = new TextEncoder().encode(
   '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
 );
 const TEXT = new TextEncoder().encode('plain words\n');
-
-async function upload(formId: string, field: string, bytes: Uint8Array, name: string, type: string) {
-  const data = new FormData();
-  data.append('email', 'ada@example.com');
-  data.append(field, new File([bytes], name, { type }));
-  const res = await fetchWorker(
-    new Request(`https://forms.test/f/${formId}`, {
-      method: 'POST',
-      body: data,
-      headers: { Accept: 'application/json' },
-    }),
-  );
-  expect(res.status).toBe(201);
-}
 
 describe('C30 + C33: files in the dashboard', () => {
   it('C33: a picture and a PDF are shown inline without script; SVG and text are downloads', async () => {

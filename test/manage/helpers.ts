@@ -86,3 +86,18 @@ export async function signedIn(token: string): Promise<Record<string, string>> {
   const cookie = (res.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '';
   return { Cookie: cookie, 'X-CSRF-Token': data.session.csrfToken, Origin: BASE };
 }
+
+/** C30: one file posted with an email through the project's HTML form address; 201 expected. */
+export async function upload(formId: string, field: string, bytes: Uint8Array, name: string, type: string) {
+  const data = new FormData();
+  data.append('email', 'ada@example.com');
+  data.append(field, new File([bytes], name, { type }));
+  const res = await fetchWorker(
+    new Request(`https://forms.test/f/${formId}`, {
+      method: 'POST',
+      body: data,
+      headers: { Accept: 'application/json' },
+    }),
+  );
+  expect(res.status).toBe(201);
+}

@@ -11,8 +11,7 @@ import { VERIFY_PATH } from '../../http/replies.ts';
 import { NotFound } from '../../lib/faults.ts';
 import type { Manager } from '../../ops/context.ts';
 import { agreeToAddress, linkedAddress } from '../../ops/targets.ts';
-import { database } from '../../store/db.ts';
-import { places } from '../../store/places.ts';
+import { database, placeDatabases } from '../../store/db.ts';
 
 const TAG = 'Notification addresses (no key)';
 const PAGE = { 'text/html; charset=utf-8': { schema: { type: 'string' as const } } };
@@ -26,7 +25,7 @@ const tokenParameter = {
 
 const manager = (c: Context<AppEnv>): Manager => ({
   db: database(c.env.DB),
-  places: new Map(places(c.env).map((p) => [p.name, database(p.d1)])),
+  places: placeDatabases(c.env),
   actor: { kind: 'recipient' },
 });
 

@@ -40,8 +40,8 @@ import {
 import { sendJson } from '../../http/send.ts';
 import { Conflict, InvalidInput, NotFound, UnavailableError } from '../../lib/faults.ts';
 import { atProject, type Manager } from '../../ops/context.ts';
-import { database } from '../../store/db.ts';
-import { DEFAULT_PLACE, placeNamed, places } from '../../store/places.ts';
+import { database, placeDatabases } from '../../store/db.ts';
+import { DEFAULT_PLACE, placeNamed } from '../../store/places.ts';
 import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, refuse } from './principal.ts';
 
 /** The largest body a management route reads. */
@@ -184,7 +184,7 @@ function guard(access: RouteSpec<never, never, never>['access']): MiddlewareHand
  * route; else the default's, with every place's beside it), the actor, and the worker's queue.
  */
 export async function managerOf(c: Context<ManageEnv>, principal: Principal): Promise<Manager> {
-  const all = new Map(places(c.env).map((p) => [p.name, database(p.d1)]));
+  const all = placeDatabases(c.env);
   const projectId = c.req.param('projectId');
   const keyPlace = principal.projectId === projectId ? principal.place : undefined;
   // C41: a move finds the project's place itself, and takes up a move that stopped midway, which
