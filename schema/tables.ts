@@ -489,3 +489,10 @@ export const directory = sqliteTable(
   },
   (t) => [index('directory_project').on(t.projectId)],
 );
+
+// C41: the fence a request's writes pass through, in the same batch as the writes: a row offered
+// here is never kept (its trigger, in the migration that made it, drops it), and the batch fails
+// unless the project lives in this database and is not being moved. No row is ever stored.
+export const projectFence = sqliteTable('project_fence', {
+  projectId: text('project_id').notNull(),
+});

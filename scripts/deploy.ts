@@ -20,7 +20,29 @@ const ENTRY = 'dist/worker/index.mjs';
 const UPLOAD = ['deploy', ENTRY, '--no-bundle'];
 
 type Database = { binding: string; name: string };
-type Config = { worker: string; databases: Database[] };
+type Config = {
+  worker: string;
+  databases: Database[];
+  /** Settings of wrangler.toml's [vars] meant for this machine alone, set on: what each opens. */
+  localOnly: string[];
+};
+
+/**
+ * C26, C38: settings that open a deployed worker to what only local development needs: plain http
+ * to private addresses (webhooks to anything on the worker's network) and, with it, every
+ * integration's requests sent to a stand-in's address instead of its service.
+ */
+function localOnlySettings(vars: Record<string, unknown>): string[] {
+  const on = vars.ALLOW_LOCAL_WEBHOOKS === true || vars.ALLOW_LOCAL_WEBHOOKS === 'true';
+  if (!on) return [];
+  const base = typeof vars.INTEGRATIONS_API_BASE === 'string' ? vars.INTEGRATIONS_API_BASE : '';
+  return [
+    'ALLOW_LOCAL_WEBHOOKS = "true" (webhooks over plain http to private and local addresses; Turnstile\'s test secrets count as a challenge)',
+    ...(base === ''
+      ? []
+      : [`INTEGRATIONS_API_BASE = "${base}" (every integration's requests, with their tokens, go there)`]),
+  ];
+}
 
 /** What wrangler.toml names: the worker, and each D1 database by binding and name (C42: no ids). */
 export function readDeployConfig(path = 'wrangler.toml'): Config {
@@ -31,6 +53,7 @@ export function readDeployConfig(path = 'wrangler.toml'): Config {
       binding: d.binding,
       name: d.database_name ?? d.binding,
     })),
+    localOnly: localOnlySettings(config.vars as Record<string, unknown>),
   };
 }
 
@@ -257,10 +280,33 @@ async function dryRun(config: Config): Promise<void> {
   );
 }
 
+/**
+ * C42: a deploy never takes local development's settings to an account unasked: they stop it,
+ * unless `--allow-local-settings` says they are meant, and then they are named loudly.
+ */
+function checkLocalSettings(config: Config, allowed: boolean): void {
+  if (config.localOnly.length === 0) return;
+  const list = config.localOnly.map((line) => `  - ${line}`).join('\n');
+  if (!allowed) {
+    console.error(`wrangler.toml sets what only local development needs:\n${list}`);
+    throw new StepFailed(
+      'check the settings',
+      'nothing was built or uploaded. Set ALLOW_LOCAL_WEBHOOKS = "false" in wrangler.toml (`npm run dev` turns it on for itself), or, if this worker is really meant to reach private addresses, run `npm run deploy -- --allow-local-settings`',
+    );
+  }
+  console.warn(
+    `\n!!! This deploy carries local development's settings, as --allow-local-settings asked:\n${list}\n`,
+  );
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { 'dry-run': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { 'dry-run': { type: 'boolean' }, 'allow-local-settings': { type: 'boolean' } },
+  });
   const config = readDeployConfig();
   try {
+    checkLocalSettings(config, values['allow-local-settings'] === true);
     await (values['dry-run'] ? dryRun(config) : deploy(config));
     return 0;
   } catch (error) {

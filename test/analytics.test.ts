@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyticsDays, analyticsSalts, analyticsVisitors } from '../schema/tables.ts';
-import { visitorOf } from '../src/analytics/gather.ts';
+import { COUNTED_MS, VISITORS_PER_ADDRESS, visitorOf } from '../src/analytics/gather.ts';
 import { EVENTS_PATH } from '../src/http/replies.ts';
 import { submissionStats } from '../src/ops/inbox.ts';
 import { deleteProject } from '../src/ops/projects.ts';
@@ -38,6 +38,9 @@ function eventRequest(body: unknown, who: Visitor = {}): Request {
 /** Sends one event and waits for what it does after its reply (the batch written). */
 const send = (body: unknown, who?: Visitor, testEnv: Env = env, wait = true) =>
   fetchWorkerWith(testEnv, eventRequest(body, who), wait);
+
+/** A different address for each visitor (one address adds a bounded number of them). */
+const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 async function statsOf(projectId: string) {
   return submissionStats(asTool(), projectId, 1);
@@ -187,7 +190,7 @@ describe('C40: counting costs no D1 write per event', () => {
     const spied = { ...env, DB: spy.db } as Env;
     await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        send({ key: p.apiKey, type: 'view' }, { ua: `visitor ${i}` }, spied),
+        send({ key: p.apiKey, type: 'view' }, { ua: `visitor ${i}`, ip: addressOf(i) }, spied),
       ),
     );
     expect((await todayOf(p.projectId))?.views).toBe(200);
@@ -215,14 +218,19 @@ describe('C40: counting costs no D1 write per event', () => {
     const writes = () => spy.trips.filter((t) => t.includes('insert into analytics_visitors')).length;
     await Promise.all(
       Array.from({ length: 500 }, (_, i) =>
-        send({ key: p.apiKey, type: 'view' }, { ua: `outage ${i}` }, spied),
+        send({ key: p.apiKey, type: 'view' }, { ua: `outage ${i}`, ip: addressOf(i) }, spied),
       ),
     );
     const afterFirst = writes();
     expect(afterFirst).toBeGreaterThan(0);
     // 500 visitors kept: each further event would otherwise start a batch at once (D1 fails fast).
     for (let i = 0; i < 20; i++) {
-      await send({ key: p.apiKey, type: 'view' }, { ua: `later ${i}` }, spied, false);
+      await send(
+        { key: p.apiKey, type: 'view' },
+        { ua: `later ${i}`, ip: addressOf(1000 + i) },
+        spied,
+        false,
+      );
       await scheduler.wait(10);
     }
     // About 200 ms of events: a batch per 50 ms interval at most, not one per event.
@@ -255,6 +263,58 @@ describe('C40: counting costs no D1 write per event', () => {
     expect(statuses.filter((s) => s === 204)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(27);
     expect((await todayOf(p.projectId))?.views).toBe(3);
+  });
+});
+
+describe('C40: what one address can make up', () => {
+  it(`a script rotating its user agent adds at most ${VISITORS_PER_ADDRESS} visitors to a form in a day`, async () => {
+    const p = await seedProject();
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        send({ key: p.apiKey, type: 'view' }, { ua: `Forged/${i}`, ip: '198.51.100.250' }),
+      ),
+    );
+    const views = (await todayOf(p.projectId))?.views ?? 0;
+    expect(views).toBeLessThanOrEqual(VISITORS_PER_ADDRESS);
+    // Browsers behind one address are still told apart, up to the bound (an office, a home).
+    expect(views).toBeGreaterThan(VISITORS_PER_ADDRESS / 2);
+  });
+
+  it('an IPv6 /64 is one address: its every address and user agent add no more', async () => {
+    const p = await seedProject();
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        send({ key: p.apiKey, type: 'view' }, { ua: `Six/${i}`, ip: `2001:db8:5:6::${i.toString(16)}` }),
+      ),
+    );
+    expect((await todayOf(p.projectId))?.views).toBeLessThanOrEqual(VISITORS_PER_ADDRESS);
+    const before = (await todayOf(p.projectId))?.views ?? 0;
+    await send({ key: p.apiKey, type: 'view' }, { ua: 'Six/last', ip: '2001:db8:5:7::1' });
+    expect((await todayOf(p.projectId))?.views).toBe(before + 1);
+  });
+
+  it('a forged or replayed time counts as at most an hour: the median and the drop-off move that far only', async () => {
+    const p = await seedProject();
+    await send({ key: p.apiKey, type: 'submit', ms: 20_000 }, { ip: '198.51.100.31' });
+    for (let i = 0; i < 3; i++) {
+      const who = { ip: '198.51.100.32' };
+      await send({ key: p.apiKey, type: 'start' }, who);
+      await send({ key: p.apiKey, type: 'leave', field: 'email', ms: 86_400_000 }, who);
+    }
+    await send({ key: p.apiKey, type: 'submit', ms: 86_400_000 }, { ip: '198.51.100.33' });
+    const stats = await statsOf(p.projectId);
+    expect(stats.dropOff.find((d) => d.field === 'email')).toEqual({
+      field: 'email',
+      visitors: 1,
+      averageSeconds: COUNTED_MS / 1000,
+    });
+    // Two timed submissions: 20 s and the forged day, counted as an hour.
+    expect(stats.medianSecondsToSubmit).toBe((20 + COUNTED_MS / 1000) / 2);
+    const rows = await db
+      .select()
+      .from(analyticsVisitors)
+      .where(eq(analyticsVisitors.projectId, p.projectId));
+    expect(Math.max(...rows.map((r) => Math.max(r.leftMs ?? 0, r.submitMs ?? 0)))).toBe(COUNTED_MS);
   });
 });
 

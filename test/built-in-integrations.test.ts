@@ -401,6 +401,15 @@ describe('C38: the management API', () => {
         /service account/,
       ],
       [{ kind: 'zapier' }, /kind/],
+      // A dot segment would be resolved by the URL: `…/v0/app…/..` posts to `…/v0/`.
+      [
+        { kind: 'airtable', token: 'pat.hunter2', baseId: 'appAAAAAAAAAAAAAA', table: '..' },
+        /Member 'table'/,
+      ],
+      [
+        { kind: 'airtable', token: 'pat.hunter2', baseId: 'appAAAAAAAAAAAAAA', table: ' . ' },
+        /Member 'table'/,
+      ],
     ] as const;
     for (const [body, reason] of bad) {
       const message = await problem(

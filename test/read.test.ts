@@ -480,7 +480,7 @@ describe('C16 + C24: methods and paths', () => {
 });
 
 describe('C17 + C24: D1 round trips of the read API', () => {
-  it('C24 + C32: with the key cached, a read costs one round trip; a change one, and its audit entry another', async () => {
+  it('C24 + C32 + C41: with the key cached, a read costs one round trip (its statement, and the fence’s check sent beside it); a change one, and its audit entry another', async () => {
     const p = await withSecret();
     const [row, other] = await insertRows(p.projectId, 2);
     const spy = spyD1(env.DB);
@@ -494,15 +494,22 @@ describe('C17 + C24: D1 round trips of the read API', () => {
         body,
       });
     await okData(await call('')); // warms the key
+    const FENCE_CHECK = 'select 1 as settled from projects where id = ? and moving_since is null';
     for (const [path, method, body, trips] of [
-      ['?limit=1', 'GET', null, 1],
-      [`/${row?.id}`, 'GET', null, 1],
-      [`/${row?.id}`, 'DELETE', null, 2],
-      ['/erase', 'POST', JSON.stringify({ field: 'name', value: 'n1' }), 2],
+      ['?limit=1', 'GET', null, [FENCE_CHECK, 'read']],
+      [`/${row?.id}`, 'GET', null, [FENCE_CHECK, 'read']],
+      [`/${row?.id}`, 'DELETE', null, ['batch: 2', 'batch: 2']],
+      ['/erase', 'POST', JSON.stringify({ field: 'name', value: 'n1' }), ['batch: 2', 'batch: 2']],
     ] as const) {
       const before = spy.trips.length;
       await okData(await call(path, method, body));
-      expect(spy.trips.length - before, `${method} ${path}`).toBe(trips);
+      const made = spy.trips.slice(before);
+      // C41: a read's check goes out with it, before either answers (no added wait); each write
+      // goes behind the fence in its own batch (one round trip).
+      expect(
+        made.map((t) => (t === FENCE_CHECK ? t : t.startsWith('batch: ') ? t.split('\n')[0] : 'read')).sort(),
+        `${method} ${path}`,
+      ).toEqual([...trips].sort());
     }
     // The project and its secret key were made through the audited operations (as the tool): the
     // key's own entries are these.

@@ -121,7 +121,12 @@ export async function commitRow(
     // C41: a project copied to another place refuses its rows here meanwhile; once it is there,
     // its rows here are gone, and so is its project: the key is looked up again (its place's
     // directory leads to the new one), and this request, told to retry, loses nothing.
-    if (fault === 'project-moving') throw projectMoving();
+    if (fault === 'project-moving') {
+      // The key is looked up again by the next request: once the move has switched, it leads
+      // there at once, not after the cache's seconds.
+      forgetKey(db, keyHash, false);
+      throw projectMoving();
+    }
     if (fault === 'project-gone') {
       const moved = await movedAway(db, row.projectId);
       forgetKey(db, keyHash, !moved);

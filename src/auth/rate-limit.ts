@@ -5,9 +5,9 @@
 // visitor of a form shares (a publishable key's, a form's) is charged only for a submission that
 // passed its own checks: a request refused for its own sake costs its own address alone.
 import type { Context } from 'hono';
-import ipaddr from 'ipaddr.js';
 import { RATE_LIMIT_PERIOD_SECONDS, tooManyRequests } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
+import { clientOf } from '../lib/clients.ts';
 import { errorText } from '../lib/faults.ts';
 import { Lru } from '../lib/lru.ts';
 
@@ -41,18 +41,7 @@ export async function allowed(c: Context, limiter: Limiter, name: string, key: s
 // developer's way (a loop of curl calls from one address is every local test).
 const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
-/**
- * C21: one client, as the per-address limits count them: an IPv4 address, or an IPv6 /64 (one
- * subscriber's network: its holder has every address in it); an IPv4-mapped IPv6 address is its
- * IPv4 address. Text that is no address is its own client.
- */
-export function clientOf(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const parsed = ipaddr.process(address);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
-  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
-}
+export { clientOf };
 
 /**
  * The client as Cloudflare gives its address (`CF-Connecting-IP`), for the per-address limits;

@@ -24,6 +24,16 @@ const TEXT_CHARACTERS = 100_000;
 
 export type AirtableConfig = { baseId: string; table: string };
 
+/**
+ * C38: a name that a URL would resolve as a dot segment (`.`, `..`), posting elsewhere on the API
+ * (`…/v0/app…/..` is `…/v0/`): refused when the integration is added, and never sent to.
+ */
+export const isDotSegment = (table: string) => table === '.' || table === '..';
+
+/** C38: a table's address under its base: the name is one path segment. */
+export const airtableTableUrl = (baseId: string, table: string) =>
+  `https://api.airtable.com/v0/${encodeURIComponent(baseId)}/${encodeURIComponent(table)}`;
+
 export function airtableFields(d: DeliveryToSend, publicUrl: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of fieldsOf(d)) {
@@ -44,21 +54,24 @@ export async function sendToAirtable(
   const first = batch[0];
   if (first === undefined) return { ok: true, status: null, error: null, excerpt: null };
   const { baseId, table } = JSON.parse(first.config ?? '{}') as AirtableConfig;
+  // A row stored before the name was checked: nothing is sent.
+  if (isDotSegment(table)) {
+    return {
+      ok: false,
+      final: true,
+      status: null,
+      error: `the table '${table}' is no table's name`,
+      excerpt: null,
+    };
+  }
   await paced(`airtable ${baseId}`, REQUEST_INTERVAL_MS);
-  const reply = await request(
-    ctx,
-    apiUrl(
-      `https://api.airtable.com/v0/${encodeURIComponent(baseId)}/${encodeURIComponent(table)}`,
-      ctx.apiBase,
-    ),
-    {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${first.secret}` },
-      body: JSON.stringify({
-        records: batch.map((d) => ({ fields: airtableFields(d, ctx.publicUrl) })),
-        typecast: true,
-      }),
-    },
-  );
+  const reply = await request(ctx, apiUrl(airtableTableUrl(baseId, table), ctx.apiBase), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${first.secret}` },
+    body: JSON.stringify({
+      records: batch.map((d) => ({ fields: airtableFields(d, ctx.publicUrl) })),
+      typecast: true,
+    }),
+  });
   return meaning(reply, 30);
 }

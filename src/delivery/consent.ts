@@ -7,7 +7,7 @@ import { sha256Text } from '../lib/hex.ts';
 import { defangLinks } from '../lib/links.ts';
 import { mailboxOf } from '../lib/mailbox.ts';
 import type { Db } from '../store/db.ts';
-import { scopes, take } from '../store/mail-counts.ts';
+import { scopes, take, takeAcross } from '../store/mail-counts.ts';
 import { type EmailAttempt, headerText, type NotificationEmail } from './email.ts';
 
 /** How long a verification link works. */
@@ -55,6 +55,8 @@ export function verificationEmail(
  */
 export async function sendVerification(
   db: Db,
+  /** C41: the other places' databases: a mailbox's cap counts every place's mails. */
+  elsewhere: readonly Db[],
   mailer: Mailer,
   project: { id: string; name: string },
   address: string,
@@ -63,7 +65,7 @@ export async function sendVerification(
 ): Promise<string> {
   const day = new Date().toISOString().slice(0, 10);
   const mailbox = await sha256Text(mailboxOf(address));
-  if (!(await take(db, scopes.verify(mailbox), day, VERIFY_MAILS_PER_ADDRESS))) {
+  if (!(await takeAcross(db, elsewhere, scopes.verify(mailbox), day, VERIFY_MAILS_PER_ADDRESS))) {
     return `not sent: this address has had ${VERIFY_MAILS_PER_ADDRESS} verification mails today`;
   }
   if (!(await take(db, scopes.verifyProject(project.id), day, VERIFY_MAILS_PER_PROJECT))) {

@@ -128,8 +128,13 @@ export const idempotencyKeyReused = () =>
   );
 
 /** C18: D1 (or Turnstile's siteverify) failed or could not be reached. */
-export const unavailable = () =>
-  new ApiError(503, 'Submission not saved', 'Service temporarily unavailable', { 'Retry-After': '5' });
+export const unavailable = (retryAfterSeconds = 5) =>
+  new ApiError(503, 'Submission not saved', 'Service temporarily unavailable', {
+    'Retry-After': String(retryAfterSeconds),
+  });
+
+/** C41: how soon a request refused while its project moves is worth trying again. */
+export const MOVING_RETRY_SECONDS = 2;
 
 /** C41: the project is being moved to another place; the retry (with its Idempotency-Key) is safe. */
 export const projectMoving = () =>
@@ -137,7 +142,7 @@ export const projectMoving = () =>
     503,
     'Submission not saved',
     "The form's data is being moved to another place; retry in a few seconds",
-    { 'Retry-After': '2' },
+    { 'Retry-After': String(MOVING_RETRY_SECONDS) },
   );
 
 /** C18: anything else; the id finds the log line. */
@@ -232,7 +237,7 @@ export const conflict = (problem: string) => new ApiError(409, 'Conflict', probl
 export const invalidBody = (problem: string) => new ApiError(400, 'Invalid request body', problem);
 
 /** C18, C32: D1 (or Access's keys) failed or could not be reached: nothing was changed. */
-export const manageUnavailable = () =>
+export const manageUnavailable = (retryAfterSeconds = 5) =>
   new ApiError(503, 'Service unavailable', 'Service temporarily unavailable', {
-    'Retry-After': '5',
+    'Retry-After': String(retryAfterSeconds),
   });

@@ -13,10 +13,23 @@ export class UnavailableError extends Error {
 
 /** C41: the project is being moved to another place: its changes wait until it is there (503). */
 export class ProjectMoving extends UnavailableError {
-  constructor(projectId: string, to: string) {
-    super('d1', new Error(`project '${projectId}' is being moved to '${to}'`));
+  constructor(projectId: string, to: string | null) {
+    super('d1', new Error(`project '${projectId}' is being moved${to === null ? '' : ` to '${to}'`}`));
     this.name = 'ProjectMoving';
-    this.message = `Project '${projectId}' is being moved to the place '${to}': try again in a minute`;
+    this.message = `Project '${projectId}' is being moved${to === null ? '' : ` to the place '${to}'`}: try again in a minute`;
+  }
+}
+
+/**
+ * C41: a request's key (cached in this isolate) led to a place its project has left: moved
+ * elsewhere (`moved`: the retry finds it there, 503 once) or deleted (the key is no more, 401).
+ */
+export class ProjectLeft extends UnavailableError {
+  readonly moved: boolean;
+  constructor(projectId: string, moved: boolean) {
+    super('d1', new Error(`project '${projectId}' ${moved ? 'moved to another place' : 'was deleted'}`));
+    this.name = 'ProjectLeft';
+    this.moved = moved;
   }
 }
 

@@ -5,7 +5,7 @@ import type { R2Bucket } from '@cloudflare/workers-types';
 import type { Mailer } from '../delivery/consent.ts';
 import { NotFound, ProjectMoving } from '../lib/faults.ts';
 import type { Assets } from '../spam/model.ts';
-import { recordAudit } from '../store/audit.ts';
+import { type NewAuditEntry, recordAudit } from '../store/audit.ts';
 import type { Db } from '../store/db.ts';
 import { whereIs } from '../store/directory.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
@@ -79,19 +79,31 @@ export function recordChange(
   action: string,
   detail?: Record<string, unknown>,
 ): Promise<void> {
-  return recordAudit(m.db, {
-    projectId,
-    actor: actorName(m.actor),
-    action,
-    ...(detail === undefined ? {} : { detail }),
-  });
+  return recordAudit(m.db, changeEntry(m, projectId, action, detail));
 }
+
+/** What the audit log records of a change (C32). */
+export const changeEntry = (
+  m: Manager,
+  projectId: string | null,
+  action: string,
+  detail?: Record<string, unknown>,
+): NewAuditEntry => ({
+  projectId,
+  actor: actorName(m.actor),
+  action,
+  ...(detail === undefined ? {} : { detail }),
+});
 
 export type ProjectDetails = NonNullable<Awaited<ReturnType<typeof projectDetails>>>;
 
 /** C41: every place's database by name (the manager's own alone when it knows no others). */
 export const placesOf = (m: Manager): ReadonlyMap<string, Db> =>
   m.places ?? new Map([[m.place ?? DEFAULT_PLACE, m.db]]);
+
+/** C41: the databases of every place but the manager's own. */
+export const otherPlaces = (m: Manager): Db[] =>
+  [...placesOf(m)].filter(([name]) => name !== (m.place ?? DEFAULT_PLACE)).map(([, db]) => db);
 
 /** C41: the default place's database, which holds the directory. */
 export const homeOf = (m: Manager): Db => placesOf(m).get(DEFAULT_PLACE) ?? m.db;

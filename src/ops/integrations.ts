@@ -4,7 +4,7 @@
 // characters; never in the audit log.
 import * as v from 'valibot';
 import { INTEGRATION_KINDS, type IntegrationKind } from '../../schema/tables.ts';
-import { sendToAirtable } from '../delivery/airtable.ts';
+import { airtableTableUrl, isDotSegment, sendToAirtable } from '../delivery/airtable.ts';
 import { assertion, type ServiceAccount, sendToSheet, TOKEN_URI } from '../delivery/google-sheets.ts';
 import type { IntegrationAnswer, IntegrationContext } from '../delivery/integrations.ts';
 import { sendToNotion } from '../delivery/notion.ts';
@@ -81,7 +81,10 @@ export const IntegrationInput = v.variant(
         v.string(),
         v.regex(/^app[A-Za-z0-9]{14}$/, 'baseId is app… (17 characters, in the base’s address)'),
       ),
-      table: text(200, 'table'),
+      table: v.pipe(
+        text(200, 'table'),
+        v.check((t) => !isDotSegment(t), "table is the table's id (tbl…) or its name, not '.' or '..'"),
+      ),
     }),
     v.strictObject({
       kind: v.literal('telegram'),
@@ -140,7 +143,7 @@ function rowOf(input: Parsed): { config: Record<string, string>; secret: string;
       return {
         config: { baseId: input.baseId, table: input.table },
         secret: input.token,
-        url: `https://api.airtable.com/v0/${input.baseId}/${encodeURIComponent(input.table)}`,
+        url: airtableTableUrl(input.baseId, input.table),
       };
     case 'telegram':
       return { config: { chatId: input.chatId }, secret: input.botToken, url: 'https://api.telegram.org' };

@@ -26,6 +26,7 @@ import {
   setWebhookEnabled as setTargetEnabled,
 } from '../store/targets.ts';
 import {
+  changeEntry,
   homeOf,
   isOperator,
   type Manager,
@@ -368,8 +369,7 @@ async function confirmationSettings(
 /** Deletes the project and everything it owns, submissions and files included (C25, C30). */
 export async function deleteProject(m: Manager, projectId: string): Promise<ProjectView> {
   const p = await requireProject(m, projectId);
-  await deleteAll(m.db, p.id);
-  await recordChange(m, p.id, 'project.delete', { name: p.name });
+  await deleteAll(m.db, p.id, changeEntry(m, p.id, 'project.delete', { name: p.name }));
   // C41: its id is free in every place again, and its old keys lead nowhere.
   await Promise.all([...placesOf(m).values()].map((db) => forgetProject(db, p.id)));
   return projectView(p, m.place);

@@ -25,7 +25,7 @@ import {
   verifyAddress,
   type Webhook,
 } from '../store/targets.ts';
-import { isOperator, type Manager, placesOf, recordChange, requireProject } from './context.ts';
+import { isOperator, type Manager, otherPlaces, placesOf, recordChange, requireProject } from './context.ts';
 import { parseEmailAddress, parseReplyToField } from './input.ts';
 
 /** What a test's answer shows: its status (null: none), an error, an excerpt. */
@@ -252,7 +252,9 @@ export async function addNotification(m: Manager, projectId: string, address: st
   await insertWebhook(m.db, row);
   if (replyTo !== p.replyToField) await updateProjectSettings(m.db, p.id, { replyToField: replyTo });
   const verification =
-    consent && m.mail !== undefined ? await sendVerification(m.db, m.mail, p, to, token, until) : undefined;
+    consent && m.mail !== undefined
+      ? await sendVerification(m.db, otherPlaces(m), m.mail, p, to, token, until)
+      : undefined;
   await recordChange(m, p.id, 'notification.add', {
     notificationId: row.id,
     address: to,

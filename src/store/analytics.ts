@@ -40,19 +40,22 @@ export async function saltOf(db: Db, day: string, fresh: string): Promise<string
 /**
  * Writes what an isolate gathered, one D1 batch (one round trip) for many visitors: a new visitor
  * is inserted, a known one's row takes what is new (a view, a start, a submission, its latest
- * leave). A visit to a project deleted since is left out, so it never fails the others' batch.
+ * leave). A visit to a project that is not settled here (deleted, moved, being moved: C41) is left
+ * out, so it never fails the others' batch nor lands in a copy a move is reading; those visits are
+ * returned.
  */
-export async function writeVisits(db: Db, visits: readonly Visit[]): Promise<void> {
-  if (visits.length === 0) return;
+export async function writeVisits(db: Db, visits: readonly Visit[]): Promise<Visit[]> {
+  if (visits.length === 0) return [];
   const d1 = db.$client;
-  await storage(() =>
+  const results = await storage(() =>
     d1.batch(
       visits.map((v) =>
         d1
           .prepare(
             `insert into analytics_visitors
                (project_id, day, visitor, viewed, started, submitted, submit_ms, left_field, left_ms)
-             select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 where exists (select 1 from projects where id = ?1)
+             select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+             where exists (select 1 from projects where id = ?1 and moving_since is null)
              on conflict (project_id, day, visitor) do update set
                viewed = max(viewed, excluded.viewed),
                started = max(started, excluded.started),
@@ -75,6 +78,40 @@ export async function writeVisits(db: Db, visits: readonly Visit[]): Promise<voi
       ),
     ),
   );
+  return visits.filter((_, i) => (results[i]?.meta.changes ?? 0) === 0);
+}
+
+/** C41: where a project is, seen from one place: being moved from here, or moved to another place. */
+export type Whereabouts = { moving: true } | { movedTo: string };
+
+/**
+ * C41: of these projects, those being moved from this place, and those moved to another (its
+ * forwarding entries, or the default database's directory, name where); a project neither here nor
+ * moved is absent (deleted).
+ */
+export async function whereaboutsOf(
+  db: Db,
+  projectIds: readonly string[],
+  here: string,
+): Promise<Map<string, Whereabouts>> {
+  const ids = JSON.stringify([...new Set(projectIds)]);
+  const { results } = await storage(() =>
+    db.$client
+      .prepare(
+        `select value as project_id,
+           (select place from directory where project_id = value and place <> ?2 limit 1) as moved_to,
+           exists (select 1 from projects where id = value and moving_since is not null) as moving
+         from json_each(?1)`,
+      )
+      .bind(ids, here)
+      .all<{ project_id: string; moved_to: string | null; moving: number }>(),
+  );
+  const found = new Map<string, Whereabouts>();
+  for (const r of results) {
+    if (r.moved_to !== null) found.set(r.project_id, { movedTo: r.moved_to });
+    else if (r.moving === 1) found.set(r.project_id, { moving: true });
+  }
+  return found;
 }
 
 // A visitor who started, left and never submitted that day gave up at the field they left.

@@ -14,21 +14,28 @@ export type AuditEntry = {
   detail: Record<string, unknown> | null;
 };
 
-export async function recordAudit(
-  db: Db,
-  entry: { projectId: string | null; actor: string; action: string; detail?: Record<string, unknown> },
-): Promise<void> {
+export type NewAuditEntry = {
+  projectId: string | null;
+  actor: string;
+  action: string;
+  detail?: Record<string, unknown>;
+};
+
+/** The statement that records an entry, for a batch of which it is part. */
+export function auditInsert(db: Db, entry: NewAuditEntry) {
   const now = Date.now();
-  await storage(() =>
-    db.insert(auditLog).values({
-      id: uuidv7(now),
-      projectId: entry.projectId,
-      at: new Date(now).toISOString(),
-      actor: entry.actor,
-      action: entry.action,
-      detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
-    }),
-  );
+  return db.insert(auditLog).values({
+    id: uuidv7(now),
+    projectId: entry.projectId,
+    at: new Date(now).toISOString(),
+    actor: entry.actor,
+    action: entry.action,
+    detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+  });
+}
+
+export async function recordAudit(db: Db, entry: NewAuditEntry): Promise<void> {
+  await storage(() => auditInsert(db, entry));
 }
 
 /** A project's entries, newest first, `limit` at a time after the id `before` (the cursor). */

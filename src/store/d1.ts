@@ -1,7 +1,7 @@
 // What the store needs of D1 itself, without Drizzle: the bound on a statement's parameters, and
 // the one way a D1 failure is raised (C18). The submission path's statements (intake.ts) use it
 // on the binding directly.
-import { QueryRefused, StorageError } from '../lib/faults.ts';
+import { NotFound, QueryRefused, StorageError, UnavailableError } from '../lib/faults.ts';
 
 /** D1 binds at most 100 parameters to a statement. */
 export const MAX_PARAMETERS = 100;
@@ -18,7 +18,13 @@ export async function storage<T>(query: () => Promise<T>): Promise<T> {
     return await query();
   } catch (cause) {
     let inner = cause;
-    while (inner instanceof Error && inner.cause !== undefined) inner = inner.cause;
+    while (inner instanceof Error && inner.cause !== undefined) {
+      // A fault already named (C41: the fence found the project elsewhere), however Drizzle
+      // wrapped it, is passed on as it is.
+      if (inner instanceof UnavailableError || inner instanceof NotFound) throw inner;
+      inner = inner.cause;
+    }
+    if (inner instanceof UnavailableError || inner instanceof NotFound) throw inner;
     throw CONSTRAINT.test(inner instanceof Error ? inner.message : String(inner))
       ? new QueryRefused(cause)
       : new StorageError(cause);

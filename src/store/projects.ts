@@ -16,6 +16,7 @@ import {
 import type { FieldRules } from '../fields/catalogue.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { prefixedId } from '../lib/ids.ts';
+import { auditInsert, type NewAuditEntry } from './audit.ts';
 import { type Db, storage } from './db.ts';
 import { DEFAULT_PLACE, placeTag } from './places.ts';
 
@@ -181,8 +182,12 @@ export function listProjects(db: Db) {
   );
 }
 
-/** Everything the project owns goes with it, in one batch (no reliance on foreign-key pragmas). */
-export function deleteProject(db: Db, projectId: string) {
+/**
+ * Everything the project owns goes with it, in one batch (no reliance on foreign-key pragmas),
+ * and its audit entry (C32), if given, is written in the same batch: the log keeps it after the
+ * project.
+ */
+export function deleteProject(db: Db, projectId: string, audit?: NewAuditEntry) {
   return storage(() =>
     db.batch([
       db
@@ -201,6 +206,7 @@ export function deleteProject(db: Db, projectId: string) {
       db.delete(allowedOrigins).where(eq(allowedOrigins.projectId, projectId)),
       db.delete(fields).where(eq(fields.projectId, projectId)),
       db.delete(projects).where(eq(projects.id, projectId)),
+      ...(audit === undefined ? [] : [auditInsert(db, audit)]),
     ]),
   );
 }

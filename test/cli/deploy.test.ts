@@ -35,10 +35,19 @@ type State = {
 
 async function deploy(
   initial: Partial<State>,
-  options: { ci?: boolean; args?: string[]; env?: Record<string, string> } = {},
+  options: {
+    ci?: boolean;
+    args?: string[];
+    env?: Record<string, string>;
+    toml?: (text: string) => string;
+  } = {},
 ) {
   const dir = tempDir('deploy');
   copyFileSync(join(ROOT, 'wrangler.toml'), join(dir, 'wrangler.toml'));
+  if (options.toml !== undefined) {
+    const path = join(dir, 'wrangler.toml');
+    writeFileSync(path, options.toml(readFileSync(path, 'utf8')));
+  }
   const statePath = join(dir, 'fake-state.json');
   const state: State = {
     name: WORKER,
@@ -198,6 +207,26 @@ describe('npm run deploy (C42)', () => {
     const token = TOKEN.exec(result.stdout)?.[1] ?? '';
     expect(state.secrets).toEqual({ ADMIN_TOKEN: token });
     expect(state.calls.every((c) => !c.tokenInEnv)).toBe(true);
+  });
+
+  it("refuses local development's settings (ALLOW_LOCAL_WEBHOOKS, INTEGRATIONS_API_BASE) before anything, unless asked to carry them", async () => {
+    const local = (text: string) =>
+      text
+        .replace('ALLOW_LOCAL_WEBHOOKS = "false"', 'ALLOW_LOCAL_WEBHOOKS = "true"')
+        .replace('INTEGRATIONS_API_BASE = ""', 'INTEGRATIONS_API_BASE = "http://127.0.0.1:8788"');
+    const refused = await deploy({}, { toml: local });
+    expect(refused.result.code).toBe(1);
+    expect(refused.result.stderr).toContain('ALLOW_LOCAL_WEBHOOKS = "true"');
+    expect(refused.result.stderr).toContain('INTEGRATIONS_API_BASE = "http://127.0.0.1:8788"');
+    expect(refused.result.stderr).toContain('✗ check the settings failed: nothing was built or uploaded.');
+    expect(refused.calls).toEqual([]);
+    const dry = await deploy({ loggedOut: true }, { toml: local, args: ['--dry-run'] });
+    expect(dry.result.code).toBe(1);
+    expect(dry.calls).toEqual([]);
+    const asked = await deploy({}, { toml: local, args: ['--allow-local-settings'] });
+    expect(asked.result.code, asked.result.stderr).toBe(0);
+    expect(asked.result.stderr).toContain("!!! This deploy carries local development's settings");
+    expect(asked.calls).toContain('wrangler d1 migrations apply DB --remote');
   });
 
   it('not logged in: says how to log in', async () => {

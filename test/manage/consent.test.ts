@@ -129,6 +129,29 @@ describe('C37: an address agrees before it receives', () => {
     expect(mail.sent).toHaveLength(2);
   });
 
+  it('C37, C41: the cap of 2 a day to one mailbox counts every place together, one after another or at once', async () => {
+    const mail = recording();
+    const inPlace = (place: string) => newProject(undefined, place === 'default' ? {} : { region: place });
+    const box = `w${crypto.randomUUID().slice(0, 8)}`;
+    const results: (string | undefined)[] = [];
+    for (const place of ['default', 'eu', 'eu', 'default']) {
+      const p = await inPlace(place);
+      results.push(
+        (await add(mail.env, p.projectId, `${box}@example.com`, await secretKeyOf(p.projectId))).verification,
+      );
+    }
+    const capped = 'not sent: this address has had 2 verification mails today';
+    expect(results).toEqual(['sent', 'sent', capped, capped]);
+    expect(mail.sent).toHaveLength(2);
+    // At once, from both places: still 2 at most.
+    const other = `x${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const projects = await Promise.all(['default', 'eu', 'default', 'eu', 'default', 'eu'].map(inPlace));
+    const keys = await Promise.all(projects.map((p) => secretKeyOf(p.projectId)));
+    const before = mail.sent.length;
+    await Promise.all(projects.map((p, i) => add(mail.env, p.projectId, other, keys[i] ?? '')));
+    expect(mail.sent.length - before).toBeLessThanOrEqual(2);
+  });
+
   it('C37: an expired link does nothing, says so, and the address shows as expired', async () => {
     const p = await newProject();
     const mail = recording();

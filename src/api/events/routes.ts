@@ -114,8 +114,7 @@ async function record(c: Context<AppEnv>): Promise<Response> {
     throw replies.tooManyRequests();
   const day = new Date().toISOString().slice(0, 10);
   // C41: the visitor's day salt and counts are kept in the project's place.
-  const d1 = placeOf(c.env, project.place).d1;
-  const salt = await daySalt(d1, day);
+  const salt = await daySalt(placeOf(c.env, project.place).d1, day);
   const visitor = await visitorOf(
     salt,
     c.req.header('CF-Connecting-IP') ?? '',
@@ -124,7 +123,7 @@ async function record(c: Context<AppEnv>): Promise<Response> {
   );
   // Only a field of the project is kept: the rest of a page's names (a honeypot, a token) are not its own.
   const field = project.fields.some((f) => f.name === event.field) ? event.field : undefined;
-  gather(d1, waitUntilOf(c), config(c.env).ANALYTICS_FLUSH_MS, project.id, day, visitor, {
+  gather(c.env, project.place, waitUntilOf(c), config(c.env).ANALYTICS_FLUSH_MS, project.id, day, visitor, {
     type: event.type,
     field,
     ms: event.ms,

@@ -28,6 +28,7 @@ import {
   invalidCredentials,
   invalidParameter,
   invalidRequest,
+  MOVING_RETRY_SECONDS,
   manageUnavailable,
   notFoundHere,
   notJson,
@@ -38,9 +39,17 @@ import {
   unsupportedMediaType,
 } from '../../http/replies.ts';
 import { sendJson } from '../../http/send.ts';
-import { Conflict, InvalidInput, NotFound, UnavailableError } from '../../lib/faults.ts';
+import {
+  Conflict,
+  InvalidInput,
+  NotFound,
+  ProjectLeft,
+  ProjectMoving,
+  UnavailableError,
+} from '../../lib/faults.ts';
 import { atProject, type Manager } from '../../ops/context.ts';
-import { database, placeDatabases } from '../../store/db.ts';
+import { forgetKey } from '../../projects/cache.ts';
+import { database, fencedDatabase, placeDatabases } from '../../store/db.ts';
 import { DEFAULT_PLACE, placeNamed } from '../../store/places.ts';
 import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, refuse } from './principal.ts';
 
@@ -148,6 +157,10 @@ function asReply(error: unknown): unknown {
   if (error instanceof InvalidInput) return invalidRequest(error.message);
   if (error instanceof NotFound) return notFoundHere(error.message);
   if (error instanceof Conflict) return conflict(error.message);
+  // C41: moving, 503 until it is done; a key's cached place the project has left, 503 once (the
+  // retry finds where it went) or, deleted, the key is no more.
+  if (error instanceof ProjectMoving) return manageUnavailable(MOVING_RETRY_SECONDS);
+  if (error instanceof ProjectLeft) return error.moved ? manageUnavailable(1) : invalidCredentials();
   if (error instanceof UnavailableError) return manageUnavailable();
   return error;
 }
@@ -198,8 +211,23 @@ export async function managerOf(c: Context<ManageEnv>, principal: Principal): Pr
         : await atProject({ db: database(c.env.DB), actor: principal.actor, places: all }, projectId);
   const place = at.place ?? DEFAULT_PLACE;
   const queue = c.env.DELIVERIES;
+  const d1 = placeNamed(c.env, place)?.d1 ?? c.env.DB;
+  const keyHash = principal.credentialHash;
+  // C41: a project's statements are held to its fence: its place, as the key's cache or the
+  // directory named it a moment ago, must still be where it lives, and it must not be moving.
+  const db =
+    projectId === undefined || moving
+      ? (all.get(place) ?? database(c.env.DB))
+      : fencedDatabase(d1, {
+          projectId,
+          place,
+          keyed: keyPlace !== undefined,
+          left: (moved) => {
+            if (keyPlace !== undefined && keyHash !== null) forgetKey(d1, keyHash, !moved);
+          },
+        });
   return {
-    db: all.get(place) ?? database(c.env.DB),
+    db,
     place,
     places: all,
     files: (name) => placeNamed(c.env, name)?.files,

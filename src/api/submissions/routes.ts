@@ -22,6 +22,7 @@ import { NotFound } from '../../lib/faults.ts';
 import type { Manager } from '../../ops/context.ts';
 import { deleteSubmission, storedSubmission, submissionPage } from '../../ops/inbox.ts';
 import { eraseValue } from '../../ops/submissions.ts';
+import { forgetKey } from '../../projects/cache.ts';
 import { sessionDatabase } from '../../store/db.ts';
 import type { StoredSubmission } from '../../store/inbox.ts';
 import { placeOf } from '../../store/places.ts';
@@ -55,9 +56,16 @@ function manager(c: ReadContext, writes: boolean): { m: Manager; bookmark: () =>
   const given = c.req.header(BOOKMARK_HEADER);
   const start =
     given !== undefined && BOOKMARK.test(given) ? given : writes ? 'first-primary' : 'first-unconstrained';
-  // C41: the database of the key's project's place.
+  // C41: the database of the key's project's place, as the key's cache has it: each statement is
+  // held to the fence, so a project that has moved or is moving is never read or changed there.
   const place = c.var.project.place;
-  const { db, bookmark } = sessionDatabase(placeOf(c.env, place).d1, start);
+  const d1 = placeOf(c.env, place).d1;
+  const { db, bookmark } = sessionDatabase(d1, start, {
+    projectId: c.var.project.id,
+    place,
+    keyed: true,
+    left: (moved) => forgetKey(d1, c.var.keyHash, !moved),
+  });
   return {
     m: { db, place, actor: { kind: 'key', prefix: c.var.keyPrefix }, keyProject: c.var.project.id },
     bookmark,
