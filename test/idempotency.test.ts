@@ -15,7 +15,15 @@ import { uuidv7 } from '../src/lib/ids.ts';
 import { database } from '../src/store/db.ts';
 import { insertSubmission } from '../src/store/intake.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
-import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
+import {
+  expectEnvelope,
+  fetchWorker,
+  seedProject,
+  storedRows,
+  submit,
+  submitWithEnv,
+  VALID_BODY,
+} from './helpers.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -379,5 +387,43 @@ describe('C20: claims of requests that never finish', () => {
     // Later, one claim sweeps what is stale, and its release leaves nothing behind.
     (await claimKey(project, 'later', Date.now() + 31_000))();
     expect(claimsHeld()).toBe(0);
+  });
+});
+
+describe('C20 + C30: an Idempotency-Key is one project’s', () => {
+  it('two projects sending the same key with a file each store their own submission and file', async () => {
+    const fields = [
+      { name: 'name', type: 'string' as const, required: false },
+      {
+        name: 'cv',
+        type: 'file' as const,
+        required: false,
+        rules: { maxSize: 1000, accept: ['application/pdf'] },
+      },
+    ];
+    const pdf = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+    const post = (formId: string, name: string) => {
+      const body = new FormData();
+      body.append('name', name);
+      body.append('cv', new File([pdf], 'cv.pdf', { type: 'application/pdf' }));
+      return fetchWorker(
+        new Request(`https://forms.test/f/${formId}`, {
+          method: 'POST',
+          body,
+          headers: { Accept: 'application/json', 'Idempotency-Key': 'shared-upload-key' },
+        }),
+      );
+    };
+    const a = await seedProject({ fields });
+    const b = await seedProject({ fields });
+    await expectEnvelope(await post(a.formId ?? '', 'Ada'), 201);
+    const second = await post(b.formId ?? '', 'Grace');
+    await expectEnvelope(second, 201);
+    expect(replayed(second)).toBeNull();
+    const [rowA] = await storedRows(a.projectId);
+    const [rowB] = await storedRows(b.projectId);
+    expect(JSON.parse(rowA?.data ?? '{}').name).toBe('Ada');
+    expect(JSON.parse(rowB?.data ?? '{}').name).toBe('Grace');
+    expect((await env.FILES.list({ prefix: `${b.projectId}/` })).objects).toHaveLength(1);
   });
 });

@@ -11,7 +11,7 @@ import { updateProject } from '../src/ops/projects.ts';
 import { addWebhook } from '../src/ops/targets.ts';
 import { MAX_FEATURES } from '../src/spam/features.ts';
 import { database } from '../src/store/db.ts';
-import { learnedFeatures, MAX_PROJECT_TOKENS } from '../src/store/spam.ts';
+import { learnedFeatures, MAX_PROJECT_TOKENS, type ToTrain, train, untrained } from '../src/store/spam.ts';
 import { asTool, expectEnvelope, fetchWorker, seedProject, storedRows, submit } from './helpers.ts';
 import { api, ok, problem, secretKeyOf } from './manage/helpers.ts';
 import { consumeOutbox } from './queue.ts';
@@ -262,6 +262,21 @@ describe("C39: the project's classifier learns from its owner's marks, once each
     expect(now.tokens.get('word "slides"')).toEqual([1, 0]);
     const [stored] = await db.select().from(submissions).where(eq(submissions.id, row.id));
     expect([stored?.label, stored?.trained]).toEqual(['ham', 'ham']);
+  });
+
+  it('one mark trained twice at the same moment (two consumers, each having read the row before either wrote) is learnt once', async () => {
+    const p = await project();
+    const row = await sendAndJudge(p.apiKey, p.projectId, ENQUIRY);
+    await db.update(submissions).set({ label: 'spam', spam: true }).where(eq(submissions.id, row.id));
+    const [first, second] = await Promise.all([untrained(db, [row.id]), untrained(db, [row.id])]);
+    expect(first).toHaveLength(1);
+    expect(second).toEqual(first);
+    const found = ['word "slides"', 'word "workshop"'];
+    await Promise.all([train(db, first[0] as ToTrain, found), train(db, second[0] as ToTrain, found)]);
+    const now = await learned(p.projectId);
+    expect([now.ham, now.spam]).toEqual([0, 1]);
+    expect(now.tokens.get('word "slides"')).toEqual([0, 1]);
+    expect(now.tokens.get('word "workshop"')).toEqual([0, 1]);
   });
 
   it('what the owner marks changes what comes next: a word they marked is spam on a project that learnt it, not on another', async () => {

@@ -2,9 +2,8 @@
 // deliveries are written: judging the submissions just stored, and making each project's classifier
 // follow its owner's marks. The form post itself costs nothing more: one D1 round trip.
 import { sha256Text } from '../lib/hex.ts';
-import { OWN_WEIGHT } from '../spam/classifier.ts';
 import { features } from '../spam/features.ts';
-import { comparedText, judge } from '../spam/judge.ts';
+import { comparedText, judge, layers } from '../spam/judge.ts';
 import { type Assets, loadModel } from '../spam/model.ts';
 import type { Db } from '../store/db.ts';
 import {
@@ -67,10 +66,7 @@ export async function judgeSubmissions(
         copiesBefore: earlier,
       },
       filter.settings,
-      [
-        { counts: model.prior, weight: 1 },
-        { counts: filter.own, weight: OWN_WEIGHT },
-      ],
+      layers(model.prior, filter.own),
     );
     judged.push({ ...judgement, id: c.row.id, contentHash: c.hash, hold: filter.settings.mode === 'hold' });
   }

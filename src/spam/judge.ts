@@ -1,7 +1,7 @@
 // C39: a submission's verdict, layer by layer: its honeypot, its owner's allow and block lists, the
 // same text sent again, then the classifier. Pure: the consumer (src/delivery/judge.ts) reads what
 // it needs from D1 and the model, and writes what this returns.
-import { type Counts, classify } from './classifier.ts';
+import { type Counts, classify, OWN_WEIGHT } from './classifier.ts';
 import { normalise } from './features.ts';
 import {
   HAM_CUTOFF,
@@ -16,6 +16,12 @@ export type Judgement = { verdict: Verdict; score: number | null; reason: SpamRe
 
 /** The classifier's models: the prior, and the project's own marks weighing more (OWN_WEIGHT). */
 export type Models = readonly { counts: Counts; weight: number }[];
+
+/** C39: the layers a project's submissions are judged by: the prior, and its owner's marks, each counted as OWN_WEIGHT messages. */
+export const layers = (prior: Counts, own: Counts): Models => [
+  { counts: prior, weight: 1 },
+  { counts: own, weight: OWN_WEIGHT },
+];
 
 /** What the consumer knows of one submission. */
 export type Case = {

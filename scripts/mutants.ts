@@ -1,0 +1,223 @@
+// `npm run mutate:hand`: small, realistic bugs, put one at a time into the code and followed by the
+// test files that cover it; each must make them fail. Most of these rules are tested inside
+// workerd (@cloudflare/vitest-plugin), which Stryker's vitest runner cannot drive
+// (docs/testing.md), so they are kept here by hand: each was once a mutation no test caught, or a
+// fault a review found. The file is restored after each, whatever happens.
+//
+//   npm run mutate:hand                 every mutant
+//   npm run mutate:hand -- --only 3 9   those numbers
+//   npm run mutate:hand -- --list       what each one breaks
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+export type Mutant = {
+  /** The rule the tests must hold, as docs/testing.md names it. */
+  rule: string;
+  file: string;
+  /** Text found exactly once in the file, and what it becomes. */
+  find: string;
+  replace: string;
+  /** The test files that must fail. */
+  tests: string[];
+};
+
+const SPAM_RULES = 'test/node/rules.test.ts';
+
+export const MUTANTS: Mutant[] = [
+  {
+    rule: 'C39: a spam verdict needs at least the minimum of strong clues (at the minimum: spam)',
+    file: 'src/spam/judge.ts',
+    find: 'strong >= MIN_STRONG_CLUES',
+    replace: 'strong > MIN_STRONG_CLUES',
+    tests: [SPAM_RULES],
+  },
+  {
+    rule: 'C39: the allow list comes before the block list',
+    file: 'src/spam/judge.ts',
+    find: `  const allowed = matchList(settings.allow, c);
+  if (allowed !== undefined) return verdictOf('allow list', false, [label(allowed)]);
+  const blocked = matchList(settings.block, c);
+  if (blocked !== undefined) return verdictOf('block list', true, [label(blocked)]);`,
+    replace: `  const blocked = matchList(settings.block, c);
+  if (blocked !== undefined) return verdictOf('block list', true, [label(blocked)]);
+  const allowed = matchList(settings.allow, c);
+  if (allowed !== undefined) return verdictOf('allow list', false, [label(allowed)]);`,
+    tests: [SPAM_RULES],
+  },
+  {
+    rule: 'C39: one mark trained twice at the same moment is learnt once',
+    file: 'src/store/spam.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source's own template text, found as it is written
+    find: 'select ?1, value, max(?2, 0), max(?3, 0) from json_each(?4) where ${guard}',
+    replace: 'select ?1, value, max(?2, 0), max(?3, 0) from json_each(?4) where ?5 is not null',
+    tests: ['test/spam-filter.test.ts'],
+  },
+  {
+    rule: "C39: an owner's mark counts as OWN_WEIGHT messages of the prior",
+    file: 'src/spam/judge.ts',
+    find: '{ counts: own, weight: OWN_WEIGHT }',
+    replace: '{ counts: own, weight: 1 }',
+    tests: [SPAM_RULES],
+  },
+  {
+    rule: 'C39: a disposable domain is one in any case',
+    file: 'src/spam/features.ts',
+    find: 'if (lists.disposable.has(domain))',
+    replace: 'if (lists.disposable.has(given))',
+    tests: [SPAM_RULES],
+  },
+  {
+    rule: "C40: two leaves of one visitor in one batch: the later one's field and time count",
+    file: 'src/analytics/gather.ts',
+    find: 'left: later.left ?? earlier.left,',
+    replace: 'left: earlier.left ?? later.left,',
+    tests: [SPAM_RULES],
+  },
+  {
+    rule: "C35: a confirmation refused by one mailbox's cap does not use up the project's",
+    file: 'src/delivery/confirm.ts',
+    find: `  if (!(await take(db, scopes.mailbox(d.projectId, mailbox), day, perMailbox))) {
+    capped = \`not sent: this mailbox has had \${perMailbox} confirmation\${perMailbox === 1 ? '' : 's'} from the project today (CONFIRMATIONS_PER_ADDRESS_PER_DAY)\`;
+  } else if (!(await take(db, scopes.project(d.projectId), day, perProject))) {
+    capped = \`not sent: the project has sent its \${perProject} confirmations today (CONFIRMATIONS_PER_PROJECT_PER_DAY)\`;
+  }`,
+    replace: `  if (!(await take(db, scopes.project(d.projectId), day, perProject))) {
+    capped = \`not sent: the project has sent its \${perProject} confirmations today (CONFIRMATIONS_PER_PROJECT_PER_DAY)\`;
+  } else if (!(await take(db, scopes.mailbox(d.projectId, mailbox), day, perMailbox))) {
+    capped = \`not sent: this mailbox has had \${perMailbox} confirmation\${perMailbox === 1 ? '' : 's'} from the project today (CONFIRMATIONS_PER_ADDRESS_PER_DAY)\`;
+  }`,
+    tests: ['test/mail-caps.test.ts'],
+  },
+  {
+    rule: 'C37: a project sends at most its daily number of verification mails',
+    file: 'src/delivery/consent.ts',
+    find: 'if (!(await take(db, scopes.verifyProject(project.id), day, VERIFY_MAILS_PER_PROJECT))) {',
+    replace: 'if (!(await take(db, scopes.verifyProject(project.id), day, VERIFY_MAILS_PER_PROJECT + 1))) {',
+    tests: ['test/mail-caps.test.ts'],
+  },
+  {
+    rule: 'C41: a copy with the same row counts but other content undoes the move',
+    file: 'src/ops/move.ts',
+    find: 'if (copy?.rows !== seen.rows || copy.sha256 !== seen.sha256) {',
+    replace: 'if (copy?.rows !== seen.rows) {',
+    tests: ['test/move-copy.test.ts'],
+  },
+  {
+    rule: 'C41: a move deletes the source only after routing has switched',
+    file: 'src/ops/move.ts',
+    find: `  for (const [place, db] of placesOf(m)) {
+    if (place === to) await dropForwarding(db, p.id);`,
+    replace: `  await deleteProjectRows(source.db.$client, p.id);
+  for (const [place, db] of placesOf(m)) {
+    if (place === to) await dropForwarding(db, p.id);`,
+    tests: ['test/move-copy.test.ts'],
+  },
+  {
+    rule: "C41: a move carries the project's learnt spam tokens",
+    file: 'src/store/copy.ts',
+    find: "...own('spam_tokens', 'search_terms', 'audit_log'),",
+    replace: "...own('search_terms', 'audit_log'),",
+    tests: ['test/move-copy.test.ts'],
+  },
+  {
+    rule: "C20: an Idempotency-Key is looked up in the request's project only (a file's look-up before the write)",
+    file: 'src/store/intake.ts',
+    find: `'select "id", "body_hash" from "submissions" where "project_id" = ? and "idempotency_key" = ?'`,
+    replace: `'select "id", "body_hash" from "submissions" where ?1 is not null and "idempotency_key" = ?2'`,
+    tests: ['test/idempotency.test.ts'],
+  },
+  {
+    rule: "C41: a warm key's reads and writes are held to its project's fence",
+    file: 'src/api/submissions/routes.ts',
+    find: `  const { db, bookmark } = sessionDatabase(d1, start, {
+    projectId: c.var.project.id,
+    place,
+    keyed: true,`,
+    replace: `  const { db, bookmark } = sessionDatabase(d1, start, {
+    projectId: c.var.project.id,
+    place,
+    keyed: false,`,
+    tests: ['test/move-keys.test.ts'],
+  },
+  {
+    rule: 'C41: a write behind the fence is refused while its project moves',
+    file: 'src/store/fence.ts',
+    find: "    .prepare('insert into project_fence (project_id) values (?)')",
+    replace: "    .prepare('select ? as project_id')",
+    tests: ['test/move-keys.test.ts'],
+  },
+  {
+    rule: "C40, C41: each place hashes its visitors with its own day's salt",
+    file: 'src/api/events/routes.ts',
+    find: 'const salt = await daySalt(placeOf(c.env, project.place).d1, day);',
+    replace: 'const salt = await daySalt(c.env.DB, day);',
+    tests: ['test/analytics-places.test.ts'],
+  },
+  {
+    rule: 'C40: one address adds a bounded number of visitors, whatever user agents it sends',
+    file: 'src/analytics/gather.ts',
+    find: 'String(shareOf(userAgent))',
+    replace: 'userAgent',
+    tests: ['test/analytics.test.ts'],
+  },
+  {
+    rule: "C37: the cap of verification mails per mailbox counts every place's",
+    file: 'src/ops/targets.ts',
+    find: 'await sendVerification(m.db, otherPlaces(m), m.mail, p, to, token, until)',
+    replace: 'await sendVerification(m.db, [], m.mail, p, to, token, until)',
+    tests: ['test/manage/consent.test.ts'],
+  },
+];
+
+/** Runs the test files; true when they fail (the mutant is caught). */
+function caught(tests: string[]): boolean {
+  const run = spawnSync('npm', ['run', '-s', 'test:unit', '--', '--reporter=dot', ...tests], {
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  });
+  return run.status !== 0;
+}
+
+export function main(argv: string[]): number {
+  const { values } = parseArgs({
+    args: argv,
+    options: { only: { type: 'string', multiple: true }, list: { type: 'boolean' } },
+    allowPositionals: true,
+  });
+  const chosen = MUTANTS.map((m, i) => ({ ...m, n: i + 1 })).filter(
+    (m) => values.only === undefined || values.only.map(Number).includes(m.n),
+  );
+  if (values.list) {
+    for (const m of chosen) console.log(`${String(m.n).padStart(2)}. ${m.rule}  (${m.file})`);
+    return 0;
+  }
+  const survivors: string[] = [];
+  for (const m of chosen) {
+    const original = readFileSync(m.file, 'utf8');
+    const at = original.indexOf(m.find);
+    if (at < 0 || original.indexOf(m.find, at + 1) >= 0) {
+      console.error(
+        `✗ mutant ${m.n} no longer applies to ${m.file} (its text is not there once): update scripts/mutants.ts`,
+      );
+      return 2;
+    }
+    let killed: boolean;
+    try {
+      writeFileSync(m.file, original.slice(0, at) + m.replace + original.slice(at + m.find.length));
+      killed = caught(m.tests);
+    } finally {
+      writeFileSync(m.file, original);
+    }
+    console.log(`${killed ? 'killed  ' : 'SURVIVED'} ${String(m.n).padStart(2)}. ${m.rule}`);
+    if (!killed) survivors.push(`${m.n}. ${m.rule}`);
+  }
+  const killedCount = chosen.length - survivors.length;
+  console.log(
+    `\nhand-made mutants: ${killedCount} of ${chosen.length} killed (${((100 * killedCount) / chosen.length).toFixed(1)}%)`,
+  );
+  for (const s of survivors) console.log(`  survived: ${s}`);
+  return survivors.length === 0 ? 0 : 1;
+}
+
+if (import.meta.main) process.exitCode = main(process.argv.slice(2));
