@@ -4,6 +4,7 @@
 // traffic, and a visitor's repeated events (a reload) cost nothing more. A visitor is a hash of their
 // address, a share of their user agent, the project and the day's salt of the project's place:
 // never stored as such, and unlinkable across days once the salt is gone.
+import type { D1Database } from '@cloudflare/workers-types';
 import { clientOf } from '../lib/clients.ts';
 import { toHex } from '../lib/hex.ts';
 import { saltOf, type Visit, type Whereabouts, whereaboutsOf, writeVisits } from '../store/analytics.ts';

@@ -26,6 +26,7 @@ const DOCUMENTS = [
   'docs/places.md',
   'docs/deploy.md',
   'docs/performance.md',
+  'docs/testing.md',
 ];
 const NOT_RUN = [
   /^npm install\b/,
@@ -38,6 +39,8 @@ const NOT_RUN = [
   /^npm run deploy$/,
   /--remote\b/,
   /^(BENCH_\w+=\S+ )*npm run bench/,
+  // Mutation testing: half an hour (its own list is typed: `mutate:hand -- --list`).
+  /^npm run -?s? ?mutate$/,
 ];
 
 type Block = { lines: string[]; json?: unknown };
@@ -87,6 +90,10 @@ beforeAll(async () => {
     'dashboard',
     // C39: the spam filter's prior and lists, which the asset build ships.
     'data',
+    // docs/testing.md runs a test file.
+    'test',
+    'vitest.config.ts',
+    'tsconfig.json',
   ]) {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
   }
