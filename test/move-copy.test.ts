@@ -6,23 +6,15 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { projects, spamTokens, submissions } from '../schema/tables.ts';
 import { database } from '../src/store/db.ts';
-import { fetchWorkerWith } from './helpers.ts';
-import { api, BASE, newProject, ok, problem } from './manage/helpers.ts';
+import { submitWithEnv } from './helpers.ts';
+import { api, newProject, ok, problem } from './manage/helpers.ts';
 
 const home = () => database(env.DB);
 const eu = () => database(env.DB_EU);
 const rowsIn = (db: ReturnType<typeof database>, projectId: string) =>
   db.select().from(submissions).where(eq(submissions.projectId, projectId));
 
-const send = (key: string, email: string) =>
-  fetchWorkerWith(
-    env,
-    new Request(`${BASE}/api/v1/submit`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email }),
-    }),
-  );
+const send = (key: string, email: string) => submitWithEnv(env, { key, json: { email } });
 
 /** A project in default with three submissions. */
 async function withRows() {

@@ -9,8 +9,8 @@ import { auditLog, submissions } from '../schema/tables.ts';
 import { ProjectLeft, ProjectMoving } from '../src/lib/faults.ts';
 import { database, fencedDatabase, storage } from '../src/store/db.ts';
 import { abandonMove, beginMove } from '../src/store/directory.ts';
-import { fetchWorkerWith } from './helpers.ts';
-import { api, BASE, newProject, ok, request, secretKeyOf } from './manage/helpers.ts';
+import { fetchWorkerWith, submitWithEnv } from './helpers.ts';
+import { api, newProject, ok, request, secretKeyOf } from './manage/helpers.ts';
 
 const home = () => database(env.DB);
 const eu = () => database(env.DB_EU);
@@ -19,27 +19,9 @@ const rowsIn = (db: ReturnType<typeof database>, projectId: string) =>
 
 /** A call with the key, straight into this isolate's worker: the key's cache is this isolate's. */
 const withKey = (key: string, method: string, path: string, body?: unknown) =>
-  fetchWorkerWith(
-    env,
-    new Request(`${BASE}/api/v1${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-    }),
-  );
+  fetchWorkerWith(env, request(method, path, { token: key, ...(body === undefined ? {} : { body }) }));
 
-const submitted = (key: string, email: string) =>
-  fetchWorkerWith(
-    env,
-    new Request(`${BASE}/api/v1/submit`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email }),
-    }),
-  );
+const submitted = (key: string, email: string) => submitWithEnv(env, { key, json: { email } });
 
 /** A project in `default` with one submission and a secret key whose project is cached here. */
 async function warmProject() {

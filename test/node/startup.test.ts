@@ -21,6 +21,8 @@ const SUBMISSION_PATH = [
   'src/accept/',
   'src/auth/authenticate.ts',
   'src/auth/rate-limit.ts',
+  // C21: one client (an IPv6 /64), for the rate limits.
+  'src/lib/clients.ts',
   'src/projects/cache.ts',
   'src/projects/keys.ts',
   'src/fields/catalogue.ts',
