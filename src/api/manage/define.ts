@@ -6,9 +6,6 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import type { DescribeRouteOptions } from 'hono-openapi';
 import type * as v from 'valibot';
-import { config } from '../../config.ts';
-import { sendMail } from '../../delivery/email.ts';
-import { enqueueStored } from '../../delivery/outbox.ts';
 import {
   describeRoute,
   jsonBody,
@@ -47,10 +44,8 @@ import {
   ProjectMoving,
   UnavailableError,
 } from '../../lib/faults.ts';
-import { atProject, type Manager } from '../../ops/context.ts';
-import { forgetKey } from '../../projects/cache.ts';
-import { database, fencedDatabase, placeDatabases } from '../../store/db.ts';
-import { DEFAULT_PLACE, placeNamed } from '../../store/places.ts';
+import type { Manager } from '../../ops/context.ts';
+import { managerOf } from './manager.ts';
 import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, refuse } from './principal.ts';
 
 /** The largest body a management route reads. */
@@ -189,62 +184,6 @@ function guard(access: RouteSpec<never, never, never>['access']): MiddlewareHand
     }
     c.set('principal', principal);
     await next();
-  };
-}
-
-/**
- * The operations' view of the caller: the database (C41: of the project's place, on a project's
- * route; else the default's, with every place's beside it), the actor, and the worker's queue.
- */
-export async function managerOf(c: Context<ManageEnv>, principal: Principal): Promise<Manager> {
-  const all = placeDatabases(c.env);
-  const projectId = c.req.param('projectId');
-  const keyPlace = principal.projectId === projectId ? principal.place : undefined;
-  // C41: a move finds the project's place itself, and takes up a move that stopped midway, which
-  // every other route of the project refuses (503) until it is done.
-  const moving = c.req.method === 'POST' && c.req.path.endsWith('/move');
-  const at =
-    projectId === undefined || moving
-      ? { place: DEFAULT_PLACE }
-      : keyPlace !== undefined
-        ? { place: keyPlace }
-        : await atProject({ db: database(c.env.DB), actor: principal.actor, places: all }, projectId);
-  const place = at.place ?? DEFAULT_PLACE;
-  const queue = c.env.DELIVERIES;
-  const d1 = placeNamed(c.env, place)?.d1 ?? c.env.DB;
-  const keyHash = principal.credentialHash;
-  // C41: a project's statements are held to its fence: its place, as the key's cache or the
-  // directory named it a moment ago, must still be where it lives, and it must not be moving.
-  const db =
-    projectId === undefined || moving
-      ? (all.get(place) ?? database(c.env.DB))
-      : fencedDatabase(d1, {
-          projectId,
-          place,
-          keyed: keyPlace !== undefined,
-          left: (moved) => {
-            if (keyPlace !== undefined && keyHash !== null) forgetKey(d1, keyHash, !moved);
-          },
-        });
-  return {
-    db,
-    place,
-    places: all,
-    files: (name) => placeNamed(c.env, name)?.files,
-    actor: principal.actor,
-    keyProject: principal.projectId,
-    assets: c.env.ASSETS,
-    enqueue: (ids) =>
-      enqueueStored(
-        queue,
-        ids.map((id) => ({ id })),
-        place,
-      ),
-    // C37: the verification mail of an address that must agree first, with a link to this worker.
-    mail: {
-      baseUrl: config(c.env).PUBLIC_URL ?? new URL(c.req.url).origin,
-      send: (make) => sendMail(c.env.EMAIL, config(c.env).EMAIL_FROM, make),
-    },
   };
 }
 
