@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyticsDays, analyticsSalts, analyticsVisitors } from '../schema/tables.ts';
 import { COUNTED_MS, VISITORS_PER_ADDRESS, visitorOf } from '../src/analytics/gather.ts';
-import { EVENTS_PATH } from '../src/http/replies.ts';
+import { EVENTS_PATH } from '../src/http/paths.ts';
 import { deleteProject } from '../src/ops/projects.ts';
 import { submissionStats } from '../src/ops/stats.ts';
 import { rollUp } from '../src/store/analytics.ts';

@@ -3,7 +3,7 @@
 
 import { INTEGRATION_KINDS, type IntegrationKind } from '../../schema/tables.ts';
 import { CONFIRMATIONS_PER_DAY, CONFIRMATIONS_PER_PROJECT, RETRY_DELAYS } from '../config.ts';
-import { READ_PATH } from '../http/replies.ts';
+import { READ_PATH } from '../http/paths.ts';
 import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
 import { errorText } from '../lib/faults.ts';
 import { readAtMost } from '../lib/stream.ts';

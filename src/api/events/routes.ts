@@ -16,6 +16,7 @@ import { readWithin } from '../../http/body.ts';
 import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
 import { corsHeaders, preflight } from '../../http/cors.ts';
 import { type Documented, errorResponses, preflightOperation } from '../../http/openapi.ts';
+import { EVENTS_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
 import { sendMethodNotAllowed } from '../../http/send.ts';
@@ -186,18 +187,18 @@ const eventOperation = describeRoute(() => ({
 }));
 
 export function eventRoutes(app: HonoBase<AppEnv>): void {
-  app.post(replies.EVENTS_PATH, eventOperation, record);
+  app.post(EVENTS_PATH, eventOperation, record);
   app.options(
-    replies.EVENTS_PATH,
+    EVENTS_PATH,
     describeRoute(() => ({ ...preflightOperation('eventsPreflight'), tags: [EVENTS_TAG] })),
     preflight,
   );
   app.on(
     NOT_ALLOWED,
-    replies.EVENTS_PATH,
+    EVENTS_PATH,
     describeRoute({ tags: [EVENTS_TAG] }),
     notAllowedOperation,
     sendMethodNotAllowed,
   );
-  app.all(replies.EVENTS_PATH, sendMethodNotAllowed);
+  app.all(EVENTS_PATH, sendMethodNotAllowed);
 }

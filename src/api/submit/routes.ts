@@ -19,6 +19,7 @@ import {
   JSON_MEDIA,
   preflightOperation,
 } from '../../http/openapi.ts';
+import { SUBMIT_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
 import { sendJson, sendMethodNotAllowed } from '../../http/send.ts';
 import { parseObject } from './body.ts';
@@ -150,18 +151,18 @@ const submitOperation = describeRoute(() => ({
 }));
 
 export function submitRoutes(app: HonoBase<AppEnv>): void {
-  app.post(replies.SUBMIT_PATH, submitOperation, submit);
+  app.post(SUBMIT_PATH, submitOperation, submit);
   app.options(
-    replies.SUBMIT_PATH,
+    SUBMIT_PATH,
     describeRoute(() => ({ ...preflightOperation('preflight'), tags: [SUBMIT_TAG] })),
     preflight,
   );
   app.on(
     NOT_ALLOWED,
-    replies.SUBMIT_PATH,
+    SUBMIT_PATH,
     describeRoute({ tags: [SUBMIT_TAG] }),
     notAllowedOperation,
     sendMethodNotAllowed,
   );
-  app.all(replies.SUBMIT_PATH, sendMethodNotAllowed);
+  app.all(SUBMIT_PATH, sendMethodNotAllowed);
 }
