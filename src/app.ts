@@ -7,7 +7,7 @@ import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { formRoutes } from './api/html-form/routes.ts';
 import { submitRoutes } from './api/submit/routes.ts';
-import type { AppEnv } from './auth/authenticate.ts';
+import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
 import { EVENTS_PATH, MANAGE_PATH, PLACES_PATH, READ_PATH, SESSION_PATH, VERIFY_PATH } from './http/paths.ts';
 

@@ -5,12 +5,13 @@ import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import { REPLAYED_HEADER } from '../../accept/idempotency.ts';
 import { acceptSubmission, type Intake } from '../../accept/pipeline.ts';
-import { type AppEnv, payerOfKey, projectOfKey } from '../../auth/authenticate.ts';
+import { payerOfKey, projectOfKey } from '../../auth/authenticate.ts';
 import { config } from '../../config.ts';
 import { requiredError, typeError, unknownError } from '../../fields/validation.ts';
 import { readWithin } from '../../http/body.ts';
 import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
 import { preflight } from '../../http/cors.ts';
+import type { AppEnv } from '../../http/env.ts';
 import { isJsonMediaType } from '../../http/media-type.ts';
 import {
   type Documented,
