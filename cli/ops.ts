@@ -18,6 +18,7 @@ import * as integrations from '../src/ops/integrations.ts';
 import * as keys from '../src/ops/keys.ts';
 import * as move from '../src/ops/move.ts';
 import * as places from '../src/ops/places.ts';
+import * as projectSettings from '../src/ops/project-settings.ts';
 import * as projects from '../src/ops/projects.ts';
 import * as search from '../src/ops/search.ts';
 import * as stats from '../src/ops/stats.ts';
@@ -31,7 +32,7 @@ const OPERATIONS = {
   listProjects: projects.listProjects,
   showProject: projects.showProject,
   projectSchema: projects.projectSchema,
-  updateProject: projects.updateProject,
+  updateProject: projectSettings.updateProject,
   deleteProject: projects.deleteProject,
   moveProject: move.moveProject,
   listPlaces: places.listPlaces,

@@ -2,7 +2,7 @@
 import { type Command, Option } from 'commander';
 import { parseFieldSpecs } from '../src/fields/spec.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
-import type { ProjectChanges } from '../src/ops/projects.ts';
+import type { ProjectChanges } from '../src/ops/project-settings.ts';
 import { type Context, collect, line, table, UsageError } from './context.ts';
 
 const TURNSTILE_HELP =

@@ -2,7 +2,7 @@
 // and block lists, and how much it learnt from its owner's marks. Marks themselves are
 // `forms inbox mark … --as spam|not-spam`.
 import { type Command, Option } from 'commander';
-import type { ProjectView } from '../src/ops/projects.ts';
+import type { ProjectView } from '../src/ops/project-view.ts';
 import { LIST_KINDS, type ListEntry, SPAM_MODES } from '../src/spam/settings.ts';
 import { type Context, UsageError } from './context.ts';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { deliveries, projects, spamTokens, submissions, webhooks } from '../schema/tables.ts';
 import { sweepDeliveries } from '../src/delivery/queue.ts';
 import { bulkSubmissions, getSubmission, listInbox, updateSubmission } from '../src/ops/inbox.ts';
-import { updateProject } from '../src/ops/projects.ts';
+import { updateProject } from '../src/ops/project-settings.ts';
 import { addWebhook } from '../src/ops/targets.ts';
 import { MAX_FEATURES } from '../src/spam/features.ts';
 import { database } from '../src/store/db.ts';

@@ -1,125 +1,18 @@
 // C33: a project's settings: fields, allowed origins, keys, webhooks, email recipients, retention,
 // honeypot, Turnstile (write-only), thank-you page, the spam filter (C39); and, for the operator,
-// deleting it. A key or a secret is shown once, with a copy button.
+// deleting it. A key or a secret is shown once, with a copy button. Each section is a module of
+// its own (settings-*.tsx) but the two lists, origins and email recipients.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
-import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
 import type { Project } from '../server-types.ts';
 import { go, type ScreenProps } from '../session.ts';
-import { act, confirm, messageOf, Section, useLoad } from '../ui.tsx';
+import { act, confirm, Section, useLoad } from '../ui.tsx';
+import { Behaviour } from './settings-behaviour.tsx';
 import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
+import { Fields } from './settings-fields.tsx';
 import { Integrations } from './settings-integrations.tsx';
 import { Keys } from './settings-keys.tsx';
 import { SpamFilterSettings } from './settings-spam.tsx';
-
-function Fields({ project, reload }: { project: Project; reload: () => void }) {
-  const [editing, setEditing] = useState<Draft | undefined>();
-  const [adding, setAdding] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-  const save = async (draft: Draft, mode: 'add' | 'replace') => {
-    setError(undefined);
-    try {
-      const { name, ...definition } = toField(draft);
-      await api('PUT', projectPath(project.id, `/fields/${encodeURIComponent(name)}`), definition, {
-        [mode === 'add' ? 'If-None-Match' : 'If-Match']: '*',
-      });
-      setEditing(undefined);
-      setAdding(false);
-      reload();
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  };
-  const remove = async (name: string) => {
-    if (
-      !(await confirm(
-        `Remove the field “${name}”? Submissions already stored keep their values of it; new ones may no longer send it.`,
-        'Remove',
-      ))
-    )
-      return;
-    await act(async () => {
-      await api('DELETE', projectPath(project.id, `/fields/${encodeURIComponent(name)}`));
-      reload();
-    }, `Removed ${name}`);
-  };
-  return (
-    <Section title="Fields">
-      <ul class="plain">
-        {project.fields.map((f) =>
-          editing?.name === f.name ? (
-            <li key={f.name}>
-              <FieldEditor draft={editing} onChange={setEditing} error={error} nameLocked />
-              <div class="row">
-                <button type="button" class="primary" onClick={() => void save(editing, 'replace')}>
-                  Save {f.name}
-                </button>
-                <button type="button" onClick={() => setEditing(undefined)}>
-                  Cancel
-                </button>
-              </div>
-            </li>
-          ) : (
-            <li key={f.name} class="row spread">
-              <span>
-                <strong>{f.name}</strong> {f.type}
-                {f.required && ' · required'}
-                {f.rules && (
-                  <span class="muted">
-                    {' · '}
-                    {Object.entries(f.rules)
-                      .map(([rule, value]) => `${rule} ${Array.isArray(value) ? value.join(', ') : value}`)
-                      .join(' · ')}
-                  </span>
-                )}
-              </span>
-              <span class="row">
-                <button type="button" onClick={() => setEditing(draftOf(f))}>
-                  Change
-                </button>
-                <button type="button" class="danger" onClick={() => void remove(f.name)}>
-                  Remove
-                </button>
-              </span>
-            </li>
-          ),
-        )}
-      </ul>
-      {adding ? (
-        <AddField onSave={(d) => void save(d, 'add')} onCancel={() => setAdding(false)} error={error} />
-      ) : (
-        <button type="button" onClick={() => setAdding(true)}>
-          Add a field
-        </button>
-      )}
-    </Section>
-  );
-}
-
-function AddField({
-  onSave,
-  onCancel,
-  error,
-}: {
-  onSave: (d: Draft) => void;
-  onCancel: () => void;
-  error?: string | undefined;
-}) {
-  const [draft, setDraft] = useState(emptyDraft());
-  return (
-    <div>
-      <FieldEditor draft={draft} onChange={setDraft} error={error} />
-      <div class="row">
-        <button type="button" class="primary" onClick={() => onSave(draft)}>
-          Add the field
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
-  );
-}
 
 /** A list with an input to add to it, each entry with its remove button. */
 function ListEditor({
@@ -177,102 +70,6 @@ function ListEditor({
           />
         </label>
         <button type="submit">Add</button>
-      </form>
-    </Section>
-  );
-}
-
-function Behaviour({ project, reload }: { project: Project; reload: () => void }) {
-  const [values, setValues] = useState({
-    retentionDays: project.retentionDays === null ? '' : String(project.retentionDays),
-    honeypot: project.honeypot ?? '',
-    unknownFields: project.unknownFields,
-    thankYouUrl: project.thankYouUrl ?? '',
-    replyToField: project.replyToField ?? '',
-    turnstileSecret: '',
-  });
-  const set = (patch: Partial<typeof values>) => setValues({ ...values, ...patch });
-  const save = (event: Event) => {
-    event.preventDefault();
-    void act(async () => {
-      const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
-      await api('PATCH', projectPath(project.id), {
-        retentionDays: values.retentionDays === '' ? null : Number(values.retentionDays),
-        honeypot: orNull(values.honeypot),
-        unknownFields: values.unknownFields,
-        thankYouUrl: orNull(values.thankYouUrl),
-        replyToField: orNull(values.replyToField),
-        ...(values.turnstileSecret === '' ? {} : { turnstileSecret: values.turnstileSecret }),
-      });
-      set({ turnstileSecret: '' });
-      reload();
-    }, 'Saved');
-  };
-  return (
-    <Section title="Behaviour">
-      <form onSubmit={save} class="grid">
-        <label>
-          Keep submissions for (days; empty: until deleted)
-          <input
-            type="number"
-            min="1"
-            value={values.retentionDays}
-            onInput={(e) => set({ retentionDays: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Honeypot field (hidden; filled means spam)
-          <input value={values.honeypot} onInput={(e) => set({ honeypot: e.currentTarget.value })} />
-        </label>
-        <label>
-          Unknown fields
-          <select
-            value={values.unknownFields}
-            onChange={(e) => set({ unknownFields: e.currentTarget.value as Project['unknownFields'] })}
-          >
-            <option value="reject">refuse the submission</option>
-            <option value="discard">drop them</option>
-          </select>
-        </label>
-        <label>
-          Thank-you page (on an allowed origin)
-          <input
-            type="url"
-            value={values.thankYouUrl}
-            onInput={(e) => set({ thankYouUrl: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Reply-To of notification emails (a field)
-          <input value={values.replyToField} onInput={(e) => set({ replyToField: e.currentTarget.value })} />
-        </label>
-        <label>
-          Turnstile secret ({project.turnstile ? 'set; type a new one to replace it' : 'not set'})
-          <input
-            type="password"
-            autocomplete="off"
-            value={values.turnstileSecret}
-            onInput={(e) => set({ turnstileSecret: e.currentTarget.value })}
-          />
-        </label>
-        <div class="row">
-          <button type="submit" class="primary">
-            Save
-          </button>
-          {project.turnstile && (
-            <button
-              type="button"
-              onClick={() =>
-                void act(async () => {
-                  await api('PATCH', projectPath(project.id), { turnstileSecret: null });
-                  reload();
-                }, 'Turnstile is off')
-              }
-            >
-              Remove the Turnstile secret
-            </button>
-          )}
-        </div>
       </form>
     </Section>
   );

@@ -17,7 +17,7 @@ import {
 import { listKeys } from '../store/projects.ts';
 import { atProject, homeOf, type Manager, placesOf, recordChange, requireProject } from './context.ts';
 import { atPlace } from './places.ts';
-import { projectView } from './projects.ts';
+import { projectView } from './project-view.ts';
 
 export type MoveReport = {
   from: string;

@@ -1,10 +1,9 @@
-// C19: projects: create, list, show, change settings, delete.
-import type { FieldType, KeyKind } from '../../schema/tables.ts';
+// C19: projects: create, list, show, delete. What a project shows is `project-view.ts`; its
+// settings changed, `project-settings.ts`.
 import { submissionJsonSchema } from '../fields/json-schema.ts';
 import { parseFieldSpecs } from '../fields/spec.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { InvalidInput } from '../lib/faults.ts';
-import type { SpamSettings } from '../spam/settings.ts';
 import type { Db } from '../store/db.ts';
 import { forgetProject } from '../store/directory.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
@@ -15,135 +14,20 @@ import {
   newFormId,
   newProjectId,
   type ProjectSettings,
-  parseRules,
   updateProjectSettings,
 } from '../store/projects.ts';
-import { listOf, spamColumns } from '../store/spam.ts';
+import { changeEntry, homeOf, type Manager, placesOf, recordChange, requireProject } from './context.ts';
 import {
-  insertWebhook,
-  listWebhooks as listTargets,
-  newConfirmationId,
-  setWebhookEnabled as setTargetEnabled,
-} from '../store/targets.ts';
-import {
-  changeEntry,
-  homeOf,
-  isOperator,
-  type Manager,
-  type ProjectDetails,
-  placesOf,
-  recordChange,
-  requireProject,
-} from './context.ts';
-import {
-  type ConfirmationInput,
-  parseConfirmation,
   parseHoneypot,
   parseOrigin,
   parsePolicy,
-  parseReplyToField,
   parseRetentionDays,
-  parseSpamFilter,
   parseThankYouUrl,
   parseTurnstileSecret,
-  type SpamFilterInput,
 } from './input.ts';
 import { newKey } from './keys.ts';
 import { atPlace, claimPlace } from './places.ts';
-
-/** A stored field as its definition (C28): name, type, required, and its rules when it has any. */
-export function fieldDef(row: {
-  name: string;
-  type: FieldType;
-  required: boolean;
-  rules: string | null;
-}): FieldDef {
-  const rules = parseRules(row.rules);
-  return {
-    name: row.name,
-    type: row.type,
-    required: row.required,
-    ...(rules === undefined ? {} : { rules }),
-  };
-}
-
-/** A project as the tool shows it and the API returns it: never a key, a secret, or a hash. */
-export type ProjectView = {
-  id: string;
-  name: string;
-  /** C41: the place the project lives in: its database and bucket. */
-  place: string;
-  unknownFields: string;
-  honeypot: string | null;
-  /** C22: whether a Turnstile secret is set (the secret itself is write-only). */
-  turnstile: boolean;
-  retentionDays: number | null;
-  replyToField: string | null;
-  formId: string | null;
-  thankYouUrl: string | null;
-  /** C35: the confirmation to the submitter, or null when none is sent. */
-  confirmation: {
-    field: string;
-    subject: string;
-    body: string;
-    replyTo: string | null;
-    open: boolean;
-  } | null;
-  /** C39: the spam filter, and how many marks its classifier learnt each way. */
-  spamFilter: SpamSettings & { learned: { ham: number; spam: number } };
-  createdAt: string;
-  fields: FieldDef[];
-  origins: string[];
-  keys: {
-    prefix: string;
-    kind: KeyKind;
-    createdAt: string;
-    revokedAt: string | null;
-    lastUsedAt: string | null;
-  }[];
-};
-
-export function projectView(p: ProjectDetails, place: string = DEFAULT_PLACE): ProjectView {
-  return {
-    id: p.id,
-    name: p.name,
-    place,
-    unknownFields: p.unknownFields,
-    honeypot: p.honeypot,
-    turnstile: p.turnstileSecret !== null,
-    retentionDays: p.retentionDays,
-    replyToField: p.replyToField,
-    formId: p.formId,
-    thankYouUrl: p.thankYouUrl,
-    confirmation:
-      p.confirmField === null
-        ? null
-        : {
-            field: p.confirmField,
-            subject: p.confirmSubject ?? '',
-            body: p.confirmBody ?? '',
-            replyTo: p.confirmReplyTo,
-            open: p.confirmOpen,
-          },
-    spamFilter: {
-      mode: p.spamMode,
-      threshold: p.spamThreshold,
-      allow: listOf(p.spamAllow),
-      block: listOf(p.spamBlock),
-      learned: { ham: p.learnedHam, spam: p.learnedSpam },
-    },
-    createdAt: p.createdAt,
-    fields: p.fields.map(fieldDef),
-    origins: p.origins.map((o) => o.origin),
-    keys: p.keys.map((k) => ({
-      prefix: k.displayPrefix,
-      kind: k.kind,
-      createdAt: k.createdAt,
-      revokedAt: k.revokedAt,
-      lastUsedAt: k.lastUsedAt,
-    })),
-  };
-}
+import { fieldDef, type ProjectView, projectView } from './project-view.ts';
 
 export type NewProject = {
   name: string;
@@ -253,117 +137,6 @@ export async function showProject(m: Manager, projectId: string): Promise<Projec
 export async function projectSchema(m: Manager, projectId: string) {
   const p = await requireProject(m, projectId);
   return submissionJsonSchema(p.fields.map(fieldDef), p.unknownFields);
-}
-
-/** What may change of a project's settings; `null` clears one. */
-export type ProjectChanges = {
-  unknownFields?: string | undefined;
-  honeypot?: string | null | undefined;
-  turnstileSecret?: string | null | undefined;
-  retentionDays?: number | string | null | undefined;
-  replyToField?: string | null | undefined;
-  thankYouUrl?: string | null | undefined;
-  /** C35: the confirmation to the submitter; null stops it. */
-  confirmation?: ConfirmationInput | null | undefined;
-  /** C39: the spam filter's settings given; the others stay. */
-  spamFilter?: SpamFilterInput | undefined;
-};
-
-/** Changes the settings given, each checked as when the project was made; returns the project after. */
-export async function updateProject(
-  m: Manager,
-  projectId: string,
-  changes: ProjectChanges,
-): Promise<ProjectView> {
-  const p = await requireProject(m, projectId);
-  const settings: ProjectSettings = {};
-  if (changes.unknownFields !== undefined) settings.unknownFields = parsePolicy(changes.unknownFields);
-  if (changes.honeypot !== undefined) {
-    settings.honeypot = changes.honeypot === null ? null : parseHoneypot(changes.honeypot, p.fields);
-  }
-  if (changes.turnstileSecret !== undefined) {
-    settings.turnstileSecret =
-      changes.turnstileSecret === null ? null : parseTurnstileSecret(changes.turnstileSecret);
-  }
-  if (changes.retentionDays !== undefined) {
-    settings.retentionDays =
-      changes.retentionDays === null ? null : parseRetentionDays(String(changes.retentionDays));
-  }
-  if (changes.replyToField !== undefined) {
-    settings.replyToField =
-      changes.replyToField === null ? null : parseReplyToField(changes.replyToField, p.fields);
-  }
-  if (changes.thankYouUrl !== undefined) {
-    settings.thankYouUrl =
-      changes.thankYouUrl === null
-        ? null
-        : parseThankYouUrl(
-            changes.thankYouUrl,
-            p.origins.map((o) => o.origin),
-          );
-  }
-  if (changes.confirmation !== undefined)
-    Object.assign(settings, await confirmationSettings(m, p, changes.confirmation));
-  if (changes.spamFilter !== undefined)
-    Object.assign(settings, spamColumns(parseSpamFilter(changes.spamFilter)));
-  if (Object.keys(settings).length > 0) {
-    await updateProjectSettings(m.db, p.id, settings);
-    // The Turnstile secret is never recorded: only that it was set or cleared.
-    const { turnstileSecret, ...shown } = settings;
-    await recordChange(m, p.id, 'project.update', {
-      ...shown,
-      ...(turnstileSecret === undefined ? {} : { turnstile: turnstileSecret !== null }),
-    });
-  }
-  return projectView({ ...p, ...settings }, m.place);
-}
-
-/**
- * C35: the confirmation's settings, and its target turned on (made the first time) or off. It is
- * sent only for a submission that passed the project's Turnstile challenge, so it needs a
- * Turnstile secret, unless the operator opens it (`open`: sent for any submission, a risk they
- * take). No project key may open it (nor a session made from one); `open` absent keeps it as it is.
- */
-async function confirmationSettings(
-  m: Manager,
-  p: ProjectDetails,
-  input: ConfirmationInput | null,
-): Promise<ProjectSettings> {
-  const [target] = await listTargets(m.db, p.id, 'confirmation');
-  if (input === null) {
-    if (target !== undefined) await setTargetEnabled(m.db, p.id, target.id, false);
-    return {
-      confirmField: null,
-      confirmSubject: null,
-      confirmBody: null,
-      confirmReplyTo: null,
-      confirmOpen: false,
-    };
-  }
-  const settings = parseConfirmation(input, p.fields);
-  const open = input.open ?? p.confirmOpen;
-  if (open && !p.confirmOpen && !isOperator(m.actor)) {
-    throw new InvalidInput(
-      'Only the operator may send confirmations for submissions that passed no Turnstile challenge (open)',
-    );
-  }
-  if (!open && p.turnstileSecret === null) {
-    throw new InvalidInput(
-      "A confirmation is sent only for a submission that passed Turnstile, so that a public form cannot be made to mail strangers: set the project's Turnstile secret first (allowed origins protect nothing against a script; or the operator opens it: open)",
-    );
-  }
-  if (target === undefined) {
-    await insertWebhook(m.db, {
-      id: newConfirmationId(),
-      projectId: p.id,
-      url: 'confirm:',
-      secret: '',
-      kind: 'confirmation',
-    });
-  } else if (target.disabledAt !== null) {
-    await setTargetEnabled(m.db, p.id, target.id, true);
-  }
-  return { ...settings, confirmOpen: open };
 }
 
 /** Deletes the project and everything it owns, submissions and files included (C25, C30). */

@@ -1,4 +1,4 @@
-// C41: the directory (schema/tables.ts `directory`): where each project lives when it is not in
+// C41: the directory (schema/places.ts `directory`): where each project lives when it is not in
 // the default place, and where a moved project's old keys and form address lead. Read by the
 // management API and the tool; the submission path reads only its forwarding rows, in the same
 // query as the key (intake.ts).

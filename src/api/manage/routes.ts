@@ -4,6 +4,7 @@ import type { HonoBase } from 'hono/hono-base';
 import type { AppEnv } from '../../http/env.ts';
 import { consentRoutes } from './consent.ts';
 import { ManageRoutes } from './define.ts';
+import { fieldRoutes } from './fields.ts';
 import { inboxRoutes } from './inbox.ts';
 import { integrationRoutes } from './integrations.ts';
 import { placeRoutes } from './places.ts';
@@ -16,6 +17,7 @@ export function manageRoutes(app: HonoBase<AppEnv>): void {
   const routes = new ManageRoutes(app as unknown as HonoBase<ManageEnv>);
   sessionRoutes(routes);
   projectRoutes(routes);
+  fieldRoutes(routes);
   targetRoutes(routes);
   integrationRoutes(routes);
   inboxRoutes(routes);

@@ -1,0 +1,116 @@
+// C33: a project's fields in its settings: each shown with its rules, changed or removed, and one
+// added, through the field editor (the same checks as the tool's field spec, C28).
+import { useState } from 'preact/hooks';
+import { api, projectPath } from '../api.ts';
+import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
+import type { Project } from '../server-types.ts';
+import { act, confirm, messageOf, Section } from '../ui.tsx';
+
+export function Fields({ project, reload }: { project: Project; reload: () => void }) {
+  const [editing, setEditing] = useState<Draft | undefined>();
+  const [adding, setAdding] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const save = async (draft: Draft, mode: 'add' | 'replace') => {
+    setError(undefined);
+    try {
+      const { name, ...definition } = toField(draft);
+      await api('PUT', projectPath(project.id, `/fields/${encodeURIComponent(name)}`), definition, {
+        [mode === 'add' ? 'If-None-Match' : 'If-Match']: '*',
+      });
+      setEditing(undefined);
+      setAdding(false);
+      reload();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  const remove = async (name: string) => {
+    if (
+      !(await confirm(
+        `Remove the field “${name}”? Submissions already stored keep their values of it; new ones may no longer send it.`,
+        'Remove',
+      ))
+    )
+      return;
+    await act(async () => {
+      await api('DELETE', projectPath(project.id, `/fields/${encodeURIComponent(name)}`));
+      reload();
+    }, `Removed ${name}`);
+  };
+  return (
+    <Section title="Fields">
+      <ul class="plain">
+        {project.fields.map((f) =>
+          editing?.name === f.name ? (
+            <li key={f.name}>
+              <FieldEditor draft={editing} onChange={setEditing} error={error} nameLocked />
+              <div class="row">
+                <button type="button" class="primary" onClick={() => void save(editing, 'replace')}>
+                  Save {f.name}
+                </button>
+                <button type="button" onClick={() => setEditing(undefined)}>
+                  Cancel
+                </button>
+              </div>
+            </li>
+          ) : (
+            <li key={f.name} class="row spread">
+              <span>
+                <strong>{f.name}</strong> {f.type}
+                {f.required && ' · required'}
+                {f.rules && (
+                  <span class="muted">
+                    {' · '}
+                    {Object.entries(f.rules)
+                      .map(([rule, value]) => `${rule} ${Array.isArray(value) ? value.join(', ') : value}`)
+                      .join(' · ')}
+                  </span>
+                )}
+              </span>
+              <span class="row">
+                <button type="button" onClick={() => setEditing(draftOf(f))}>
+                  Change
+                </button>
+                <button type="button" class="danger" onClick={() => void remove(f.name)}>
+                  Remove
+                </button>
+              </span>
+            </li>
+          ),
+        )}
+      </ul>
+      {adding ? (
+        <AddField onSave={(d) => void save(d, 'add')} onCancel={() => setAdding(false)} error={error} />
+      ) : (
+        <button type="button" onClick={() => setAdding(true)}>
+          Add a field
+        </button>
+      )}
+    </Section>
+  );
+}
+
+function AddField({
+  onSave,
+  onCancel,
+  error,
+}: {
+  onSave: (d: Draft) => void;
+  onCancel: () => void;
+  error?: string | undefined;
+}) {
+  const [draft, setDraft] = useState(emptyDraft());
+  return (
+    <div>
+      <FieldEditor draft={draft} onChange={setDraft} error={error} />
+      <div class="row">
+        <button type="button" class="primary" onClick={() => onSave(draft)}>
+          Add the field
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+// C19: projects and what defines them: their fields (C28), allowed origins (C15) and API keys (C7,
+// C23).
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+import { FIELD_TYPES, UNKNOWN_FIELD_POLICIES } from '../src/fields/catalogue.ts';
+import { SPAM_MODES } from '../src/spam/settings.ts';
+
+// C23: publishable keys sit in web pages and can only submit; secret keys also read and erase.
+export const KEY_KINDS = ['publishable', 'secret'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
+// Times are ISO-8601 UTC text (`2026-11-22T08:44:13.000Z`): readable in exports, sortable as text.
+export const projects = sqliteTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    unknownFields: text('unknown_fields', { enum: UNKNOWN_FIELD_POLICIES }).notNull().default('reject'),
+    // C22: a field that people leave empty and bots fill; a filled one is stored marked as spam.
+    honeypot: text('honeypot'),
+    // C22: when set, every submission needs a Turnstile token that Cloudflare's siteverify accepts.
+    // Kept here, per project, as given: each site has its own Turnstile widget and secret, and a
+    // project is made at run time by the command-line tool, without a redeploy.
+    turnstileSecret: text('turnstile_secret'),
+    // C25: submissions older than this many days are deleted by the hourly job; NULL keeps them.
+    // (No CHECK here: drizzle-kit would rebuild the table to add one, and dropping `projects` under
+    // D1's foreign keys would cascade. The command-line tool allows only whole days ≥ 1.)
+    retentionDays: integer('retention_days'),
+    // C27: the field whose value, when it is a valid address, is the notification email's Reply-To.
+    replyToField: text('reply_to_field'),
+    // C29: the public address of the project's HTML form, `POST /f/<form_id>`: not a key, so that
+    // no key ever sits in an `action` URL.
+    formId: text('form_id'),
+    // C29: where an HTML form goes after a success, unless the form names its own `_next`.
+    thankYouUrl: text('thank_you_url'),
+    // C35: the confirmation to the submitter: the field with their address (NULL: none is sent),
+    // the subject and plain-text body with {{field}} placeholders, the Reply-To, and whether the
+    // operator allowed it on a project with neither Turnstile nor allowed origins.
+    confirmField: text('confirm_field'),
+    confirmSubject: text('confirm_subject'),
+    confirmBody: text('confirm_body'),
+    confirmReplyTo: text('confirm_reply_to'),
+    confirmOpen: integer('confirm_open', { mode: 'boolean' }).notNull().default(false),
+    // C39: the spam filter: what it does with spam, the score above which a submission is spam, and
+    // the owner's allow and block lists (JSON arrays of {kind, value}; NULL: empty).
+    spamMode: text('spam_mode', { enum: SPAM_MODES }).notNull().default('hold'),
+    spamThreshold: real('spam_threshold').notNull().default(0.5),
+    spamAllow: text('spam_allow'),
+    spamBlock: text('spam_block'),
+    // C39: how many submissions the project's classifier learnt from its owner's marks, each way
+    // (its words are in spam_tokens).
+    learnedHam: integer('learned_ham').notNull().default(0),
+    learnedSpam: integer('learned_spam').notNull().default(0),
+    createdAt: text('created_at').notNull(),
+    // C41: set while the project is being copied to another place: a trigger refuses its new
+    // submissions here (503, retried), so that the copy misses none.
+    movingSince: text('moving_since'),
+  },
+  (t) => [
+    check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`),
+    uniqueIndex('projects_form_id').on(t.formId),
+  ],
+);
+
+export const fields = sqliteTable(
+  'fields',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type', { enum: FIELD_TYPES }).notNull(),
+    required: integer('required', { mode: 'boolean' }).notNull().default(false),
+    position: integer('position').notNull(),
+    // C28: the field's rules beyond its type, as JSON ({"format": "email", "maxLength": 100, …});
+    // NULL when it has none.
+    rules: text('rules'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.name] }),
+    check('fields_type', sql`${t.type} in ('string', 'integer', 'number', 'boolean', 'file')`),
+  ],
+);
+
+// C15: an empty list allows every origin.
+export const allowedOrigins = sqliteTable(
+  'allowed_origins',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.origin] })],
+);
+
+// C7: only the SHA-256 of a key is stored; the key itself is shown once and never kept.
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    displayPrefix: text('display_prefix').notNull(),
+    // C23: keys made before there were two kinds are publishable. (No CHECK: see retention_days.)
+    kind: text('kind', { enum: KEY_KINDS }).notNull().default('publishable'),
+    createdAt: text('created_at').notNull(),
+    revokedAt: text('revoked_at'),
+    // C32: when a submission was last accepted with the key: written in the write that stores it
+    // (the same round trip), at most once a minute for each key in each isolate.
+    lastUsedAt: text('last_used_at'),
+  },
+  (t) => [index('api_keys_project').on(t.projectId)],
+);
+
+export type Project = typeof projects.$inferSelect;
+export type Field = typeof fields.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;

@@ -1,0 +1,137 @@
+// C19: a project's settings changed, each checked as when the project was made: its policy for
+// unknown fields, honeypot, Turnstile secret, retention, Reply-To field, thank-you page, the
+// confirmation to the submitter (C35, with its target) and the spam filter (C39).
+import { InvalidInput } from '../lib/faults.ts';
+import { type ProjectSettings, updateProjectSettings } from '../store/projects.ts';
+import { spamColumns } from '../store/spam.ts';
+import {
+  insertWebhook,
+  listWebhooks as listTargets,
+  newConfirmationId,
+  setWebhookEnabled as setTargetEnabled,
+} from '../store/targets.ts';
+import { isOperator, type Manager, type ProjectDetails, recordChange, requireProject } from './context.ts';
+import {
+  type ConfirmationInput,
+  parseConfirmation,
+  parseHoneypot,
+  parsePolicy,
+  parseReplyToField,
+  parseRetentionDays,
+  parseSpamFilter,
+  parseThankYouUrl,
+  parseTurnstileSecret,
+  type SpamFilterInput,
+} from './input.ts';
+import { type ProjectView, projectView } from './project-view.ts';
+
+/** What may change of a project's settings; `null` clears one. */
+export type ProjectChanges = {
+  unknownFields?: string | undefined;
+  honeypot?: string | null | undefined;
+  turnstileSecret?: string | null | undefined;
+  retentionDays?: number | string | null | undefined;
+  replyToField?: string | null | undefined;
+  thankYouUrl?: string | null | undefined;
+  /** C35: the confirmation to the submitter; null stops it. */
+  confirmation?: ConfirmationInput | null | undefined;
+  /** C39: the spam filter's settings given; the others stay. */
+  spamFilter?: SpamFilterInput | undefined;
+};
+
+/** Changes the settings given, each checked as when the project was made; returns the project after. */
+export async function updateProject(
+  m: Manager,
+  projectId: string,
+  changes: ProjectChanges,
+): Promise<ProjectView> {
+  const p = await requireProject(m, projectId);
+  const settings: ProjectSettings = {};
+  if (changes.unknownFields !== undefined) settings.unknownFields = parsePolicy(changes.unknownFields);
+  if (changes.honeypot !== undefined) {
+    settings.honeypot = changes.honeypot === null ? null : parseHoneypot(changes.honeypot, p.fields);
+  }
+  if (changes.turnstileSecret !== undefined) {
+    settings.turnstileSecret =
+      changes.turnstileSecret === null ? null : parseTurnstileSecret(changes.turnstileSecret);
+  }
+  if (changes.retentionDays !== undefined) {
+    settings.retentionDays =
+      changes.retentionDays === null ? null : parseRetentionDays(String(changes.retentionDays));
+  }
+  if (changes.replyToField !== undefined) {
+    settings.replyToField =
+      changes.replyToField === null ? null : parseReplyToField(changes.replyToField, p.fields);
+  }
+  if (changes.thankYouUrl !== undefined) {
+    settings.thankYouUrl =
+      changes.thankYouUrl === null
+        ? null
+        : parseThankYouUrl(
+            changes.thankYouUrl,
+            p.origins.map((o) => o.origin),
+          );
+  }
+  if (changes.confirmation !== undefined)
+    Object.assign(settings, await confirmationSettings(m, p, changes.confirmation));
+  if (changes.spamFilter !== undefined)
+    Object.assign(settings, spamColumns(parseSpamFilter(changes.spamFilter)));
+  if (Object.keys(settings).length > 0) {
+    await updateProjectSettings(m.db, p.id, settings);
+    // The Turnstile secret is never recorded: only that it was set or cleared.
+    const { turnstileSecret, ...shown } = settings;
+    await recordChange(m, p.id, 'project.update', {
+      ...shown,
+      ...(turnstileSecret === undefined ? {} : { turnstile: turnstileSecret !== null }),
+    });
+  }
+  return projectView({ ...p, ...settings }, m.place);
+}
+
+/**
+ * C35: the confirmation's settings, and its target turned on (made the first time) or off. It is
+ * sent only for a submission that passed the project's Turnstile challenge, so it needs a
+ * Turnstile secret, unless the operator opens it (`open`: sent for any submission, a risk they
+ * take). No project key may open it (nor a session made from one); `open` absent keeps it as it is.
+ */
+async function confirmationSettings(
+  m: Manager,
+  p: ProjectDetails,
+  input: ConfirmationInput | null,
+): Promise<ProjectSettings> {
+  const [target] = await listTargets(m.db, p.id, 'confirmation');
+  if (input === null) {
+    if (target !== undefined) await setTargetEnabled(m.db, p.id, target.id, false);
+    return {
+      confirmField: null,
+      confirmSubject: null,
+      confirmBody: null,
+      confirmReplyTo: null,
+      confirmOpen: false,
+    };
+  }
+  const settings = parseConfirmation(input, p.fields);
+  const open = input.open ?? p.confirmOpen;
+  if (open && !p.confirmOpen && !isOperator(m.actor)) {
+    throw new InvalidInput(
+      'Only the operator may send confirmations for submissions that passed no Turnstile challenge (open)',
+    );
+  }
+  if (!open && p.turnstileSecret === null) {
+    throw new InvalidInput(
+      "A confirmation is sent only for a submission that passed Turnstile, so that a public form cannot be made to mail strangers: set the project's Turnstile secret first (allowed origins protect nothing against a script; or the operator opens it: open)",
+    );
+  }
+  if (target === undefined) {
+    await insertWebhook(m.db, {
+      id: newConfirmationId(),
+      projectId: p.id,
+      url: 'confirm:',
+      secret: '',
+      kind: 'confirmation',
+    });
+  } else if (target.disabledAt !== null) {
+    await setTargetEnabled(m.db, p.id, target.id, true);
+  }
+  return { ...settings, confirmOpen: open };
+}
