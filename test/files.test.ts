@@ -6,7 +6,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fileDeletions } from '../schema/tables.ts';
-import { submissionEvent } from '../src/delivery/webhooks.ts';
+import { submissionEvent } from '../src/delivery/channels/webhook.ts';
 import { UploadedFile } from '../src/fields/file.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { putFiles, UPLOAD_GRACE_MS } from '../src/files/r2.ts';

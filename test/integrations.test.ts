@@ -55,7 +55,7 @@ async function submitted(
 }
 
 async function confirmationTarget(projectId: string) {
-  const row = await env.DB.prepare(`select id from webhooks where project_id = ? and kind = 'confirmation'`)
+  const row = await env.DB.prepare(`select id from targets where project_id = ? and kind = 'confirmation'`)
     .bind(projectId)
     .first<{ id: string }>();
   return row?.id ?? '';

@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deliveries, directory, projects, submissions, webhooks } from '../schema/tables.ts';
+import { deliveries, directory, projects, submissions, targets } from '../schema/tables.ts';
 import { enqueueStored } from '../src/delivery/outbox.ts';
 import worker from '../src/index.ts';
 import { placeOfKey, placeOfPrefix } from '../src/projects/keys.ts';
@@ -191,7 +191,7 @@ describe('C41: places', () => {
       ...env,
       DELIVERIES: queue,
     });
-    const [hook] = await eu().select().from(webhooks).where(eq(webhooks.projectId, projectId));
+    const [hook] = await eu().select().from(targets).where(eq(targets.projectId, projectId));
     const [row] = await rowsIn(eu(), projectId);
     expect(sent).toContainEqual({ deliveryId: `${row?.id}.${hook?.id}`, place: 'eu' });
   });

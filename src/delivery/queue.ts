@@ -10,9 +10,9 @@ import { cancelOfDisabledTargets, claimOverdue, markedBefore, writeOutbox } from
 import { DEFAULT_PLACE, type Place, placeOf, places } from '../store/places.ts';
 import { indexSubmissions, pendingSearch } from '../store/search.ts';
 import { unjudgedBefore, untrainedBefore } from '../store/spam.ts';
+import { attemptDelivery } from './attempt.ts';
 import { judgeSubmissions, learnMarks } from './judge.ts';
 import { type DeliveryMessage, placeOfMessage } from './outbox.ts';
-import { attemptDelivery } from './webhooks.ts';
 
 /** One message per delivery (up to 100 in a call), each naming its place (C41). */
 async function sendDeliveries(queue: Queue, deliveryIds: readonly string[], place: string): Promise<void> {

@@ -19,12 +19,7 @@ import {
   updateProjectSettings,
 } from '../store/projects.ts';
 import { listOf, spamColumns } from '../store/spam.ts';
-import {
-  insertWebhook,
-  listWebhooks as listTargets,
-  newConfirmationId,
-  setWebhookEnabled as setTargetEnabled,
-} from '../store/targets.ts';
+import { insertTarget, listTargets, newConfirmationId, setTargetEnabled } from '../store/targets.ts';
 import {
   changeEntry,
   homeOf,
@@ -353,7 +348,7 @@ async function confirmationSettings(
     );
   }
   if (target === undefined) {
-    await insertWebhook(m.db, {
+    await insertTarget(m.db, {
       id: newConfirmationId(),
       projectId: p.id,
       url: 'confirm:',

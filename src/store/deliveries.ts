@@ -9,8 +9,7 @@ import {
   fields,
   projects,
   submissions,
-  type TargetKind,
-  webhooks,
+  targets,
 } from '../../schema/tables.ts';
 import { type Db, MAX_PARAMETERS, storage } from './db.ts';
 import { waitingBefore } from './submissions.ts';
@@ -28,9 +27,9 @@ export const OUTBOX_IDS_PER_STATEMENT = MAX_PARAMETERS;
  */
 function outboxInsertSql(count: number): string {
   const ids = Array.from({ length: count }, () => '?').join(', ');
-  return `insert into deliveries (id, submission_id, webhook_id, project_id, status, attempts, next_attempt_at, created_at, updated_at)
+  return `insert into deliveries (id, submission_id, target_id, project_id, status, attempts, next_attempt_at, created_at, updated_at)
 select s.id || '.' || w.id, s.id, w.id, s.project_id, 'pending', 0, s.received_at, s.received_at, s.received_at
-from submissions s join webhooks w on w.project_id = s.project_id and w.disabled_at is null
+from submissions s join targets w on w.project_id = s.project_id and w.disabled_at is null
 where s.outbox is not null and s.verdict is not null and s.id in (${ids})
   and not (w.kind = 'confirmation' and s.verdict = 'spam' and s.label is null)
 on conflict do nothing
@@ -73,8 +72,8 @@ export function markedBefore(db: Db, before: string, limit: number): Promise<str
   return waitingBefore(db, isNotNull(submissions.outbox), before, limit);
 }
 
-/** The id of the delivery of a submission to a webhook: the `webhook-id` of its every attempt. */
-export const deliveryId = (submissionId: string, webhookId: string) => `${submissionId}.${webhookId}`;
+/** The id of the delivery of a submission to a target: the `webhook-id` of its every attempt. */
+export const deliveryId = (submissionId: string, targetId: string) => `${submissionId}.${targetId}`;
 
 /** The submission a delivery's id names (C26: `<submission id>.<target id>`). */
 export const submissionOf = (id: string) => id.slice(0, Math.max(0, id.lastIndexOf('.')));
@@ -90,8 +89,8 @@ export type DeliveryToSend = {
   data: string;
   /** C30: the names of the submission's file fields (JSON), or null. */
   files: string | null;
-  webhookId: string;
-  kind: TargetKind;
+  targetId: string;
+  kind: string;
   url: string;
   secret: string;
   previousSecret: string | null;
@@ -133,14 +132,14 @@ function selectToSend(db: Db, id: string) {
       receivedAt: submissions.receivedAt,
       data: submissions.data,
       files: submissions.files,
-      webhookId: deliveries.webhookId,
-      kind: webhooks.kind,
-      url: webhooks.url,
-      secret: webhooks.secret,
-      previousSecret: webhooks.previousSecret,
-      previousUntil: webhooks.previousUntil,
-      disabledAt: webhooks.disabledAt,
-      disabledReason: webhooks.disabledReason,
+      targetId: deliveries.targetId,
+      kind: targets.kind,
+      url: targets.url,
+      secret: targets.secret,
+      previousSecret: targets.previousSecret,
+      previousUntil: targets.previousUntil,
+      disabledAt: targets.disabledAt,
+      disabledReason: targets.disabledReason,
       leaseUntil: deliveries.leaseUntil,
       projectName: projects.name,
       replyToField: projects.replyToField,
@@ -155,7 +154,7 @@ function selectToSend(db: Db, id: string) {
       >`(select json_group_object(${fields.name}, json_extract(${fields.rules}, '$.oneOf')) from ${fields} where ${fields.projectId} = ${projects.id} and json_extract(${fields.rules}, '$.oneOf') is not null)`.as(
         'field_choices',
       ),
-      config: webhooks.config,
+      config: targets.config,
       fieldSpecs: sql<
         string | null
       >`(select json_group_array(json_object('name', name, 'type', type)) from (select ${fields.name} as name, ${fields.type} as type from ${fields} where ${fields.projectId} = ${projects.id} order by ${fields.position}))`.as(
@@ -163,7 +162,7 @@ function selectToSend(db: Db, id: string) {
       ),
     })
     .from(deliveries)
-    .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+    .innerJoin(targets, eq(targets.id, deliveries.targetId))
     .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
     .innerJoin(projects, eq(projects.id, deliveries.projectId))
     .where(eq(deliveries.id, id));
@@ -214,7 +213,7 @@ export async function claimDelivery(
             eq(deliveries.id, id),
             sql`(${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${now})`,
             options.again ? undefined : eq(deliveries.status, 'pending'),
-            sql`exists (select 1 from ${webhooks} where ${webhooks.id} = ${deliveries.webhookId} and ${webhooks.disabledAt} is null)`,
+            sql`exists (select 1 from ${targets} where ${targets.id} = ${deliveries.targetId} and ${targets.disabledAt} is null)`,
           ),
         )
         .returning({ attempts: deliveries.attempts }),
@@ -237,7 +236,7 @@ export async function claimDelivery(
  * C38: other deliveries to the same target that are due now and held by no attempt (oldest
  * first), which an attempt may send with its own (Airtable takes 10 records a request).
  */
-export async function dueBeside(db: Db, webhookId: string, exceptId: string, now: Date, limit: number) {
+export async function dueBeside(db: Db, targetId: string, exceptId: string, now: Date, limit: number) {
   const at = now.toISOString();
   const rows = await storage(() =>
     db
@@ -245,7 +244,7 @@ export async function dueBeside(db: Db, webhookId: string, exceptId: string, now
       .from(deliveries)
       .where(
         and(
-          eq(deliveries.webhookId, webhookId),
+          eq(deliveries.targetId, targetId),
           eq(deliveries.status, 'pending'),
           sql`${deliveries.id} <> ${exceptId}`,
           sql`(${deliveries.nextAttemptAt} is null or ${deliveries.nextAttemptAt} <= ${at})`,
@@ -288,7 +287,7 @@ export async function recordAttempt(
   db: Db,
   attempt: Attempt,
   state: { status: 'pending' | 'delivered' | 'failed'; nextAttemptAt: string | null },
-  disable?: { webhookId: string; reason: DisabledReason },
+  disable?: { targetId: string; reason: DisabledReason },
 ): Promise<void> {
   await storage(() =>
     db.batch([
@@ -304,7 +303,7 @@ export async function recordAttempt(
           updatedAt: attempt.at,
         })
         .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.attempts, attempt.attempt))),
-      ...(disable === undefined ? [] : disableStatements(db, disable.webhookId, disable.reason, attempt.at)),
+      ...(disable === undefined ? [] : disableStatements(db, disable.targetId, disable.reason, attempt.at)),
     ]),
   );
 }
@@ -332,7 +331,7 @@ export async function claimOverdue(
           db
             .select({ id: deliveries.id })
             .from(deliveries)
-            .innerJoin(webhooks, and(eq(webhooks.id, deliveries.webhookId), isNull(webhooks.disabledAt)))
+            .innerJoin(targets, and(eq(targets.id, deliveries.targetId), isNull(targets.disabledAt)))
             .where(
               and(
                 eq(deliveries.status, 'pending'),
@@ -357,13 +356,13 @@ export async function cancelOfDisabledTargets(db: Db, now: string): Promise<numb
   const rows = await storage(() =>
     db.all<{ id: string }>(sql`
       update ${deliveries} set status = 'cancelled', next_attempt_at = null, updated_at = ${now},
-        last_error = case (select ${webhooks.disabledReason} from ${webhooks} where ${webhooks.id} = ${deliveries.webhookId})
+        last_error = case (select ${targets.disabledReason} from ${targets} where ${targets.id} = ${deliveries.targetId})
           when 'manual' then ${cancelledBecause('manual')}
           when 'unverified' then ${cancelledBecause('unverified')}
           else ${cancelledBecause('gone')} end
       where ${deliveries.status} = 'pending'
         and (${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${now})
-        and ${deliveries.webhookId} in (select ${webhooks.id} from ${webhooks} where ${webhooks.disabledAt} is not null)
+        and ${deliveries.targetId} in (select ${targets.id} from ${targets} where ${targets.disabledAt} is not null)
       returning ${deliveries.id}`),
   );
   return rows.length;

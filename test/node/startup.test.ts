@@ -84,7 +84,7 @@ describe('the lazy boundary: what a form post evaluates at start', () => {
       'src/ops/projects.ts',
       'src/cron.ts',
       'src/delivery/queue.ts',
-      'src/delivery/webhooks.ts',
+      'src/delivery/attempt.ts',
       'src/fields/spec.ts',
       'src/files/sweep.ts',
       'src/store/db.ts',
