@@ -25,6 +25,12 @@ export async function generateDocument(): Promise<unknown> {
   return openApiDocument();
 }
 
+/** C33: what the dashboard offers of each delivery kind, from the channels' map (src/delivery/channels/). */
+export async function channelChoices(): Promise<unknown> {
+  const channels = '../src/delivery/channels/index.ts';
+  return ((await import(channels)) as { channelChoices: () => unknown }).channelChoices();
+}
+
 /** C24: the API reference page: RapiDoc, served from here, reading the document beside it. */
 const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">
@@ -134,6 +140,7 @@ export async function buildAssets(): Promise<{
     ['admin/app.js', dashboard.js],
     ['admin/app.css', dashboard.css],
     ['admin/preview.css', readFileSync(join(root, 'dashboard/preview.css'))],
+    ['admin/channels.json', JSON.stringify(await channelChoices())],
     ['api/v1/openapi.json', `${JSON.stringify(await generateDocument(), null, 2)}\n`],
     ['reference/index.html', REFERENCE_PAGE],
     ['reference/rapidoc-min.js', readFileSync(join(root, 'node_modules/rapidoc/dist/rapidoc-min.js'))],

@@ -86,7 +86,7 @@ describe('C26: a disabled target’s deliveries end, and say why', () => {
       .where(eq(targets.id, p.webhook.id));
     const sent: unknown[] = [];
     const queue = { sendBatch: async (m: unknown[]) => void sent.push(...m) } as unknown as Queue;
-    const { sweepDeliveries } = await import('../src/delivery/queue.ts');
+    const { sweepDeliveries } = await import('../src/jobs/sweep.ts');
     expect(await sweepDeliveries({ ...env, DELIVERIES: queue }, Date.now() + 10 * 60_000)).toBe(0);
     expect(sent).toEqual([]);
     for (const id of ids) {

@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliveries, projects, spamTokens, submissions, targets } from '../schema/tables.ts';
-import { sweepDeliveries } from '../src/delivery/queue.ts';
+import { sweepDeliveries } from '../src/jobs/sweep.ts';
 import { bulkSubmissions, getSubmission, listInbox, updateSubmission } from '../src/ops/inbox.ts';
 import { updateProject } from '../src/ops/projects.ts';
 import { addWebhook } from '../src/ops/targets.ts';

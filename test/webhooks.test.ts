@@ -438,7 +438,7 @@ describe('C26: the sweep', () => {
     const id = deliveryId(row?.id ?? '', p.webhook.id);
     const { queue, sent } = recordingQueue();
     const withQueue = { ...env, DELIVERIES: queue };
-    const { sweepDeliveries } = await import('../src/delivery/queue.ts');
+    const { sweepDeliveries } = await import('../src/jobs/sweep.ts');
     const receivedAt = Date.parse(row?.receivedAt ?? '');
     await sweepDeliveries(withQueue, receivedAt + 60_000);
     expect(await marker(row?.id ?? '')).toBe(1);
@@ -454,7 +454,7 @@ describe('C26: the sweep', () => {
     const { queue, sent: batches } = recordingQueue();
     const withQueue = { ...env, DELIVERIES: queue };
     const sent = () => batches.flat().map((m) => m.body);
-    const { sweepDeliveries } = await import('../src/delivery/queue.ts');
+    const { sweepDeliveries } = await import('../src/jobs/sweep.ts');
     const createdAt = Date.parse(d.submission?.receivedAt ?? '');
     await sweepDeliveries(withQueue, createdAt + 60_000);
     expect(sent()).not.toContainEqual({ deliveryId: d.id });

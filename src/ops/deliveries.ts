@@ -1,7 +1,7 @@
 // C26, C27, C19: a project's deliveries with their attempts, and redelivery.
 import type { DeliveryState } from '../../schema/tables.ts';
 import { type AttemptOutcome, attemptDelivery, type SendOptions } from '../delivery/attempt.ts';
-import { judgeSubmissions } from '../delivery/judge.ts';
+import { judgeSubmissions } from '../jobs/verdicts.ts';
 import { NotFound } from '../lib/faults.ts';
 import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../store/deliveries.ts';
 import {

@@ -20,6 +20,7 @@ const LAYERS = [
   'delivery',
   'files',
   'accept',
+  'jobs',
   'ops',
   'api',
 ];

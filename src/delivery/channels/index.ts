@@ -48,3 +48,32 @@ export const isKindOf = <F extends Family>(family: F, kind: string): kind is Kin
 
 export const hookChannel = (kind: KindOf<'webhook'>): HookChannel => CHANNELS[kind];
 export const integrationChannel = (kind: KindOf<'integration'>): IntegrationChannel => CHANNELS[kind];
+
+/**
+ * What the dashboard offers, by family (built into `/admin/channels.json` by build:assets): a
+ * webhook's kinds with their example URLs; an integration's kinds with the fields that add one.
+ */
+export function channelChoices() {
+  return {
+    webhook: kindsOf('webhook').map((kind) => {
+      const { name, label, example, signs } = hookChannel(kind);
+      return { kind, name, label, example, signs };
+    }),
+    integration: kindsOf('integration').map((kind) => {
+      const { name, help, writesTo, inputs } = integrationChannel(kind);
+      return {
+        kind,
+        name,
+        help,
+        writesTo,
+        inputs: inputs.map(({ key, label, secret, fallback }) => ({
+          key,
+          label,
+          ...(secret === undefined ? {} : { secret: secret.kind }),
+          ...(fallback === undefined ? {} : { fallback }),
+        })),
+      };
+    }),
+  };
+}
+export type ChannelChoices = ReturnType<typeof channelChoices>;
