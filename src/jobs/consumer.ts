@@ -7,7 +7,7 @@ import pLimit from 'p-limit';
 import { type DeliveryMessage, placeOfMessage } from '../delivery/outbox.ts';
 import { causeText, errorText } from '../lib/faults.ts';
 import { type Db, database } from '../store/db.ts';
-import { writeOutbox } from '../store/deliveries.ts';
+import { writeOutbox } from '../store/outbox.ts';
 import { DEFAULT_PLACE, placeOf } from '../store/places.ts';
 import { indexSubmissions } from '../store/search.ts';
 import { attemptQueued, sendDeliveries } from './deliveries.ts';

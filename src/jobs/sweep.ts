@@ -2,7 +2,8 @@
 // the queue down) is done here, every place in turn, the oldest first.
 import { causeText } from '../lib/faults.ts';
 import { database } from '../store/db.ts';
-import { cancelOfDisabledTargets, claimOverdue, markedBefore, writeOutbox } from '../store/deliveries.ts';
+import { cancelOfDisabledTargets, claimOverdue } from '../store/deliveries.ts';
+import { markedBefore, writeOutbox } from '../store/outbox.ts';
 import { type Place, places } from '../store/places.ts';
 import { indexSubmissions, pendingSearch } from '../store/search.ts';
 import { unjudgedBefore, untrainedBefore } from '../store/spam.ts';

@@ -3,7 +3,7 @@ import type { DeliveryState } from '../../schema/tables.ts';
 import { type AttemptOutcome, attemptDelivery, type SendOptions } from '../delivery/attempt.ts';
 import { judgeSubmissions } from '../jobs/verdicts.ts';
 import { NotFound } from '../lib/faults.ts';
-import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../store/deliveries.ts';
+import { findDeliveryToSend, requeueDelivery, submissionOf } from '../store/deliveries.ts';
 import {
   findListedDelivery,
   type ListedDelivery,
@@ -11,6 +11,7 @@ import {
   listAttempts,
 } from '../store/delivery-log.ts';
 import { findSubmission } from '../store/inbox.ts';
+import { writeOutbox } from '../store/outbox.ts';
 import { type Manager, recordChange, requireProject } from './context.ts';
 import { shownUrl } from './targets.ts';
 

@@ -12,7 +12,7 @@ import { main } from '../../cli/index.ts';
 import { type Database, openDatabase } from '../../scripts/database.ts';
 import { judgeSubmissions } from '../../src/jobs/verdicts.ts';
 import type { Db } from '../../src/store/db.ts';
-import { writeOutbox } from '../../src/store/deliveries.ts';
+import { writeOutbox } from '../../src/store/outbox.ts';
 
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `forms-${name}-`));
 

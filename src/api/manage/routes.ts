@@ -4,6 +4,7 @@ import type { HonoBase } from 'hono/hono-base';
 import type { AppEnv } from '../../auth/authenticate.ts';
 import { consentRoutes } from './consent.ts';
 import { ManageRoutes } from './define.ts';
+import { deliveryRoutes } from './deliveries.ts';
 import { inboxRoutes } from './inbox.ts';
 import { integrationRoutes } from './integrations.ts';
 import { placeRoutes } from './places.ts';
@@ -17,6 +18,7 @@ export function manageRoutes(app: HonoBase<AppEnv>): void {
   sessionRoutes(routes);
   projectRoutes(routes);
   targetRoutes(routes);
+  deliveryRoutes(routes);
   integrationRoutes(routes);
   inboxRoutes(routes);
   placeRoutes(routes);
