@@ -424,7 +424,7 @@ describe('C38: the management API', () => {
 });
 
 describe('C38: each integration talks only to its own service', () => {
-  it('INTEGRATIONS_API_BASE replaces scheme and host, keeping the path, only where local targets are allowed', async () => {
+  it('INTEGRATIONS_API_BASE replaces scheme and host, keeping the path, only where local webhooks are allowed', async () => {
     expect(apiUrl('https://api.telegram.org/botX/sendMessage', 'http://127.0.0.1:9999')).toBe(
       'http://127.0.0.1:9999/botX/sendMessage',
     );

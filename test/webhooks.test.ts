@@ -248,7 +248,7 @@ describe('C26: the outbox is written with the submission', () => {
     ).toEqual([]);
   });
 
-  it('C26: a project without targets writes its submission alone, as before', async () => {
+  it('C26: a project without webhooks writes its submission alone, as before', async () => {
     const p = await seedProject();
     const spy = spyD1(env.DB);
     const spied = { ...env, DB: spy.db };
@@ -418,7 +418,7 @@ describe('C26: sending', () => {
       status: 'pending',
       lastError: expect.stringMatching(/plain http is allowed only to localhost/),
     });
-    // With local targets allowed (npm run dev), it goes.
+    // With local webhooks allowed (npm run dev), it goes.
     const local = { ...env, ALLOW_LOCAL_WEBHOOKS: 'true' } as unknown as Env;
     const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
       { id: 'local', timestamp: new Date(), attempts: 2, body: { deliveryId: d.id } },

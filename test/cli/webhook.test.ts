@@ -1,4 +1,4 @@
-// `forms webhook …`: signed targets (C26): added with a secret shown once, listed without it, refused destinations, tested, rotated, enabled and disabled, against a temporary local database, with a real HTTP receiver on 127.0.0.1.
+// `forms webhook …`: signed webhooks (C26): added with a secret shown once, listed without it, refused destinations, tested, rotated, enabled and disabled, against a temporary local database, with a real HTTP receiver on 127.0.0.1.
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
@@ -192,7 +192,7 @@ describe('forms webhook', () => {
       await json('webhook', 'add', p.projectId, `https://hooks.example/${i}`);
     await expectRefused(
       ['webhook', 'add', p.projectId, 'https://hooks.example/more'],
-      /has 10 targets already/,
+      /has 10 webhooks already/,
     );
   });
 
