@@ -30,7 +30,7 @@ export default defineConfig(async () => {
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
                 // C32: an operator token made for this run, and a Cloudflare Access team whose keys
-                // the tests serve themselves (test/manage-auth.test.ts).
+                // the tests serve themselves (test/manage/auth.test.ts).
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   ADMIN_TOKEN: randomBytes(32).toString('base64url'),
