@@ -2,18 +2,18 @@
 // from a terminal: a page with its filters, one submission, read/starred/spam marks, deletion;
 // its numbers per day; its audit log (C32); its search index rebuilt.
 import { type Command, Option } from 'commander';
+import { AUDIT_PAGE } from '../src/ops/audit.ts';
 import {
-  AUDIT_PAGE,
   BULK_ACTIONS,
   type BulkAction,
   INBOX_PAGE,
   MAX_BULK,
   MAX_PAGE,
-  MAX_STATS_DAYS,
   reasonText,
   type SubmissionView,
 } from '../src/ops/inbox.ts';
 import { parseSince } from '../src/ops/input.ts';
+import { MAX_STATS_DAYS } from '../src/ops/stats.ts';
 import { VERDICTS, type Verdict } from '../src/spam/settings.ts';
 import { type Context, table, UsageError } from './context.ts';
 

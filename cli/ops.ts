@@ -7,6 +7,7 @@ import { MANAGE_ROUTES, type ManageRouteName } from '../src/api/manage/table.ts'
 import type { FieldDef } from '../src/fields/validation.ts';
 import { encodeCursor } from '../src/http/cursor.ts';
 import { Conflict, InvalidInput, NotFound } from '../src/lib/faults.ts';
+import * as audit from '../src/ops/audit.ts';
 import { atProject, type Manager } from '../src/ops/context.ts';
 import * as deliveries from '../src/ops/deliveries.ts';
 import * as exporting from '../src/ops/export.ts';
@@ -18,6 +19,8 @@ import * as keys from '../src/ops/keys.ts';
 import * as move from '../src/ops/move.ts';
 import * as places from '../src/ops/places.ts';
 import * as projects from '../src/ops/projects.ts';
+import * as search from '../src/ops/search.ts';
+import * as stats from '../src/ops/stats.ts';
 import * as submissions from '../src/ops/submissions.ts';
 import * as targets from '../src/ops/targets.ts';
 import { displayPrefix, looksLikeKey } from '../src/projects/keys.ts';
@@ -60,9 +63,9 @@ const OPERATIONS = {
   listInbox: inbox.listInbox,
   getSubmission: inbox.getSubmission,
   bulkSubmissions: inbox.bulkSubmissions,
-  submissionStats: inbox.submissionStats,
-  auditLog: inbox.auditLog,
-  rebuildSearch: inbox.rebuildSearch,
+  submissionStats: stats.submissionStats,
+  auditLog: audit.auditLog,
+  rebuildSearch: search.rebuildSearch,
 };
 
 type Operations = typeof OPERATIONS;

@@ -6,10 +6,11 @@ import type { SessionSchema } from '../src/api/manage/views.ts';
 import type { ChannelChoices } from '../src/delivery/channels/index.ts';
 import type { FileMetadata } from '../src/fields/file.ts';
 import type { listDeliveries } from '../src/ops/deliveries.ts';
-import type { DayReport, ProjectStats, SubmissionView } from '../src/ops/inbox.ts';
+import type { SubmissionView } from '../src/ops/inbox.ts';
 import type { IntegrationView } from '../src/ops/integrations.ts';
 import type { PlaceView } from '../src/ops/places.ts';
 import type { listProjects, ProjectView } from '../src/ops/projects.ts';
+import type { DayReport, ProjectStats } from '../src/ops/stats.ts';
 import type { WebhookView } from '../src/ops/targets.ts';
 import type { AuditEntry } from '../src/store/audit.ts';
 

@@ -10,18 +10,19 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 
-import { FIELD_TYPES } from '../src/fields/catalogue.ts';
+import { FIELD_TYPES, UNKNOWN_FIELD_POLICIES } from '../src/fields/catalogue.ts';
 import { SPAM_MODES, VERDICTS } from '../src/spam/settings.ts';
 
-export { FIELD_TYPES, type FieldType } from '../src/fields/catalogue.ts';
+export {
+  FIELD_TYPES,
+  type FieldType,
+  UNKNOWN_FIELD_POLICIES,
+  type UnknownFieldPolicy,
+} from '../src/fields/catalogue.ts';
 
 // C23: publishable keys sit in web pages and can only submit; secret keys also read and erase.
 export const KEY_KINDS = ['publishable', 'secret'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
-
-// C13: what happens to a submitted field the project does not define.
-export const UNKNOWN_FIELD_POLICIES = ['reject', 'discard'] as const;
-export type UnknownFieldPolicy = (typeof UNKNOWN_FIELD_POLICIES)[number];
 
 // Times are ISO-8601 UTC text (`2026-11-22T08:44:13.000Z`): readable in exports, sortable as text.
 export const projects = sqliteTable(

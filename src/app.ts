@@ -7,16 +7,9 @@ import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { formRoutes } from './api/html-form/routes.ts';
 import { submitRoutes } from './api/submit/routes.ts';
-import type { AppEnv } from './auth/authenticate.ts';
+import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
-import {
-  EVENTS_PATH,
-  MANAGE_PATH,
-  PLACES_PATH,
-  READ_PATH,
-  SESSION_PATH,
-  VERIFY_PATH,
-} from './http/replies.ts';
+import { EVENTS_PATH, MANAGE_PATH, PLACES_PATH, READ_PATH, SESSION_PATH, VERIFY_PATH } from './http/paths.ts';
 
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 export const app = new Hono<AppEnv>({ router: new TrieRouter() });

@@ -4,7 +4,7 @@
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { eventRoutes } from './api/events/routes.ts';
-import type { AppEnv } from './auth/authenticate.ts';
+import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
 
 let built: Hono<AppEnv> | undefined;

@@ -6,7 +6,7 @@ import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { manageRoutes } from './api/manage/routes.ts';
 import { readRoutes } from './api/submissions/routes.ts';
-import type { AppEnv } from './auth/authenticate.ts';
+import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
 
 let built: Hono<AppEnv> | undefined;

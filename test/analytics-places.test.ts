@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { visitorOf } from '../src/analytics/gather.ts';
-import { EVENTS_PATH } from '../src/http/replies.ts';
+import { EVENTS_PATH } from '../src/http/paths.ts';
 import { database } from '../src/store/db.ts';
 import { beginMove } from '../src/store/directory.ts';
 import { fetchWorkerWith } from './helpers.ts';

@@ -4,8 +4,8 @@
 // the page's origin is, which media types are taken, and how the body becomes values. How the
 // outcome is answered (the envelope, or a page or redirect) is the endpoint's own.
 import type { Context } from 'hono';
-import type { AppEnv } from '../auth/authenticate.ts';
 import { limitEarly, limitShared, type Payer } from '../auth/rate-limit.ts';
+import type { AppEnv } from '../http/env.ts';
 import { parseIdempotencyKey } from './idempotency.ts';
 import { checkOrigin, requireFields, type Sent, store, validate, verifyTurnstile } from './steps.ts';
 

@@ -1,11 +1,12 @@
 // The named steps of the acceptance pipeline (pipeline.ts, C5), shared by both endpoints.
 import type { Context } from 'hono';
-import { type AppEnv, refuseSecretKeyInPage } from '../auth/authenticate.ts';
+import { refuseSecretKeyInPage } from '../auth/authenticate.ts';
 import type { Payer } from '../auth/rate-limit.ts';
 import { config } from '../config.ts';
 import { UploadedFile } from '../fields/file.ts';
 import { type Submission, validateSubmission } from '../fields/validation.ts';
 import { deleteFiles, putFiles, restoreFiles } from '../files/r2.ts';
+import type { AppEnv } from '../http/env.ts';
 import { noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { findIdempotencyKey } from '../store/intake.ts';

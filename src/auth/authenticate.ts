@@ -2,6 +2,7 @@
 // route that takes an API key; and the kind of key a route needs (C23).
 import type { Context, MiddlewareHandler } from 'hono';
 import { config } from '../config.ts';
+import type { AppEnv } from '../http/env.ts';
 import {
   invalidKey,
   secretKeyInPage,
@@ -19,18 +20,6 @@ import {
   type Payer,
 } from './rate-limit.ts';
 
-export type AppEnv = {
-  Bindings: Env;
-  Variables: {
-    requestId: string;
-    project: ResolvedProject;
-    keyHash: string;
-    /** What `key list` shows of the request's key (C7): who made a change, in the audit log (C32). */
-    keyPrefix: string;
-    /** A route's JSON body, once its contract has checked it (src/http/contract.ts). */
-    body: unknown;
-  };
-};
 type Step = MiddlewareHandler<AppEnv>;
 
 /**

@@ -2,7 +2,7 @@
 // anyone but the operator adds gets one mail with a link, and nothing else until the link is
 // followed; the mails are capped per mailbox and per project, so that asking is no way to mail
 // strangers either. The mail repeats nothing a stranger could make a link of.
-import { VERIFY_PATH } from '../http/replies.ts';
+import { VERIFY_PATH } from '../http/paths.ts';
 import { sha256Text } from '../lib/hex.ts';
 import { defangLinks } from '../lib/links.ts';
 import { mailboxOf } from '../lib/mailbox.ts';

@@ -1,9 +1,14 @@
 // The catalogue of what a field can be: its types, the rules each type carries (C28) and the
-// formats, with no import at all, so that the server, the tool and the dashboard share one copy
-// and the submission path pays nothing to load it.
+// formats, and what becomes of a field a project does not define (C13), with no import at all, so
+// that the server, the tool, the dashboard and the tables (schema/) share one copy and the
+// submission path pays nothing to load it.
 
 export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'file'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
+
+// C13: what happens to a submitted field the project does not define.
+export const UNKNOWN_FIELD_POLICIES = ['reject', 'discard'] as const;
+export type UnknownFieldPolicy = (typeof UNKNOWN_FIELD_POLICIES)[number];
 
 export const FORMATS = ['email', 'url', 'date', 'date-time', 'uuid'] as const;
 export type Format = (typeof FORMATS)[number];

@@ -1,7 +1,6 @@
 // C28: a project's submission as JSON Schema (2020-12): each field's type and its rules, with the
 // matching keywords, for a site's own tooling (`forms project schema <project>`).
-import type { UnknownFieldPolicy } from '../../schema/tables.ts';
-import type { FieldRules, Format } from './catalogue.ts';
+import type { FieldRules, Format, UnknownFieldPolicy } from './catalogue.ts';
 import type { FieldDef } from './validation.ts';
 
 type Json = Record<string, unknown>;

@@ -4,9 +4,16 @@
 // bounds of each rule's value. Bad input is one InvalidInput that says which and why.
 
 import { RE2JS } from 're2js';
-import { FIELD_TYPES, type FieldType } from '../../schema/tables.ts';
 import { InvalidInput } from '../lib/faults.ts';
-import { type FieldRules, FORMATS, type Format, RULES_OF, TURNSTILE_FIELD } from './catalogue.ts';
+import {
+  FIELD_TYPES,
+  type FieldRules,
+  type FieldType,
+  FORMATS,
+  type Format,
+  RULES_OF,
+  TURNSTILE_FIELD,
+} from './catalogue.ts';
 import { compilePattern } from './rules.ts';
 import type { FieldDef } from './validation.ts';
 

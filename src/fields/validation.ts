@@ -1,7 +1,6 @@
 // C12, C13, C28: a project's field definitions compiled to valibot schemas, and one pass over a body.
 import * as v from 'valibot';
-import type { FieldType, UnknownFieldPolicy } from '../../schema/tables.ts';
-import type { FieldRules } from './catalogue.ts';
+import type { FieldRules, FieldType, UnknownFieldPolicy } from './catalogue.ts';
 import { UploadedFile } from './file.ts';
 import type { PatternEngine } from './pattern.ts';
 import { ruleChecks } from './rules.ts';

@@ -82,13 +82,3 @@ export function deleteFiles(
 ): Promise<void> {
   return bucket.delete(files.map(([field]) => fileKey(projectId, submissionId, field)));
 }
-
-/** Removes every object under these prefixes. */
-export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<void> {
-  let cursor: string | undefined;
-  do {
-    const listed = await bucket.list({ prefix, ...(cursor === undefined ? {} : { cursor }) });
-    if (listed.objects.length > 0) await bucket.delete(listed.objects.map((o) => o.key));
-    cursor = listed.truncated ? listed.cursor : undefined;
-  } while (cursor !== undefined);
-}

@@ -2,7 +2,7 @@
 // form post (docs/layout.md).
 import type { Db } from '../store/db.ts';
 import { clearFileDeletions, pendingFileDeletions } from '../store/files.ts';
-import { deletePrefix } from './r2.ts';
+import { deletePrefix } from './objects.ts';
 
 const SWEEP_LIMIT = 100;
 

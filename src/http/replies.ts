@@ -2,12 +2,7 @@
 // document (src/openapi.ts) is generated from them, so the two cannot drift. Free of Workers types,
 // so that Node code can import it.
 import { ApiError, type Envelope, envelope } from './envelope.ts';
-
-export const SUBMIT_PATH = '/api/v1/submit';
-/** C40: form analytics' events, from the widget. */
-export const EVENTS_PATH = '/api/v1/events';
-/** C24: the read API, for servers: its replies carry no CORS headers. */
-export const READ_PATH = '/api/v1/submissions';
+import { SUBMIT_PATH } from './paths.ts';
 
 /** C21: the `period` of the limiters in wrangler.toml, in seconds (a test holds them equal). */
 export const RATE_LIMIT_PERIOD_SECONDS = 10;
@@ -183,14 +178,6 @@ export const notFound = () =>
   new ApiError(404, 'Not found', `No endpoint here: submit with POST ${SUBMIT_PATH}`);
 
 // ---- The management API (C32) ----
-
-/** C32: the paths of the management API and of its sessions. */
-export const MANAGE_PATH = '/api/v1/projects';
-export const SESSION_PATH = '/api/v1/session';
-/** C41: the operator's view of the places (their databases' size). */
-export const PLACES_PATH = '/api/v1/places';
-/** C37: where a notification address's verification link leads. */
-export const VERIFY_PATH = '/verify';
 
 /** C32: no credential, or one that is not valid. */
 export const invalidCredentials = () => unauthorized('Invalid credentials');

@@ -4,7 +4,8 @@
 import type { Context } from 'hono';
 import { corsHeaders } from './cors.ts';
 import { type Envelope, type EnvelopeStatus, JSON_CONTENT_TYPE } from './envelope.ts';
-import { MANAGE_PATH, methodNotAllowed, READ_PATH, SESSION_PATH } from './replies.ts';
+import { MANAGE_PATH, READ_PATH, SESSION_PATH } from './paths.ts';
+import { methodNotAllowed } from './replies.ts';
 import { requestIdOf } from './request-id.ts';
 
 const NO_CORS = [READ_PATH, MANAGE_PATH, SESSION_PATH];

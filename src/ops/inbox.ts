@@ -1,13 +1,11 @@
 // C34: a project's inbox: its submissions listed with their state and a search, one read, changed
-// (read, starred, spam), deleted, many at once; its numbers per day; its audit log (C32); search
-// indexed again. The tool and the management API both call these.
+// (read, starred, spam), deleted, many at once. Its numbers per day are `stats.ts`, its audit log
+// `audit.ts`, its search index rebuilt `search.ts`. The tool and the management API both call these.
 import { eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
 import { InvalidInput, NotFound } from '../lib/faults.ts';
 import { UUID } from '../lib/ids.ts';
 import type { SpamReason, Verdict } from '../spam/settings.ts';
-import { analyticsSince } from '../store/analytics.ts';
-import { type AuditEntry, listAudit } from '../store/audit.ts';
 import {
   changeState,
   deleteSubmissions,
@@ -20,9 +18,8 @@ import {
   type StateChange,
   type StoredSubmission,
 } from '../store/inbox.ts';
-import { indexSubmissions, markForIndexing, matchesQuery, pendingOf } from '../store/search.ts';
-import { type DayStats, dailyStats, MAX_STATS_DAYS } from '../store/stats.ts';
-import { isOperator, type Manager, projectIdOf, recordChange } from './context.ts';
+import { matchesQuery } from '../store/search.ts';
+import { type Manager, projectIdOf, recordChange } from './context.ts';
 
 /** What an inbox shows of a submission. */
 export type SubmissionView = {
@@ -184,9 +181,8 @@ export const BULK_ACTIONS = ['read', 'unread', 'star', 'unstar', 'spam', 'not-sp
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 export const MAX_BULK = 500;
 
-/** C34: a page of the inbox and of the audit log, unless asked for fewer or more (at most MAX_PAGE). */
+/** C34: a page of the inbox, unless asked for fewer or more (at most MAX_PAGE, the audit log's too). */
 export const INBOX_PAGE = 50;
-export const AUDIT_PAGE = 100;
 export const MAX_PAGE = 500;
 
 const BULK_CHANGES: Record<Exclude<BulkAction, 'delete'>, StateChange> = {
@@ -234,122 +230,4 @@ export async function deleteSubmission(
   if ((await deleteSubmissions(m.db, p, [id])).length === 0) throw noSubmission(p, id);
   await recordChange(m, p, 'submission.delete', { id });
   return { deleted: id };
-}
-
-export { MAX_STATS_DAYS };
-
-/** A day's numbers, with C40's form analytics: views, starts and the rates they give. */
-export type DayReport = DayStats & {
-  views: number;
-  starts: number;
-  /** accepted / starts, or null without a start. */
-  completionRate: number | null;
-  /** accepted / views, or null without a view. */
-  conversionRate: number | null;
-};
-
-/** C40: how many visitors left a started form at each field, in the form's order, and their time there. */
-export type FieldDropOff = { field: string; visitors: number; averageSeconds: number | null };
-
-export type ProjectStats = {
-  days: DayReport[];
-  dropOff: FieldDropOff[];
-  /** The median time from the first input to a submission, over the days (each day's median, weighted by its submissions). */
-  medianSecondsToSubmit: number | null;
-};
-
-const rate = (part: number, whole: number) =>
-  whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
-const seconds = (ms: number) => Math.round(ms / 100) / 10;
-
-/** The median of per-day medians, each weighing as many as the submissions it was taken over. */
-function weightedMedian(days: readonly { medianSubmitMs: number | null; timed: number }[]): number | null {
-  const timed = days
-    .filter((d): d is { medianSubmitMs: number; timed: number } => d.medianSubmitMs !== null && d.timed > 0)
-    .sort((a, b) => a.medianSubmitMs - b.medianSubmitMs);
-  const total = timed.reduce((n, d) => n + d.timed, 0);
-  let seen = 0;
-  for (const d of timed) {
-    seen += d.timed;
-    if (seen * 2 >= total) return d.medianSubmitMs;
-  }
-  return null;
-}
-
-/**
- * The last `days` days (UTC, today included): accepted, spam, delivered and failed, and (C40) views,
- * starts and their rates, per day; where visitors gave up, and the median time to a submission.
- */
-export async function submissionStats(m: Manager, projectId: string, days = 30): Promise<ProjectStats> {
-  if (!Number.isInteger(days) || days < 1 || days > MAX_STATS_DAYS) {
-    throw new InvalidInput(`days must be a whole number from 1 to ${MAX_STATS_DAYS}`);
-  }
-  const p = await projectIdOf(m, projectId);
-  const from = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  const [daily, analytics] = await Promise.all([
-    dailyStats(m.db, p, from, days),
-    analyticsSince(m.db, p, from),
-  ]);
-  const byDay = new Map(analytics.days.map((d) => [d.day, d]));
-  const report = daily.map((d): DayReport => {
-    const a = byDay.get(d.day);
-    const views = a?.views ?? 0;
-    const starts = a?.starts ?? 0;
-    return {
-      ...d,
-      views,
-      starts,
-      completionRate: rate(d.accepted, starts),
-      conversionRate: rate(d.accepted, views),
-    };
-  });
-  const left = new Map(analytics.dropOff.map((d) => [d.field, d]));
-  const dropOff = analytics.fields.map((field): FieldDropOff => {
-    const d = left.get(field);
-    return {
-      field,
-      visitors: d?.visitors ?? 0,
-      averageSeconds: d === undefined || d.visitors === 0 ? null : seconds(d.totalMs / d.visitors),
-    };
-  });
-  const median = weightedMedian(analytics.days);
-  return { days: report, dropOff, medianSecondsToSubmit: median === null ? null : seconds(median) };
-}
-
-/** C32: the project's audit log, newest first, `limit` entries before the entry `before`. */
-export async function auditLog(
-  m: Manager,
-  projectId: string,
-  options: { before?: string | undefined; limit?: number } = {},
-): Promise<{ entries: AuditEntry[]; more: boolean }> {
-  const p = await projectIdOf(m, projectId);
-  const limit = options.limit ?? AUDIT_PAGE;
-  const rows = await listAudit(m.db, p, { before: options.before, limit: limit + 1 });
-  // C37: a project's key sees the operator's changes as the operator's, never who (an Access
-  // identity is a person's address).
-  const shown = isOperator(m.actor)
-    ? rows
-    : rows.map((r) =>
-        r.actor.startsWith('access:') || r.actor === 'tool' ? { ...r, actor: 'operator' } : r,
-      );
-  return { entries: shown.slice(0, limit), more: rows.length > limit };
-}
-
-/**
- * C34: indexes the project's submissions again: every one is marked, then indexed here, `chunk`
- * at a time, up to `max` (the rest by the minute's sweep). Returns how many were marked and how
- * many indexed now.
- */
-export async function rebuildSearch(m: Manager, projectId: string, max = Number.POSITIVE_INFINITY) {
-  const p = await projectIdOf(m, projectId);
-  const marked = await markForIndexing(m.db, p);
-  let indexed = 0;
-  const chunk = 200;
-  while (indexed < max) {
-    const ids = await pendingOf(m.db, p, chunk);
-    if (ids.length === 0) break;
-    indexed += await indexSubmissions(m.db, ids);
-  }
-  await recordChange(m, p, 'search.rebuild', { marked, indexed });
-  return { projectId: p, marked, indexed };
 }

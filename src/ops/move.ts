@@ -1,7 +1,7 @@
 // C41: moving a project to another place: copy everything (rows and files), verify, switch its
 // routing, then delete the source copy. Submissions that arrive meanwhile are refused with 503 and
 // Retry-After by the source database itself (a trigger), so none is lost and none is in both.
-import type { R2Bucket } from '@cloudflare/workers-types';
+import { copyProjectFiles, deleteProjectFiles } from '../files/objects.ts';
 import { Conflict, causeText, InvalidInput, UnavailableError } from '../lib/faults.ts';
 import { copyProject, deleteProjectRows, fingerprint, isMovingCopy } from '../store/copy.ts';
 import {
@@ -26,44 +26,6 @@ export type MoveReport = {
   rows: Record<string, number>;
   files: number;
 };
-
-/** The files of the project in a bucket: every object under `<project>/`. */
-async function objectsOf(bucket: R2Bucket, projectId: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix: `${projectId}/`, ...(cursor === undefined ? {} : { cursor }) });
-    keys.push(...page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor !== undefined);
-  return keys;
-}
-
-/** A failed move's copies of files in the place it did not reach. */
-async function deleteFiles(bucket: R2Bucket, projectId: string): Promise<void> {
-  const keys = await objectsOf(bucket, projectId);
-  for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
-}
-
-/** Copies each file, then checks that the copy has the same bytes (its size and MD5 as R2 reports them). */
-async function copyFiles(from: R2Bucket, to: R2Bucket, projectId: string): Promise<number> {
-  const keys = await objectsOf(from, projectId);
-  for (const key of keys) {
-    const object = await from.get(key);
-    if (object === null) continue; // deleted since the listing: a submission erased meanwhile
-    const bytes = await object.arrayBuffer();
-    await to.put(key, bytes, {
-      httpMetadata: object.httpMetadata ?? {},
-      customMetadata: object.customMetadata ?? {},
-    });
-    // R2's etag of a whole upload is the MD5 of its bytes: the same etag, the same bytes.
-    const copy = await to.head(key);
-    if (copy === null || copy.size !== object.size || copy.etag !== object.etag) {
-      throw new Error(`the copy of the file '${key}' differs`);
-    }
-  }
-  return keys.length;
-}
 
 /**
  * A move that stopped after its switch, before the source copy was deleted, left that copy marked
@@ -124,7 +86,7 @@ export async function moveProject(
     await deleteProjectRows(target.$client, p.id);
     const rows = await copyProject(source.db.$client, target.$client, p.id);
     const files =
-      fromFiles !== undefined && toFiles !== undefined ? await copyFiles(fromFiles, toFiles, p.id) : 0;
+      fromFiles !== undefined && toFiles !== undefined ? await copyProjectFiles(fromFiles, toFiles, p.id) : 0;
     const [before, after] = await Promise.all([
       fingerprint(source.db.$client, p.id),
       fingerprint(target.$client, p.id),
@@ -138,7 +100,7 @@ export async function moveProject(
     report = { from, to, rows, files };
   } catch (error) {
     await deleteProjectRows(target.$client, p.id).catch(() => {});
-    if (toFiles !== undefined) await deleteFiles(toFiles, p.id).catch(() => {});
+    if (toFiles !== undefined) await deleteProjectFiles(toFiles, p.id).catch(() => {});
     await abandonMove(home, source.db, p.id, from);
     // D1 or R2 away: 503, try again. Anything else (a row the place refused, a copy that differs)
     // is named: the project is where it was.

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../scripts/database.ts';
-import { type ProjectStats, submissionStats } from '../../src/ops/inbox.ts';
+import { type ProjectStats, submissionStats } from '../../src/ops/stats.ts';
 import { tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, launchBrowser, reading, type Site, startSite } from './harness.ts';
 

@@ -1,17 +1,22 @@
 // The layout of src/: each folder imports only the folders below it, so there is no import cycle
-// and each capability can be read and tested on its own.
+// and each capability can be read and tested on its own. The tables (schema/, beside src/) are a
+// layer too: typed by the field catalogue and the spam settings, read by the store.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const SRC = join(import.meta.dirname, '../../src');
+const ROOT = join(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
 // Lowest first: `config.ts` (every setting) below everything; `index.ts` (the root) may import any.
 const ROOT_FILES = ['config'];
+/** Layers that are a folder of the repository beside src/, not under it. */
+const BESIDE_SRC = ['schema'];
 const LAYERS = [
   ...ROOT_FILES,
   'lib',
   'fields',
   'spam',
+  'schema',
   'store',
   'projects',
   'analytics',
@@ -25,9 +30,14 @@ const LAYERS = [
   'api',
 ];
 const layerOf = (part: string) => (part === '.' ? LAYERS.length : LAYERS.indexOf(part));
-/** The layer of a file: its folder under src/, or for a file at the root its own name (`index`: `.`). */
+/**
+ * The layer of a file (its path from the repository's root): its folder under src/, or for a file
+ * at the root of src/ its own name (`index`: `.`); a folder beside src/ (schema/) is its own layer.
+ */
 function partOf(file: string): string {
-  const [first = '.', ...rest] = file.split(sep);
+  const [top = '', ...path] = file.split(sep);
+  if (BESIDE_SRC.includes(top)) return top;
+  const [first = '.', ...rest] = path;
   if (rest.length > 0) return first;
   const name = first.replace(/\.ts$/, '');
   return ROOT_FILES.includes(name) ? name : '.';
@@ -35,13 +45,17 @@ function partOf(file: string): string {
 
 function imports(): { from: string; to: string }[] {
   const edges: { from: string; to: string }[] = [];
-  for (const file of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
-    if (!file.endsWith('.ts')) continue;
-    const text = readFileSync(join(SRC, file), 'utf8');
-    for (const [, target = ''] of text.matchAll(/from '(\.[^']+)'/g)) {
-      const resolved = relative(SRC, normalize(join(SRC, dirname(file), target)));
-      if (resolved.startsWith('..')) continue; // schema/, outside src
-      edges.push({ from: partOf(file), to: partOf(resolved) });
+  for (const dir of ['src', ...BESIDE_SRC]) {
+    for (const file of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts')) continue;
+      const from = join(dir, file);
+      const text = readFileSync(join(ROOT, from), 'utf8');
+      for (const [, target = ''] of text.matchAll(/from '(\.[^']+)'/g)) {
+        const resolved = relative(ROOT, normalize(join(ROOT, dirname(from), target)));
+        const top = resolved.split(sep)[0] ?? '';
+        if (top !== 'src' && !BESIDE_SRC.includes(top)) continue; // scripts/, outside the layers
+        edges.push({ from: partOf(from), to: partOf(resolved) });
+      }
     }
   }
   return edges;
@@ -52,7 +66,9 @@ describe('src/ layout', () => {
     const folders = readdirSync(SRC, { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => d.name);
-    expect(folders.sort()).toEqual(LAYERS.filter((l) => !ROOT_FILES.includes(l)).sort());
+    expect(folders.sort()).toEqual(
+      LAYERS.filter((l) => !ROOT_FILES.includes(l) && !BESIDE_SRC.includes(l)).sort(),
+    );
   });
 
   it('a folder imports only itself and the folders below it (no cycles)', () => {
@@ -61,6 +77,17 @@ describe('src/ layout', () => {
     expect(edges).toContainEqual({ from: 'auth', to: 'config' });
     const upward = edges.filter(({ from, to }) => from !== to && layerOf(to) >= layerOf(from));
     expect(upward).toEqual([]);
+  });
+
+  it('schema/ sits between spam/ and store/: it imports config, lib, fields and spam only, and none of those imports it', () => {
+    const edges = imports();
+    expect(edges).toContainEqual({ from: 'schema', to: 'fields' });
+    expect(edges).toContainEqual({ from: 'store', to: 'schema' });
+    const below = new Set(['schema', ...LAYERS.slice(0, LAYERS.indexOf('schema'))]);
+    expect(edges.filter(({ from, to }) => from === 'schema' && !below.has(to))).toEqual([]);
+    expect(edges.filter(({ from, to }) => to === 'schema' && below.has(from) && from !== 'schema')).toEqual(
+      [],
+    );
   });
 
   it('each HTTP surface under api/ stands alone: none imports another', () => {

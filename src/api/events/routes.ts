@@ -9,13 +9,15 @@ import type { HonoBase } from 'hono/hono-base';
 import * as v from 'valibot';
 import { checkOrigin } from '../../accept/steps.ts';
 import { daySalt, EVENT_TYPES, gather, visitorOf } from '../../analytics/gather.ts';
-import { type AppEnv, projectOfKeyText } from '../../auth/authenticate.ts';
+import { projectOfKeyText } from '../../auth/authenticate.ts';
 import { allowed, clientAddress, countFailedAuthentication, mayLookUpKeys } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
 import { readWithin } from '../../http/body.ts';
 import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
 import { corsHeaders, preflight } from '../../http/cors.ts';
+import type { AppEnv } from '../../http/env.ts';
 import { type Documented, errorResponses, preflightOperation } from '../../http/openapi.ts';
+import { EVENTS_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
 import { sendMethodNotAllowed } from '../../http/send.ts';
@@ -186,18 +188,18 @@ const eventOperation = describeRoute(() => ({
 }));
 
 export function eventRoutes(app: HonoBase<AppEnv>): void {
-  app.post(replies.EVENTS_PATH, eventOperation, record);
+  app.post(EVENTS_PATH, eventOperation, record);
   app.options(
-    replies.EVENTS_PATH,
+    EVENTS_PATH,
     describeRoute(() => ({ ...preflightOperation('eventsPreflight'), tags: [EVENTS_TAG] })),
     preflight,
   );
   app.on(
     NOT_ALLOWED,
-    replies.EVENTS_PATH,
+    EVENTS_PATH,
     describeRoute({ tags: [EVENTS_TAG] }),
     notAllowedOperation,
     sendMethodNotAllowed,
   );
-  app.all(replies.EVENTS_PATH, sendMethodNotAllowed);
+  app.all(EVENTS_PATH, sendMethodNotAllowed);
 }

@@ -9,12 +9,12 @@ import type { HonoBase } from 'hono/hono-base';
 import type { ResponsesWithResolver } from 'hono-openapi';
 import { REPLAYED_HEADER } from '../../accept/idempotency.ts';
 import { acceptSubmission, type Intake, type Progress } from '../../accept/pipeline.ts';
-import type { AppEnv } from '../../auth/authenticate.ts';
 import { clientAddress, countFailedAuthentication, mayLookUpKeys } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
 import { maxSizeError } from '../../fields/rules.ts';
 import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
 import { preflight } from '../../http/cors.ts';
+import type { AppEnv } from '../../http/env.ts';
 import { ApiError, REASON_PHRASES } from '../../http/envelope.ts';
 import { formMediaType } from '../../http/media-type.ts';
 import {

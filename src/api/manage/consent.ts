@@ -4,10 +4,10 @@
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import { html } from 'hono/html';
-import type { AppEnv } from '../../auth/authenticate.ts';
 import { describeRoute } from '../../http/contract.ts';
+import type { AppEnv } from '../../http/env.ts';
 import { PAGE_HEADERS, page } from '../../http/page.ts';
-import { VERIFY_PATH } from '../../http/replies.ts';
+import { VERIFY_PATH } from '../../http/paths.ts';
 import { NotFound } from '../../lib/faults.ts';
 import type { Manager } from '../../ops/context.ts';
 import { agreeToAddress, linkedAddress } from '../../ops/targets.ts';

@@ -94,6 +94,12 @@ export type RouteSpec<P extends v.GenericSchema, Q extends v.GenericSchema, B ex
    * (signing in).
    */
   access: 'project' | 'operator' | 'any' | 'credential';
+  /**
+   * C41: the operation finds the project's place itself (and may take up what every other route of
+   * the project refuses, 503, until it is done): it is given the default place's database, every
+   * place's beside it, and no fence. Unset: a project's route runs on its place, held to its fence.
+   */
+  findsPlace?: boolean;
   params?: P;
   query?: Q;
   /** The body, as documented and checked (an operation checks its values again). */
@@ -272,7 +278,7 @@ export class ManageRoutes {
       try {
         const result = await spec.handler({
           c,
-          m: await managerOf(c, principal),
+          m: await managerOf(c, principal, spec.findsPlace ?? false),
           principal,
           params: (spec.params === undefined ? {} : c.req.valid('param' as never)) as v.InferOutput<P>,
           query: (spec.query === undefined ? {} : c.req.valid('query' as never)) as v.InferOutput<Q>,

@@ -5,17 +5,17 @@ import { contentDisposition, fileResponse } from '../../files/serve.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { fileNotFound } from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
+import { auditLog } from '../../ops/audit.ts';
 import { exportSubmissions } from '../../ops/export.ts';
 import {
-  auditLog,
   bulkSubmissions,
   deleteSubmission,
   getSubmission,
   listInbox,
-  rebuildSearch,
-  submissionStats,
   updateSubmission,
 } from '../../ops/inbox.ts';
+import { rebuildSearch } from '../../ops/search.ts';
+import { submissionStats } from '../../ops/stats.ts';
 import { eraseValue } from '../../ops/submissions.ts';
 import { type ManageRoutes, plural } from './define.ts';
 import { MANAGE_ROUTES } from './table.ts';

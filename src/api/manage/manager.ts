@@ -13,37 +13,41 @@ import type { ManageEnv, Principal } from './principal.ts';
 /**
  * The operations' view of the caller: the database (C41: of the project's place, on a project's
  * route; else the default's, with every place's beside it), the actor, and the worker's queue.
+ * `findsPlace`: the route's operation finds the project's place itself (its RouteSpec says so).
  */
-export async function managerOf(c: Context<ManageEnv>, principal: Principal): Promise<Manager> {
+export async function managerOf(
+  c: Context<ManageEnv>,
+  principal: Principal,
+  findsPlace: boolean,
+): Promise<Manager> {
   const all = placeDatabases(c.env);
   const projectId = c.req.param('projectId');
   const keyPlace = principal.projectId === projectId ? principal.place : undefined;
-  // C41: a move finds the project's place itself, and takes up a move that stopped midway, which
-  // every other route of the project refuses (503) until it is done.
-  const moving = c.req.method === 'POST' && c.req.path.endsWith('/move');
-  const at =
-    projectId === undefined || moving
-      ? { place: DEFAULT_PLACE }
-      : keyPlace !== undefined
-        ? { place: keyPlace }
-        : await atProject({ db: database(c.env.DB), actor: principal.actor, places: all }, projectId);
+  // C41: an operation that finds the project's place itself (a move: it takes up a move that
+  // stopped midway, which every other route of the project refuses with 503 until it is done) is
+  // given the default place's database and no fence.
+  const unfenced = projectId === undefined || findsPlace;
+  const at = unfenced
+    ? { place: DEFAULT_PLACE }
+    : keyPlace !== undefined
+      ? { place: keyPlace }
+      : await atProject({ db: database(c.env.DB), actor: principal.actor, places: all }, projectId);
   const place = at.place ?? DEFAULT_PLACE;
   const queue = c.env.DELIVERIES;
   const d1 = placeNamed(c.env, place)?.d1 ?? c.env.DB;
   const keyHash = principal.credentialHash;
   // C41: a project's statements are held to its fence: its place, as the key's cache or the
   // directory named it a moment ago, must still be where it lives, and it must not be moving.
-  const db =
-    projectId === undefined || moving
-      ? (all.get(place) ?? database(c.env.DB))
-      : fencedDatabase(d1, {
-          projectId,
-          place,
-          keyed: keyPlace !== undefined,
-          left: (moved) => {
-            if (keyPlace !== undefined && keyHash !== null) forgetKey(d1, keyHash, !moved);
-          },
-        });
+  const db = unfenced
+    ? (all.get(place) ?? database(c.env.DB))
+    : fencedDatabase(d1, {
+        projectId,
+        place,
+        keyed: keyPlace !== undefined,
+        left: (moved) => {
+          if (keyPlace !== undefined && keyHash !== null) forgetKey(d1, keyHash, !moved);
+        },
+      });
   return {
     db,
     place,

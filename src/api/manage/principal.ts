@@ -4,7 +4,6 @@
 // session's CSRF token).
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { AppEnv } from '../../auth/authenticate.ts';
 import {
   clientAddress,
   countFailedAuthentication,
@@ -12,6 +11,7 @@ import {
   mayLookUpKeys,
 } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
+import type { AppEnv } from '../../http/env.ts';
 import {
   crossSiteWrite,
   invalidCredentials,

@@ -170,6 +170,8 @@ export function projectRoutes(routes: ManageRoutes): void {
     description:
       'Submissions arriving meanwhile get 503 with Retry-After; its keys and form address keep working.',
     access: 'operator',
+    // C41: a move finds the project's place itself, and takes up a move that stopped midway.
+    findsPlace: true,
     reply: {
       status: 200,
       description: 'Moved: the rows copied in each table, the files, and the project where it lives now.',

@@ -1,7 +1,7 @@
 // C32: the management API, under /api/v1: sessions, projects with their fields, origins and keys,
 // delivery targets and deliveries, and the inbox. Each route calls one operation of src/ops.
 import type { HonoBase } from 'hono/hono-base';
-import type { AppEnv } from '../../auth/authenticate.ts';
+import type { AppEnv } from '../../http/env.ts';
 import { consentRoutes } from './consent.ts';
 import { ManageRoutes } from './define.ts';
 import { deliveryRoutes } from './deliveries.ts';

@@ -5,7 +5,9 @@ import * as v from 'valibot';
 import { DELIVERY_STATES, FIELD_TYPES, KEY_KINDS, UNKNOWN_FIELD_POLICIES } from '../../../schema/tables.ts';
 import { hookChannel, kindsOf } from '../../delivery/channels/index.ts';
 import { described, flag, known, oneOf, time, whole } from '../../http/query-values.ts';
-import { AUDIT_PAGE, BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE, MAX_STATS_DAYS } from '../../ops/inbox.ts';
+import { AUDIT_PAGE } from '../../ops/audit.ts';
+import { BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE } from '../../ops/inbox.ts';
+import { MAX_STATS_DAYS } from '../../ops/stats.ts';
 import {
   DEFAULT_THRESHOLD,
   HAM_CUTOFF,

@@ -5,12 +5,13 @@ import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import { REPLAYED_HEADER } from '../../accept/idempotency.ts';
 import { acceptSubmission, type Intake } from '../../accept/pipeline.ts';
-import { type AppEnv, payerOfKey, projectOfKey } from '../../auth/authenticate.ts';
+import { payerOfKey, projectOfKey } from '../../auth/authenticate.ts';
 import { config } from '../../config.ts';
 import { requiredError, typeError, unknownError } from '../../fields/validation.ts';
 import { readWithin } from '../../http/body.ts';
 import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
 import { preflight } from '../../http/cors.ts';
+import type { AppEnv } from '../../http/env.ts';
 import { isJsonMediaType } from '../../http/media-type.ts';
 import {
   type Documented,
@@ -19,6 +20,7 @@ import {
   JSON_MEDIA,
   preflightOperation,
 } from '../../http/openapi.ts';
+import { SUBMIT_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
 import { sendJson, sendMethodNotAllowed } from '../../http/send.ts';
 import { parseObject } from './body.ts';
@@ -150,18 +152,18 @@ const submitOperation = describeRoute(() => ({
 }));
 
 export function submitRoutes(app: HonoBase<AppEnv>): void {
-  app.post(replies.SUBMIT_PATH, submitOperation, submit);
+  app.post(SUBMIT_PATH, submitOperation, submit);
   app.options(
-    replies.SUBMIT_PATH,
+    SUBMIT_PATH,
     describeRoute(() => ({ ...preflightOperation('preflight'), tags: [SUBMIT_TAG] })),
     preflight,
   );
   app.on(
     NOT_ALLOWED,
-    replies.SUBMIT_PATH,
+    SUBMIT_PATH,
     describeRoute({ tags: [SUBMIT_TAG] }),
     notAllowedOperation,
     sendMethodNotAllowed,
   );
-  app.all(replies.SUBMIT_PATH, sendMethodNotAllowed);
+  app.all(SUBMIT_PATH, sendMethodNotAllowed);
 }

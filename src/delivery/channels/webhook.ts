@@ -1,7 +1,7 @@
 // C26: a signed webhook: every accepted submission POSTed to the owner's URL as a
 // `submission.created` event, signed as Standard Webhooks defines it (the current secret, and the
 // previous one during a rotation). A 410 Gone disables it; anything else but 2xx is retried.
-import { READ_PATH } from '../../http/replies.ts';
+import { READ_PATH } from '../../http/paths.ts';
 import { destinationProblem } from '../../lib/destinations.ts';
 import { webhookHeaders } from '../../lib/webhook-signature.ts';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
