@@ -45,7 +45,7 @@ export function sharedComponents(): Json {
       accessJwt: {
         type: 'apiKey',
         in: 'header',
-        name: 'Cf-Access-Jwt-Assertion',
+        name: ACCESS_HEADER,
         description:
           'C32: a Cloudflare Access identity (with ACCESS_TEAM_DOMAIN and ACCESS_AUD set): every project, recorded under its email.',
       },
@@ -86,6 +86,7 @@ export function sharedComponents(): Json {
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { FIELD_TYPES } from '../schema/tables.ts';
+import { ACCESS_HEADER } from './api/manage/principal.ts';
 import { app } from './app.ts';
 import { eventsApp } from './events.ts';
 import { fieldSchema } from './fields/validation.ts';

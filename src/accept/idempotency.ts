@@ -8,9 +8,6 @@ import { toHex } from '../lib/hex.ts';
 /** 1–255 printable ASCII characters (a header value arrives without surrounding spaces). */
 const KEY_FORM = /^[\x20-\x7e]{1,255}$/;
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
-
 /** The header's value, undefined when absent; a malformed one is a 400 (C20, with step 5 of C5). */
 export function parseIdempotencyKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -49,7 +46,7 @@ const STALE_MS = 30_000;
 export const MAX_CLAIMS = 10_000;
 
 // Project and key → when the request now saving it began, oldest first. Plain shared state,
-// polled: a request must not await another request's promise in Workers (see group-commit.ts).
+// polled: a request must not await another request's promise in Workers (see src/lib/group-commit.ts).
 // A request whose `finally` never runs (its invocation cancelled) leaves its claim behind: claims
 // older than STALE_MS are swept on every new claim, and the map never holds more than MAX_CLAIMS.
 const claims = new Map<string, number>();

@@ -6,8 +6,10 @@
 import type { Context } from 'hono';
 import { limitEarly, limitShared, type Payer } from '../auth/rate-limit.ts';
 import type { AppEnv } from '../http/env.ts';
+import { IDEMPOTENCY_HEADER } from '../http/headers.ts';
 import { parseIdempotencyKey } from './idempotency.ts';
 import { checkOrigin, requireFields, type Sent, store, validate, verifyTurnstile } from './steps.ts';
+import { TURNSTILE_HEADER } from './turnstile.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];
 
@@ -41,9 +43,9 @@ export async function acceptSubmission<Kind extends string>(
   checkOrigin(c, project, intake.origin(c)); // 3: allowed origins (C15, C23)
   requireFields(project); // 4: the project has fields
   const kind = intake.mediaType(c); // 5: Content-Type (C9, C29)
-  const idempotencyKey = parseIdempotencyKey(c.req.header('Idempotency-Key')); // 5: its form (C20)
+  const idempotencyKey = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)); // 5: its form (C20)
   const sent = await intake.read(c, project, kind); // 6–8: size, syntax, an object (C10, C11, C29, C30)
-  const accepted = validate(project, sent, c.req.header('CF-Turnstile-Response')); // 9 (C11–C13, C22, C28)
+  const accepted = validate(project, sent, c.req.header(TURNSTILE_HEADER)); // 9 (C11–C13, C22, C28)
   await limitShared(c, c.env, payer); // C21: the budget every visitor shares, for a valid submission
   const verdict = await verifyTurnstile(c, project, accepted, idempotencyKey); // C22
   return store(c, project, payer, accepted, idempotencyKey, verdict); // 10: stored, or replayed (C17, C20)

@@ -145,6 +145,11 @@ export function ruleChecks(
         }
         break;
       }
+      default: {
+        // A rule of FieldRules with no case above is a compile error here, never a rule left unchecked.
+        const unchecked: never = rule;
+        throw new Error(`the rule '${String(unchecked)}' has no check`);
+      }
     }
   }
   return checks;

@@ -50,6 +50,8 @@ export function parseSize(text: string): number | undefined {
 
 /** Every rule some type takes (C28, C30), as `RULES_OF` lists them. */
 export const KNOWN_RULES = [...new Set(Object.values(RULES_OF).flat())];
+const isKnownRule = (rule: string): rule is keyof FieldRules =>
+  (KNOWN_RULES as readonly string[]).includes(rule);
 
 const invalid = (message: string) => new InvalidInput(message);
 
@@ -66,7 +68,7 @@ function checkRule(
   shown: string,
   rules: FieldRules,
 ): void {
-  if (!(KNOWN_RULES as readonly string[]).includes(rule)) {
+  if (!isKnownRule(rule)) {
     throw invalid(`Unknown rule '${rule}' ${where}: use ${KNOWN_RULES.join(', ')}`);
   }
   if (!(RULES_OF[type] as readonly string[]).includes(rule)) {
@@ -146,6 +148,11 @@ function checkRule(
       }
       rules.pattern = value as string;
       return;
+    default: {
+      // A rule of FieldRules with no case above is a compile error here, never a rule dropped.
+      const unchecked: never = rule;
+      throw new Error(`the rule '${String(unchecked)}' has no check`);
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 import type { ResponsesWithResolver } from 'hono-openapi';
 import * as v from 'valibot';
 import { type ApiError, type Envelope, REASON_PHRASES } from './envelope.ts';
+import { BOOKMARK_HEADER, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './headers.ts';
 
 type Json = Record<string, unknown>;
 
@@ -39,12 +40,12 @@ export const HEADER_DOCS: Record<string, { description: string; schema: Json }> 
     schema: { type: 'string' },
   },
   Allow: { description: 'The methods of this path.', schema: { type: 'string' } },
-  'Idempotent-Replayed': {
+  [REPLAYED_HEADER]: {
     description: 'On a 201 that replays the first request with this Idempotency-Key (C20).',
     schema: { type: 'string', enum: ['true'] },
   },
   'X-Request-Id': { description: 'The request id (CF-Ray in production).', schema: { type: 'string' } },
-  'X-D1-Bookmark': {
+  [BOOKMARK_HEADER]: {
     description: 'The D1 session bookmark: send it back in X-D1-Bookmark to read at least this write (C24).',
     schema: { type: 'string' },
   },
@@ -52,7 +53,7 @@ export const HEADER_DOCS: Record<string, { description: string; schema: Json }> 
 
 /** C20: the header, as a parameter of the operations that take it. */
 export const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
+  name: IDEMPOTENCY_HEADER,
   in: 'header',
   required: false,
   description: 'The same value on every retry of one submission: stored once, replayed after (C20).',

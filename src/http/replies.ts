@@ -1,5 +1,5 @@
 // Every reply of the service, in one place: the request path throws or sends these, and the OpenAPI
-// document (src/openapi.ts) is generated from them, so the two cannot drift. Free of Workers types,
+// document (src/document.ts) is generated from them, so the two cannot drift. Free of Workers types,
 // so that Node code can import it.
 import { ApiError, type Envelope, envelope } from './envelope.ts';
 import { SUBMIT_PATH } from './paths.ts';

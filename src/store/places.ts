@@ -7,8 +7,10 @@ import type { D1Database, R2Bucket } from '@cloudflare/workers-types';
 /** The place of `DB` and `FILES`, and of every key and form address without a tag. */
 export const DEFAULT_PLACE = 'default';
 
-/** A place's name: short, lower case, and never a key's kind (`pk`, `sk`), which sit where it does. */
-export const PLACE_NAME = /^[a-z][a-z0-9]{0,11}$/;
+/**
+ * A place's D1 binding, `DB_<NAME>`: its name is short, lower case, and never a key's kind (`pk`,
+ * `sk`), which sit where it does.
+ */
 const BINDING = /^DB_([A-Z][A-Z0-9]{0,11})$/;
 const RESERVED = new Set(['pk', 'sk', DEFAULT_PLACE]);
 
@@ -63,9 +65,6 @@ export function placeOf(env: object, name: string | null | undefined): Place {
   if (place === undefined) throw new Error(`no D1 binding for the place '${name}'`);
   return place;
 }
-
-/** The default place. */
-export const defaultPlace = (env: object): Place => placeOf(env, DEFAULT_PLACE);
 
 /** How a place's name is written into a key or a form address: nothing for the default. */
 export const placeTag = (place: string) => (place === DEFAULT_PLACE ? '' : `${place}_`);

@@ -7,7 +7,6 @@
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import type { ResponsesWithResolver } from 'hono-openapi';
-import { REPLAYED_HEADER } from '../../accept/idempotency.ts';
 import { acceptSubmission, type Intake, type Progress } from '../../accept/pipeline.ts';
 import { clientAddress, countFailedAuthentication, mayLookUpKeys } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
@@ -16,6 +15,7 @@ import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/cont
 import { preflight } from '../../http/cors.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError, REASON_PHRASES } from '../../http/envelope.ts';
+import { REPLAYED_HEADER } from '../../http/headers.ts';
 import { formMediaType } from '../../http/media-type.ts';
 import {
   type Documented,
@@ -273,7 +273,7 @@ const formOperation = describeRoute(() => ({
     201: {
       description:
         'Stored (with Accept: application/json); or the replay of the first request with this Idempotency-Key.',
-      headers: { 'Idempotent-Replayed': HEADER_DOCS['Idempotent-Replayed'] ?? {} },
+      headers: { [REPLAYED_HEADER]: HEADER_DOCS[REPLAYED_HEADER] ?? {} },
       content: {
         [JSON_MEDIA]: { schema: { $ref: '#/components/schemas/Envelope' }, example: replies.created() },
       },

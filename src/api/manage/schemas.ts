@@ -232,4 +232,3 @@ export const BulkBody = v.strictObject({
   ids: described(v.array(v.string()), `1 to ${MAX_BULK} submission ids.`),
   action: v.picklist(BULK_ACTIONS),
 });
-export const SearchRebuildBody = v.optional(v.strictObject({}));

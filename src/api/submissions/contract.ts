@@ -15,9 +15,6 @@ export const DEFAULT_LIMIT = 100;
 /** C25: the largest erasure body read. */
 export const MAX_ERASE_BODY = 16 * 1024;
 
-/** C24: the header a reply's D1 bookmark is in, and a request's is read from (read-after-write). */
-export const BOOKMARK_HEADER = 'X-D1-Bookmark';
-
 const LIMIT = wholeMessage(1, MAX_LIMIT);
 
 export const LIST_PARAMETERS = ['limit', 'cursor', 'since', 'until', 'order', 'spam'] as const;

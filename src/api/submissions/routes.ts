@@ -16,6 +16,7 @@ import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { REASON_PHRASES } from '../../http/envelope.ts';
 import { EraseBody } from '../../http/erase.ts';
+import { BOOKMARK_HEADER } from '../../http/headers.ts';
 import { type Documented, errorResponses, HEADER_DOCS, okResponse } from '../../http/openapi.ts';
 import { READ_PATH } from '../../http/paths.ts';
 import { invalidErasure, submissionNotFound } from '../../http/replies.ts';
@@ -29,7 +30,6 @@ import { sessionDatabase } from '../../store/db.ts';
 import type { StoredSubmission } from '../../store/inbox.ts';
 import { placeOf } from '../../store/places.ts';
 import {
-  BOOKMARK_HEADER,
   DEFAULT_LIMIT,
   DeletedReply,
   ErasedReply,

@@ -3,8 +3,8 @@
 // pipeline, in C5's order, not by a schema here), and every reply it can give.
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
-import { REPLAYED_HEADER } from '../../accept/idempotency.ts';
 import { acceptSubmission, type Intake } from '../../accept/pipeline.ts';
+import { TURNSTILE_HEADER } from '../../accept/turnstile.ts';
 import { payerOfKey, projectOfKey } from '../../auth/authenticate.ts';
 import { config } from '../../config.ts';
 import { requiredError, typeError, unknownError } from '../../fields/validation.ts';
@@ -12,6 +12,7 @@ import { readWithin } from '../../http/body.ts';
 import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
 import { preflight } from '../../http/cors.ts';
 import type { AppEnv } from '../../http/env.ts';
+import { REPLAYED_HEADER } from '../../http/headers.ts';
 import { isJsonMediaType } from '../../http/media-type.ts';
 import {
   type Documented,
@@ -102,7 +103,7 @@ const submitOperation = describeRoute(() => ({
   parameters: [
     IDEMPOTENCY_KEY_PARAMETER,
     {
-      name: 'CF-Turnstile-Response',
+      name: TURNSTILE_HEADER,
       in: 'header',
       required: false,
       description:
@@ -138,7 +139,7 @@ const submitOperation = describeRoute(() => ({
         'Stored, once D1 has acknowledged the write; or the replay of the first request with this Idempotency-Key.',
       headers: {
         'X-Request-Id': { description: 'The request id (CF-Ray in production).', schema: { type: 'string' } },
-        'Idempotent-Replayed': {
+        [REPLAYED_HEADER]: {
           description: 'On a 201 that replays the first request with this Idempotency-Key (C20).',
           schema: { type: 'string', enum: ['true'] },
         },
