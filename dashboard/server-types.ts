@@ -28,7 +28,6 @@ export type Confirmation = NonNullable<ProjectView['confirmation']>;
 export type Submission = SubmissionView;
 export type FileMeta = FileMetadata;
 export type Delivery = Awaited<ReturnType<typeof listDeliveries>>[number];
-export type Attempt = Delivery['attemptLog'][number];
 export type Day = DayReport;
 /** C40: a project's stats, with its form analytics. */
 export type Stats = ProjectStats;

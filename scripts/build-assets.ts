@@ -3,6 +3,7 @@
 // OpenAPI document (generated from the app's routes, src/document.ts), the API reference page
 // (RapiDoc, bundled: no CDN), and their headers.
 // Every script that serves or bundles the worker runs this first.
+
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -143,7 +144,10 @@ export async function buildAssets(): Promise<{
     ['admin/channels.json', JSON.stringify(await channelChoices())],
     ['api/v1/openapi.json', `${JSON.stringify(await generateDocument(), null, 2)}\n`],
     ['reference/index.html', REFERENCE_PAGE],
-    ['reference/rapidoc-min.js', readFileSync(join(root, 'node_modules/rapidoc/dist/rapidoc-min.js'))],
+    [
+      'reference/rapidoc-min.js',
+      readFileSync(fileURLToPath(import.meta.resolve('rapidoc/dist/rapidoc-min.js'))),
+    ],
     // C39: the spam filter's prior and lists, read by the worker through its ASSETS binding only
     // (wrangler.toml sends requests for /spam/* to the worker, which serves none of it).
     ['spam/model.json', spamModel()],

@@ -2,15 +2,17 @@
 // project and five submissions (one with a picture and a PDF); a page in Chromium; and what every
 // screen gets: a screenshot (in test/e2e/artifacts/), axe-core finding no serious or critical
 // violation, and nothing fetched from another origin.
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { devVar } from '../../scripts/dev-vars.ts';
 import { tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, type Site, startSite } from './harness.ts';
 
-const AXE = readFileSync(join(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 const PNG = readFileSync(join(import.meta.dirname, 'fixtures/photo.png'));
 const PDF = readFileSync(join(import.meta.dirname, 'fixtures/cv.pdf'));
 
