@@ -22,7 +22,7 @@ export default defineConfig({
       'test/ids.test.ts',
       'test/lru.test.ts',
       'test/envelope.test.ts',
-      'test/auth.test.ts',
+      'test/keys.test.ts',
     ],
   },
 });

@@ -3,7 +3,9 @@
 // run (absolute figures drift by tens of percent between runs on this machine). Runs are
 // interleaved (floor, ref, tree, floor, tree, ref, …); prints each one's ratio to the floor, then
 // each one's start-up (median of five `wrangler check startup`, interleaved) and size.
-// Settings: BENCH_SCENARIO (accepted), BENCH_CONNECTIONS (10), BENCH_SECONDS (2), BENCH_REPETITIONS (5).
+// Settings: BENCH_SCENARIO (accepted), BENCH_CONNECTIONS (10), BENCH_SECONDS (2), BENCH_REPETITIONS (5);
+// BENCH_REF_VIEWS (`webhooks=targets`, comma-separated): views by a table's old name, for a ref
+// from before a rename (the D1 is migrated as the tree is).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +46,8 @@ try {
     }
   }
   const state = join(work, 'state');
-  const { apiKey } = await seed(state);
+  const views = (process.env.BENCH_REF_VIEWS ?? '').split(',').filter((pair) => pair !== '');
+  const { apiKey } = await seed(state, views);
   const request = scenarios(apiKey)[scenario];
   const { mf, urls } = await start({ ref: join(work, 'ref-dist'), tree: join(work, 'tree-dist') }, state);
   const workers = ['floor', 'ref', 'tree'] as const;

@@ -1,10 +1,12 @@
 // The pieces of `npm run bench`, shared with `npm run bench:compare`: the production bundle, a
 // persisted local D1 with the real migrations and a seeded project, the workers in one Miniflare
 // (each on its own direct socket), and the load generator in its own process.
+
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
 import { buildAssets } from '../scripts/build-assets.ts';
@@ -176,14 +178,27 @@ export function measureStartup(built: Built, runs: number): { ms: number[]; prof
   return { ms, profiles };
 }
 
-/** A persisted local D1 with the real migrations, and a project with SPEC's five fields. */
-export async function seed(state: string): Promise<{ projectId: string; apiKey: string }> {
+/**
+ * A persisted local D1 with the real migrations, and a project with SPEC's five fields. `views`:
+ * `old=new` pairs, a view by a table's old name over its new one, so that an older commit that
+ * reads the table by its old name runs beside the tree (bench:compare across a rename).
+ */
+export async function seed(
+  state: string,
+  views: string[] = [],
+): Promise<{ projectId: string; apiKey: string }> {
   // C41: every place's database, as `npm run dev` migrates them.
   for (const binding of databaseBindings()) {
     wrangler(['d1', 'migrations', 'apply', binding, '--local', ...persistArgs(state)]);
   }
   const seeded = await openDatabase({ remote: false, persistTo: state });
   try {
+    for (const pair of views) {
+      const [old, now] = pair.split('=');
+      if (!/^\w+$/.test(old ?? '') || !/^\w+$/.test(now ?? ''))
+        throw new Error(`a view is old=new: '${pair}'`);
+      await seeded.db.run(sql.raw(`create view if not exists "${old}" as select * from "${now}"`));
+    }
     const { projectId } = await createProjectFromSpecs(seeded.db, {
       name: 'Bench',
       fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../scripts/database.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import { createProjectFromSpecs } from '../src/ops/projects.ts';
-import { insertWebhook, newWebhookId } from '../src/store/targets.ts';
+import { insertTarget, newWebhookId } from '../src/store/targets.ts';
 import { buildBundle, load, median, scenarios, seed, start } from './harness.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -27,7 +27,7 @@ try {
     name: 'Bench with a webhook',
     fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
   });
-  await insertWebhook(opened.db, {
+  await insertTarget(opened.db, {
     id: newWebhookId(),
     projectId: hooked.projectId,
     url: 'https://hooks.example/bench',

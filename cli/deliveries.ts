@@ -1,6 +1,6 @@
 // `forms deliveries …`: webhook and email deliveries with every attempt, and redelivery (C26, C27).
 import type { Command } from 'commander';
-import type { AttemptOutcome } from '../src/delivery/webhooks.ts';
+import type { AttemptOutcome } from '../src/delivery/attempt.ts';
 import { shown } from '../src/lib/printable.ts';
 import { addressOf } from '../src/store/targets.ts';
 import { type Context, integrationsApiBase, table, UsageError } from './context.ts';

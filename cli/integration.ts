@@ -1,31 +1,43 @@
-// `forms integration …` (C38): Google Sheets, Notion, Airtable and Telegram as targets. A key or a
-// token is read from a file (`--key-file`, `--token-file`; `-` for standard input) or, without one,
-// from FORMS_INTEGRATION_TOKEN or standard input: never from an argument, which shell history and
-// npm's log keep.
+// `forms integration …` (C38): the integrations (src/delivery/channels/) as targets, each kind's
+// options from its channel. A key or a token is read from a file (`--key-file`, `--token-file`; `-`
+// for standard input) or, without one, from FORMS_INTEGRATION_TOKEN or standard input: never from
+// an argument, which shell history and npm's log keep.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { INTEGRATION_KINDS, type IntegrationKind } from '../schema/tables.ts';
-import type { IntegrationView } from '../src/ops/integrations.ts';
+import type { SetupInput } from '../src/delivery/channels/channel.ts';
+import { integrationChannel } from '../src/delivery/channels/index.ts';
+import { INTEGRATION_KINDS, type IntegrationKind, type IntegrationView } from '../src/ops/integrations.ts';
 import { type Context, integrationsApiBase, table, UsageError } from './context.ts';
 
-type AddOptions = {
-  spreadsheet?: string;
-  sheet?: string;
-  keyFile?: string;
-  database?: string;
-  base?: string;
-  table?: string;
-  chat?: string;
-  tokenFile?: string;
-};
-
-/** Where each integration writes, in a word. */
+/** Where an integration writes, in a few words: its channel's words, its settings quoted with '. */
 function destination(i: IntegrationView): string {
-  const s = i.settings;
-  if (i.kind === 'google-sheets') return `sheet '${s.sheet}' of ${s.spreadsheetId}`;
-  if (i.kind === 'notion') return `database ${s.databaseId}`;
-  if (i.kind === 'airtable') return `table '${s.table}' of ${s.baseId}`;
-  return `chat ${s.chatId}`;
+  return integrationChannel(i.kind)
+    .writesTo.replace(/[“”]/g, "'")
+    .replace(/\{(\w+)\}/g, (_, name: string) => i.settings[name] ?? '');
+}
+
+/** An option's flag (`--database`) and commander's name for its value (`database`). */
+const flagOf = (input: SetupInput) => input.option.split(' ')[0] ?? input.option;
+const optionName = (input: SetupInput) =>
+  flagOf(input)
+    .slice(2)
+    .replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** Every channel's options, once each: an option several kinds share says so. */
+function options(): { option: string; help: string }[] {
+  const byFlag = new Map<string, { option: string; help: string; kinds: string[] }>();
+  for (const kind of INTEGRATION_KINDS) {
+    for (const input of integrationChannel(kind).inputs) {
+      const known = byFlag.get(input.option);
+      if (known === undefined)
+        byFlag.set(input.option, { option: input.option, help: input.help, kinds: [kind] });
+      else known.kinds.push(kind);
+    }
+  }
+  return [...byFlag.values()].map(({ option, help, kinds }) => ({
+    option,
+    help: `${kinds.join(', ')}: ${help}`,
+  }));
 }
 
 const stateOf = (i: IntegrationView) =>
@@ -52,68 +64,39 @@ export function integrationCommands(cli: Command, { withOps, print, secret }: Co
     }
   };
 
-  integration
+  const add = integration
     .command('add <project> <kind>')
     .description(
-      `add one: ${INTEGRATION_KINDS.join(', ')} (google-sheets: --spreadsheet, --sheet, --key-file; notion: --database, --token-file; airtable: --base, --table, --token-file; telegram: --chat, --token-file)`,
-    )
-    .option('--spreadsheet <id>', "google-sheets: the spreadsheet's id (in its address: …/d/<id>/edit)")
-    .option('--sheet <name>', 'google-sheets: the sheet (tab) to append to (Sheet1 unless told)')
-    .option('--key-file <path>', "google-sheets: the service account's JSON key file (- for standard input)")
-    .option('--database <id>', "notion: the database's id (the 32 characters in its link)")
-    .option('--base <id>', "airtable: the base's id (app…)")
-    .option('--table <name>', "airtable: the table's name or id")
-    .option('--chat <id>', 'telegram: the chat id (a group’s is negative) or @channel')
-    .option(
-      '--token-file <path>',
-      'notion, airtable, telegram: a file holding the token (- for standard input)',
-    )
-    .action(
-      withOps(async (ops, global, projectId: string, kind: string, opts: AddOptions) => {
+      `add one: ${INTEGRATION_KINDS.join(', ')} (${INTEGRATION_KINDS.map((kind) => `${kind}: ${integrationChannel(kind).inputs.map(flagOf).join(', ')}`).join('; ')})`,
+    );
+  for (const { option, help } of options()) add.option(option, help);
+  add.action(
+    withOps(
+      async (ops, global, projectId: string, kind: string, opts: Record<string, string | undefined>) => {
         if (!(INTEGRATION_KINDS as readonly string[]).includes(kind)) {
           throw new UsageError(`Unknown kind '${kind}': use ${INTEGRATION_KINDS.join(', ')}`);
         }
-        const need = (value: string | undefined, option: string) => {
-          if (value === undefined) throw new UsageError(`${kind} needs ${option}`);
-          return value;
-        };
-        let input: Record<string, unknown>;
-        const k = kind as IntegrationKind;
-        if (k === 'google-sheets') {
-          const text = await readSecretFile(opts.keyFile, "Service account's JSON key");
-          let serviceAccount: unknown;
-          try {
-            serviceAccount = JSON.parse(text);
-          } catch {
-            throw new UsageError(
-              "The key file is not JSON: give the service account's key file as Google made it",
-            );
+        const inputs = integrationChannel(kind as IntegrationKind).inputs;
+        const input: Record<string, unknown> = { kind };
+        // What is missing is said before any secret is asked for.
+        for (const field of inputs) {
+          const given = opts[optionName(field)];
+          if (field.secret !== undefined) continue;
+          if (given !== undefined) input[field.key] = given;
+          else if (field.fallback === undefined) throw new UsageError(`${kind} needs ${flagOf(field)}`);
+        }
+        for (const field of inputs) {
+          if (field.secret === undefined) continue;
+          const text = await readSecretFile(opts[optionName(field)], field.secret.what);
+          if (field.secret.kind === 'token') {
+            input[field.key] = text;
+            continue;
           }
-          input = {
-            kind: k,
-            spreadsheetId: need(opts.spreadsheet, '--spreadsheet'),
-            ...(opts.sheet === undefined ? {} : { sheet: opts.sheet }),
-            serviceAccount,
-          };
-        } else if (k === 'notion') {
-          input = {
-            kind: k,
-            databaseId: need(opts.database, '--database'),
-            token: await readSecretFile(opts.tokenFile, 'Notion token'),
-          };
-        } else if (k === 'airtable') {
-          input = {
-            kind: k,
-            baseId: need(opts.base, '--base'),
-            table: need(opts.table, '--table'),
-            token: await readSecretFile(opts.tokenFile, 'Airtable token'),
-          };
-        } else {
-          input = {
-            kind: k,
-            chatId: need(opts.chat, '--chat'),
-            botToken: await readSecretFile(opts.tokenFile, 'Bot token'),
-          };
+          try {
+            input[field.key] = JSON.parse(text);
+          } catch {
+            throw new UsageError(field.secret.invalid);
+          }
         }
         const added = await ops.addIntegration(projectId, input);
         print(global, added, () =>
@@ -127,8 +110,9 @@ export function integrationCommands(cli: Command, { withOps, print, secret }: Co
             `Try it: forms integration test ${projectId} ${added.integrationId}`,
           ].join('\n'),
         );
-      }),
-    );
+      },
+    ),
+  );
 
   integration
     .command('list <project>')

@@ -1,6 +1,8 @@
 // C33: the dashboard speaks to the management API (C32) and nothing else: same origin, with the
 // session cookie (HttpOnly: no script here can read it), and the session's CSRF token, kept in
-// this module's memory only — never in the URL or web storage.
+// this module's memory only — never in the URL or web storage. What it offers of each delivery
+// kind is a static file beside it, built from the channels.
+import type { Channels } from './server-types.ts';
 
 export type Envelope = { message: string; error?: { message: string }; errors?: string[] };
 
@@ -66,4 +68,15 @@ export async function api<T = Record<string, unknown>>(
   if (res.status === 401 && path !== '/session') onSignedOut();
   if (!res.ok) throw new Problem(res.status, data.error?.message ?? data.errors?.join('\n') ?? data.message);
   return data;
+}
+
+let channels: Promise<Channels> | undefined;
+
+/** The delivery kinds the dashboard offers (`/admin/channels.json`), fetched once. */
+export function loadChannels(): Promise<Channels> {
+  channels ??= fetch('/admin/channels.json').then((res) => {
+    if (!res.ok) throw new Problem(res.status, `The server answered ${res.status} ${res.statusText}`);
+    return res.json() as Promise<Channels>;
+  });
+  return channels;
 }

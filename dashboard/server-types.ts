@@ -3,6 +3,7 @@
 
 import type * as v from 'valibot';
 import type { SessionSchema } from '../src/api/manage/views.ts';
+import type { ChannelChoices } from '../src/delivery/channels/index.ts';
 import type { FileMetadata } from '../src/fields/file.ts';
 import type { listDeliveries } from '../src/ops/deliveries.ts';
 import type { SubmissionView } from '../src/ops/inbox.ts';
@@ -22,11 +23,12 @@ export type Place = PlaceView;
 export type Webhook = WebhookView;
 /** C38: a built-in integration, as listed (its secret by its last four characters). */
 export type Integration = IntegrationView;
+/** C33: what the dashboard offers of each delivery kind (`/admin/channels.json`, built from the channels). */
+export type Channels = ChannelChoices;
 export type Confirmation = NonNullable<ProjectView['confirmation']>;
 export type Submission = SubmissionView;
 export type FileMeta = FileMetadata;
 export type Delivery = Awaited<ReturnType<typeof listDeliveries>>[number];
-export type Attempt = Delivery['attemptLog'][number];
 export type Day = DayReport;
 /** C40: a project's stats, with its form analytics. */
 export type Stats = ProjectStats;

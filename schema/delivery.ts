@@ -5,23 +5,9 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'driz
 import { projects } from './projects.ts';
 import { submissions } from './submissions.ts';
 
-// C26, C27, C35, C36: where a project's submissions are delivered: a webhook (`url` is https), an
-// email address (`url` is `mailto:<address>`), a Slack or Discord incoming webhook (`url` is the
-// hook's address, a secret), or the confirmation to the submitter (`url` is `confirm:`; its
-// settings are the project's). All share the outbox, the queue, retries and attempts.
-// C38: the built-in integrations are targets too, delivered by the same machinery.
-export const INTEGRATION_KINDS = ['google-sheets', 'notion', 'airtable', 'telegram'] as const;
-export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
-export const TARGET_KINDS = [
-  'webhook',
-  'email',
-  'slack',
-  'discord',
-  'confirmation',
-  ...INTEGRATION_KINDS,
-] as const;
-export type TargetKind = (typeof TARGET_KINDS)[number];
-
+// C26, C27, C35, C36, C38: where a project's submissions are delivered: a target of one of the
+// kinds of src/delivery/channels/ (a webhook, an email address, a chat, the confirmation, an
+// integration). Its kind is text here: the channels' map is the one list of kinds.
 // C26: why a target was disabled: it answered 410 Gone, or someone turned it off; C37: a notification
 // address whose owner has not agreed yet (nothing is sent to it until they follow the mailed link);
 // C38: an integration's service refused its credentials or its destination (401, 403, 404).
@@ -30,15 +16,16 @@ export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 // C26: a webhook's signing secret (`whsec_…`) is kept as given, since the worker must sign with it;
 // during a rotation the previous one signs too, until `previous_until`. An email target has none
-// (an empty secret).
-export const webhooks = sqliteTable(
-  'webhooks',
+// (an empty secret). C36: a chat hook's `url` is its secret; C27: an address is `mailto:<address>`;
+// C35: the confirmation's is `confirm:` (its settings are the project's).
+export const targets = sqliteTable(
+  'targets',
   {
     id: text('id').primaryKey(),
     projectId: text('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: TARGET_KINDS }).notNull().default('webhook'),
+    kind: text('kind').notNull().default('webhook'),
     url: text('url').notNull(),
     secret: text('secret').notNull(),
     // C38: an integration's settings that are no secret (a spreadsheet and sheet, a database, a
@@ -56,7 +43,7 @@ export const webhooks = sqliteTable(
     verifyUntil: text('verify_until'),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [index('webhooks_project').on(t.projectId), uniqueIndex('webhooks_verify').on(t.verifyHash)],
+  (t) => [index('targets_project').on(t.projectId), uniqueIndex('targets_verify').on(t.verifyHash)],
 );
 
 // C26: `cancelled` is final, like `failed`: the target was disabled (410 Gone, or by hand) before the
@@ -74,9 +61,9 @@ export const deliveries = sqliteTable(
     submissionId: text('submission_id')
       .notNull()
       .references(() => submissions.id, { onDelete: 'cascade' }),
-    webhookId: text('webhook_id')
+    targetId: text('target_id')
       .notNull()
-      .references(() => webhooks.id, { onDelete: 'cascade' }),
+      .references(() => targets.id, { onDelete: 'cascade' }),
     projectId: text('project_id').notNull(),
     status: text('status', { enum: DELIVERY_STATES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
@@ -97,7 +84,7 @@ export const deliveries = sqliteTable(
     index('deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('deliveries_pending').on(t.status, t.createdAt),
     index('deliveries_submission').on(t.submissionId),
-    index('deliveries_webhook').on(t.webhookId),
+    index('deliveries_target').on(t.targetId),
   ],
 );
 

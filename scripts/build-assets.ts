@@ -3,6 +3,7 @@
 // OpenAPI document (generated from the app's routes, src/document.ts), the API reference page
 // (RapiDoc, bundled: no CDN), and their headers.
 // Every script that serves or bundles the worker runs this first.
+
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,12 @@ export async function generateDocument(): Promise<unknown> {
   const generator = '../src/document.ts';
   const { openApiDocument } = (await import(generator)) as { openApiDocument: () => Promise<unknown> };
   return openApiDocument();
+}
+
+/** C33: what the dashboard offers of each delivery kind, from the channels' map (src/delivery/channels/). */
+export async function channelChoices(): Promise<unknown> {
+  const channels = '../src/delivery/channels/index.ts';
+  return ((await import(channels)) as { channelChoices: () => unknown }).channelChoices();
 }
 
 /** C24: the API reference page: RapiDoc, served from here, reading the document beside it. */
@@ -134,9 +141,13 @@ export async function buildAssets(): Promise<{
     ['admin/app.js', dashboard.js],
     ['admin/app.css', dashboard.css],
     ['admin/preview.css', readFileSync(join(root, 'dashboard/preview.css'))],
+    ['admin/channels.json', JSON.stringify(await channelChoices())],
     ['api/v1/openapi.json', `${JSON.stringify(await generateDocument(), null, 2)}\n`],
     ['reference/index.html', REFERENCE_PAGE],
-    ['reference/rapidoc-min.js', readFileSync(join(root, 'node_modules/rapidoc/dist/rapidoc-min.js'))],
+    [
+      'reference/rapidoc-min.js',
+      readFileSync(fileURLToPath(import.meta.resolve('rapidoc/dist/rapidoc-min.js'))),
+    ],
     // C39: the spam filter's prior and lists, read by the worker through its ASSETS binding only
     // (wrangler.toml sends requests for /spam/* to the worker, which serves none of it).
     ['spam/model.json', spamModel()],

@@ -1,7 +1,7 @@
 // The Cron Triggers (C20, C25, C26, C30, C32, C35): loaded on their first run, never by a form post.
 import { IDEMPOTENCY_WINDOW_MS } from './accept/idempotency.ts';
-import { sweepDeliveries } from './delivery/queue.ts';
 import { sweepFileDeletions } from './files/sweep.ts';
+import { sweepDeliveries } from './jobs/sweep.ts';
 import { causeText } from './lib/faults.ts';
 import { rollUp } from './store/analytics.ts';
 import { database } from './store/db.ts';

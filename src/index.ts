@@ -9,5 +9,5 @@ export default {
   scheduled: async (controller: ScheduledController, env: Env) =>
     (await import('./cron.ts')).scheduled(controller, env),
   queue: async (batch: MessageBatch, env: Env, _ctx: ExecutionContext) =>
-    (await import('./delivery/queue.ts')).consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env),
+    (await import('./jobs/consumer.ts')).consumeDeliveries(batch as MessageBatch<DeliveryMessage>, env),
 } satisfies ExportedHandler<Env>;

@@ -5,10 +5,11 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { auditLog, deliveryAttempts, webhooks } from '../schema/tables.ts';
-import { airtableFields } from '../src/delivery/airtable.ts';
-import { forgetSheets, rowOf } from '../src/delivery/google-sheets.ts';
-import { apiUrl, within } from '../src/delivery/integrations.ts';
+import { auditLog, deliveryAttempts, targets } from '../schema/tables.ts';
+import { airtableFields } from '../src/delivery/channels/airtable.ts';
+import { forgetSheets, rowOf } from '../src/delivery/channels/google-sheets.ts';
+import { apiUrl } from '../src/delivery/http.ts';
+import { within } from '../src/delivery/values.ts';
 import { addIntegration, listIntegrations } from '../src/ops/integrations.ts';
 import { database } from '../src/store/db.ts';
 import { type DeliveryToSend, deliveryId } from '../src/store/deliveries.ts';
@@ -118,7 +119,7 @@ describe('C38: Google Sheets', () => {
     s.revokeTokens();
     const refused = await sendAndDeliver(p, ENQUIRY);
     expect(refused.delivery?.status).toBe('failed');
-    const [target] = await db.select().from(webhooks).where(eq(webhooks.id, p.integration.integrationId));
+    const [target] = await db.select().from(targets).where(eq(targets.id, p.integration.integrationId));
     expect(target?.disabledReason).toBe('refused');
   });
 

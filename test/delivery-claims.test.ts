@@ -5,16 +5,16 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deliveries, deliveryAttempts, webhooks } from '../schema/tables.ts';
+import { deliveries, deliveryAttempts, targets } from '../schema/tables.ts';
+import { attemptDelivery } from '../src/delivery/attempt.ts';
 import type { DeliveryMessage } from '../src/delivery/outbox.ts';
-import { attemptDelivery } from '../src/delivery/webhooks.ts';
 import worker from '../src/index.ts';
 import { QueryRefused, StorageError } from '../src/lib/faults.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import { database, storage } from '../src/store/db.ts';
 import { claimDelivery, claimOverdue, deliveryId } from '../src/store/deliveries.ts';
 import { listDeliveries } from '../src/store/delivery-log.ts';
-import { insertWebhook, newWebhookId, setWebhookEnabled } from '../src/store/targets.ts';
+import { insertTarget, newWebhookId, setTargetEnabled } from '../src/store/targets.ts';
 import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
 import { consume, consumeOutbox, deliveryRow } from './queue.ts';
 
@@ -27,7 +27,7 @@ const db = () => database(env.DB);
 async function projectWithWebhook(url: string) {
   const p = await seedProject();
   const webhook = { id: newWebhookId(), projectId: p.projectId, url, secret: newWebhookSecret() };
-  await insertWebhook(db(), webhook);
+  await insertTarget(db(), webhook);
   return { ...p, webhook };
 }
 
@@ -65,7 +65,7 @@ describe('C26: a disabled target’s deliveries end, and say why', () => {
         lastError: 'cancelled: the target was disabled after answering 410 Gone',
       });
     }
-    const [hook] = await db().select().from(webhooks).where(eq(webhooks.id, p.webhook.id));
+    const [hook] = await db().select().from(targets).where(eq(targets.id, p.webhook.id));
     expect(hook).toMatchObject({ disabledReason: 'gone' });
     // A message for one of them, still in the queue, sends nothing.
     const calls = receivers(() => 200);
@@ -81,12 +81,12 @@ describe('C26: a disabled target’s deliveries end, and say why', () => {
     const ids = await deliveriesOf(p, 2);
     // Disabled behind the worker's back (an attempt was in flight, say): left pending.
     await db()
-      .update(webhooks)
+      .update(targets)
       .set({ disabledAt: new Date().toISOString(), disabledReason: 'manual' })
-      .where(eq(webhooks.id, p.webhook.id));
+      .where(eq(targets.id, p.webhook.id));
     const sent: unknown[] = [];
     const queue = { sendBatch: async (m: unknown[]) => void sent.push(...m) } as unknown as Queue;
-    const { sweepDeliveries } = await import('../src/delivery/queue.ts');
+    const { sweepDeliveries } = await import('../src/jobs/sweep.ts');
     expect(await sweepDeliveries({ ...env, DELIVERIES: queue }, Date.now() + 10 * 60_000)).toBe(0);
     expect(sent).toEqual([]);
     for (const id of ids) {
@@ -100,10 +100,10 @@ describe('C26: a disabled target’s deliveries end, and say why', () => {
   it('C26: turning a target off cancels its pending deliveries; on again, new submissions go to it, and the cancelled can be sent again', async () => {
     const p = await projectWithWebhook('https://toggle.example/hook');
     const [before] = await deliveriesOf(p, 1);
-    expect(await setWebhookEnabled(db(), p.projectId, p.webhook.id, false)).toBe(true);
+    expect(await setTargetEnabled(db(), p.projectId, p.webhook.id, false)).toBe(true);
     expect(await deliveryRow(before ?? '')).toMatchObject({ status: 'cancelled' });
-    expect(await setWebhookEnabled(db(), p.projectId, 'wh_nosuchhook0', false)).toBe(false);
-    expect(await setWebhookEnabled(db(), p.projectId, p.webhook.id, true)).toBe(true);
+    expect(await setTargetEnabled(db(), p.projectId, 'wh_nosuchhook0', false)).toBe(false);
+    expect(await setTargetEnabled(db(), p.projectId, p.webhook.id, true)).toBe(true);
     const calls = receivers(() => 200);
     // A redelivery takes the cancelled one again.
     expect(await attemptDelivery(db(), before ?? '', { allowLocalHttp: false, again: true })).toMatchObject({

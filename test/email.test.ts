@@ -7,7 +7,7 @@ import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
 import { deliveryId } from '../src/store/deliveries.ts';
 import { updateProjectSettings } from '../src/store/projects.ts';
-import { insertWebhook, mailto, newNotificationId, newWebhookId } from '../src/store/targets.ts';
+import { insertTarget, mailto, newNotificationId, newWebhookId } from '../src/store/targets.ts';
 import { expectEnvelope, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
 import { consume, consumeOutbox, deliveryRow, warmSubmissionTrips } from './queue.ts';
 
@@ -24,7 +24,7 @@ async function projectWithEmail(address = 'owner@example.com', spec: Parameters<
     url: mailto(address),
     secret: '',
   };
-  await insertWebhook(database(env.DB), target);
+  await insertTarget(database(env.DB), target);
   return { ...p, target };
 }
 
@@ -55,7 +55,7 @@ describe('C27: email notifications', () => {
       url: 'https://receiver.example/',
       secret: newWebhookSecret(),
     };
-    await insertWebhook(database(env.DB), hook);
+    await insertTarget(database(env.DB), hook);
     const { warm, writes } = await warmSubmissionTrips(p.apiKey);
     expect(warm).toEqual([expect.stringMatching(/^insert into "submissions" .*"outbox"/)]);
     expect(writes).toHaveLength(2);

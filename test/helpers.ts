@@ -31,6 +31,12 @@ export const VALID_BODY = {
   message: 'Hello!',
 };
 
+/** The data of a submission's 201. */
+export const CREATED = { message: 'Submission received' };
+
+/** The data of the 401 of a key that is not one of ours, unknown or revoked alike. */
+export const INVALID_KEY = { message: 'Authentication failed', error: { message: 'Invalid API key' } };
+
 /** The tool's standing in the operations (an operator, recorded as `tool`), on the test database. */
 export const asTool = (db = database(env.DB)): Manager => ({ db, actor: { kind: 'tool' } });
 

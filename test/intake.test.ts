@@ -6,7 +6,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedOrigins, apiKeys, fields, projects, submissions, webhooks } from '../schema/tables.ts';
+import { allowedOrigins, apiKeys, fields, projects, submissions, targets } from '../schema/tables.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { hashKey } from '../src/projects/keys.ts';
 import { database } from '../src/store/db.ts';
@@ -82,8 +82,8 @@ describe('the submission path’s statements equal Drizzle’s', () => {
     async function drizzleRead(by: { keyHash: string } | { formId: string }) {
       const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1, 'rules', json(${fields.rules}))) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
       const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
-      const targets = sql<number>`exists (select 1 from ${webhooks} where ${webhooks.projectId} = "projects"."id" and ${webhooks.disabledAt} is null)`;
-      const columns = { id: projects.id, fields: fieldList, origins: originList, hasTargets: targets };
+      const active = sql<number>`exists (select 1 from ${targets} where ${targets.projectId} = "projects"."id" and ${targets.disabledAt} is null)`;
+      const columns = { id: projects.id, fields: fieldList, origins: originList, hasTargets: active };
       const [row] =
         'keyHash' in by
           ? await db
@@ -115,7 +115,7 @@ describe('the submission path’s statements equal Drizzle’s', () => {
           });
           for (const origin of origins) await addOrigin(db, p.projectId, origin);
           if (withHook) {
-            await db.insert(webhooks).values({
+            await db.insert(targets).values({
               id: uuidv7(),
               projectId: p.projectId,
               url: 'https://hooks.example.com/x',

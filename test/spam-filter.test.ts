@@ -4,8 +4,8 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { deliveries, projects, spamTokens, submissions, webhooks } from '../schema/tables.ts';
-import { sweepDeliveries } from '../src/delivery/queue.ts';
+import { deliveries, projects, spamTokens, submissions, targets } from '../schema/tables.ts';
+import { sweepDeliveries } from '../src/jobs/sweep.ts';
 import { bulkSubmissions, getSubmission, listInbox, updateSubmission } from '../src/ops/inbox.ts';
 import { updateProject } from '../src/ops/project-settings.ts';
 import { addWebhook } from '../src/ops/targets.ts';
@@ -142,9 +142,9 @@ describe('C39: every submission is judged after it is stored, before anything is
     const kinds = async (id: string) =>
       (
         await db
-          .select({ kind: webhooks.kind })
+          .select({ kind: targets.kind })
           .from(deliveries)
-          .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+          .innerJoin(targets, eq(targets.id, deliveries.targetId))
           .where(eq(deliveries.submissionId, id))
       )
         .map((d) => d.kind)

@@ -1,4 +1,4 @@
-// C26: webhooks. The outbox is marked in the submission's own row, in its own write; the queue consumer sends each
+// C26: targets. The outbox is marked in the submission's own row, in its own write; the queue consumer sends each
 // delivery signed as Standard Webhooks defines it (verified with the `standardwebhooks` package, a
 // verifier we did not write), records every attempt, retries with backoff, gives up to the
 // dead-letter queue after the last attempt, and disables a webhook that answers 410.
@@ -7,17 +7,17 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deliveries, deliveryAttempts, submissions, webhooks } from '../schema/tables.ts';
+import { deliveries, deliveryAttempts, submissions, targets } from '../schema/tables.ts';
 import { config, RETRY_DELAYS } from '../src/config.ts';
+import { MAX_ATTEMPTS } from '../src/delivery/attempt.ts';
 import type { DeliveryMessage } from '../src/delivery/outbox.ts';
-import { MAX_ATTEMPTS } from '../src/delivery/webhooks.ts';
 import worker from '../src/index.ts';
 import { newWebhookSecret, signWebhook } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
 import { deliveryId } from '../src/store/deliveries.ts';
 import { listDeliveries } from '../src/store/delivery-log.ts';
 import { insertSubmissions } from '../src/store/intake.ts';
-import { insertWebhook, newWebhookId, removeWebhook, rotateWebhookSecret } from '../src/store/targets.ts';
+import { insertTarget, newWebhookId, removeTarget, rotateSigningSecret } from '../src/store/targets.ts';
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 import { consume, consumeOutbox, deliveryRow, warmSubmissionTrips } from './queue.ts';
@@ -31,7 +31,7 @@ const RECEIVER = 'https://receiver.example/hooks';
 async function projectWithWebhook(url = RECEIVER, spec: Parameters<typeof seedProject>[0] = {}) {
   const p = await seedProject(spec);
   const webhook = { id: newWebhookId(), projectId: p.projectId, url, secret: newWebhookSecret() };
-  await insertWebhook(database(env.DB), webhook);
+  await insertTarget(database(env.DB), webhook);
   return { ...p, webhook };
 }
 
@@ -89,7 +89,7 @@ describe('C26: the outbox is written with the submission', () => {
       url: `${RECEIVER}/2`,
       secret: newWebhookSecret(),
     };
-    await insertWebhook(database(env.DB), second);
+    await insertTarget(database(env.DB), second);
     const { warm, writes } = await warmSubmissionTrips(p.apiKey);
     // One statement: the outbox is a column of the row, not a row of its own.
     expect(warm).toEqual([expect.stringMatching(/^insert into "submissions" .*"outbox"/)]);
@@ -184,16 +184,16 @@ describe('C26: the outbox is written with the submission', () => {
     });
     const removed = target('removed');
     const disabled = target('disabled');
-    await insertWebhook(database(env.DB), removed);
-    await insertWebhook(database(env.DB), disabled);
+    await insertTarget(database(env.DB), removed);
+    await insertTarget(database(env.DB), disabled);
     await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
     const [row] = await storedRows(p.projectId);
     const id = row?.id ?? '';
-    expect(await removeWebhook(database(env.DB), p.projectId, removed.id)).toBe(true);
+    expect(await removeTarget(database(env.DB), p.projectId, removed.id, 'webhook')).toBe(true);
     await database(env.DB)
-      .update(webhooks)
+      .update(targets)
       .set({ disabledAt: new Date().toISOString() })
-      .where(eq(webhooks.id, disabled.id));
+      .where(eq(targets.id, disabled.id));
     expect((await listDeliveries(database(env.DB), p.projectId)).map((d) => d.id)).toEqual([
       deliveryId(id, p.webhook.id),
     ]);
@@ -317,7 +317,7 @@ describe('C26: sending', () => {
     const old = d.webhook.secret;
     const fresh = newWebhookSecret();
     const until = new Date(Date.now() + 86_400_000).toISOString();
-    await rotateWebhookSecret(database(env.DB), d.projectId, d.webhook.id, fresh, until);
+    await rotateSigningSecret(database(env.DB), d.projectId, d.webhook.id, fresh, until);
     const calls = receiver(200);
     await consume(d.id);
     const [call] = calls;
@@ -400,7 +400,7 @@ describe('C26: sending', () => {
     receiver(410);
     expect((await consume(d.id)).explicitAcks).toEqual(['msg-1']);
     expect(await deliveryRow(d.id)).toMatchObject({ status: 'failed', lastStatus: 410 });
-    const [hook] = await database(env.DB).select().from(webhooks).where(eq(webhooks.id, d.webhook.id));
+    const [hook] = await database(env.DB).select().from(targets).where(eq(targets.id, d.webhook.id));
     expect(hook?.disabledAt).not.toBeNull();
     // Once the project's cached configuration has expired, new submissions get no delivery for it.
     const { resolveProject } = await import('../src/projects/cache.ts');
@@ -438,7 +438,7 @@ describe('C26: the sweep', () => {
     const id = deliveryId(row?.id ?? '', p.webhook.id);
     const { queue, sent } = recordingQueue();
     const withQueue = { ...env, DELIVERIES: queue };
-    const { sweepDeliveries } = await import('../src/delivery/queue.ts');
+    const { sweepDeliveries } = await import('../src/jobs/sweep.ts');
     const receivedAt = Date.parse(row?.receivedAt ?? '');
     await sweepDeliveries(withQueue, receivedAt + 60_000);
     expect(await marker(row?.id ?? '')).toBe(1);
@@ -454,7 +454,7 @@ describe('C26: the sweep', () => {
     const { queue, sent: batches } = recordingQueue();
     const withQueue = { ...env, DELIVERIES: queue };
     const sent = () => batches.flat().map((m) => m.body);
-    const { sweepDeliveries } = await import('../src/delivery/queue.ts');
+    const { sweepDeliveries } = await import('../src/jobs/sweep.ts');
     const createdAt = Date.parse(d.submission?.receivedAt ?? '');
     await sweepDeliveries(withQueue, createdAt + 60_000);
     expect(sent()).not.toContainEqual({ deliveryId: d.id });

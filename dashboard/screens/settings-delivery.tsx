@@ -1,7 +1,7 @@
-// C26, C35, C36: a project's deliveries in Settings: webhooks (signed, Slack or Discord: a secret
+// C26, C35, C36: a project's deliveries in Settings: webhooks (signed, or a chat's: a secret
 // or a chat hook's URL shown once) and the confirmation email to the submitter.
 import { useState } from 'preact/hooks';
-import { api, projectPath } from '../api.ts';
+import { api, loadChannels, projectPath } from '../api.ts';
 import type { Confirmation, Project, Webhook } from '../server-types.ts';
 import { act, confirm, Section, ShownOnce, useLoad } from '../ui.tsx';
 
@@ -10,6 +10,8 @@ export function Webhooks({ projectId }: { projectId: string }) {
     () => api<{ webhooks: Webhook[] }>('GET', projectPath(projectId, '/webhooks')),
     [projectId],
   );
+  const kinds = useLoad(loadChannels, []).data?.webhook ?? [];
+  const channel = (k: string) => kinds.find((c) => c.kind === k);
   const [url, setUrl] = useState('');
   const [kind, setKind] = useState<Webhook['kind']>('webhook');
   const [secret, setSecret] = useState<string | undefined>();
@@ -48,7 +50,7 @@ export function Webhooks({ projectId }: { projectId: string }) {
         setUrl('');
         hooks.reload();
       },
-      kind === 'webhook' ? 'Added' : 'Added: its URL is a secret, and is not shown again',
+      channel(kind)?.signs === false ? 'Added: its URL is a secret, and is not shown again' : 'Added',
     );
   };
   return (
@@ -60,14 +62,14 @@ export function Webhooks({ projectId }: { projectId: string }) {
         {hooks.data?.webhooks.map((w) => (
           <li key={w.webhookId} class="row spread">
             <span>
-              {w.kind === 'webhook' ? '' : `${w.kind === 'slack' ? 'Slack' : 'Discord'}: `}
+              {channel(w.kind)?.signs === false ? `${channel(w.kind)?.name}: ` : ''}
               {w.url} <span class={`state ${w.state}`}>{w.state}</span>
             </span>
             <span class="row">
               <button type="button" onClick={() => void test(w.webhookId)}>
                 Test
               </button>
-              {w.kind === 'webhook' && (
+              {channel(w.kind)?.signs === true && (
                 <button type="button" onClick={() => void rotate(w.webhookId)}>
                   Rotate the secret
                 </button>
@@ -86,9 +88,11 @@ export function Webhooks({ projectId }: { projectId: string }) {
         <label>
           Kind
           <select value={kind} onChange={(e) => setKind(e.currentTarget.value as Webhook['kind'])}>
-            <option value="webhook">signed webhook</option>
-            <option value="slack">Slack incoming webhook</option>
-            <option value="discord">Discord webhook</option>
+            {kinds.map((k) => (
+              <option key={k.kind} value={k.kind}>
+                {k.label}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -97,7 +101,7 @@ export function Webhooks({ projectId }: { projectId: string }) {
             type="url"
             value={url}
             required
-            placeholder={PLACEHOLDERS[kind]}
+            placeholder={channel(kind)?.example}
             onInput={(e) => setUrl(e.currentTarget.value)}
           />
         </label>
@@ -106,12 +110,6 @@ export function Webhooks({ projectId }: { projectId: string }) {
     </Section>
   );
 }
-
-const PLACEHOLDERS: Record<Webhook['kind'], string> = {
-  webhook: 'https://example.com/hooks/forms',
-  slack: 'https://hooks.slack.com/services/…',
-  discord: 'https://discord.com/api/webhooks/…',
-};
 
 /** C35: the confirmation email to the person who submits the form. */
 export function ConfirmationSettings({

@@ -1,60 +1,65 @@
-// C38: a project's built-in integrations in Settings: Google Sheets, Notion, Airtable and Telegram,
-// each added with its secret (never shown again but by its last four characters), tested, removed.
+// C38: a project's integrations in Settings (the integration channels, as `/admin/channels.json`
+// lists them), each added with its secret (never shown again but by its last four characters),
+// tested, removed. The form of each kind is its channel's fields.
 import { useState } from 'preact/hooks';
-import { api, projectPath } from '../api.ts';
-import type { Integration } from '../server-types.ts';
+import { api, loadChannels, projectPath } from '../api.ts';
+import type { Channels, Integration } from '../server-types.ts';
 import { act, confirm, Section, useLoad } from '../ui.tsx';
 
-type Kind = Integration['kind'];
-
-const KINDS: { kind: Kind; label: string; help: string }[] = [
-  {
-    kind: 'google-sheets',
-    label: 'Google Sheets',
-    help: "A row per submission. Make a service account in Google Cloud (with the Sheets API on), download its JSON key, and share the spreadsheet with the service account's address as an editor.",
-  },
-  {
-    kind: 'notion',
-    label: 'Notion',
-    help: 'A page per submission in a database whose columns are named like your fields. Make an internal integration, copy its secret, and connect it to the database (••• → Connections).',
-  },
-  {
-    kind: 'airtable',
-    label: 'Airtable',
-    help: 'A record per submission in a table whose fields are named like yours. Make a personal access token with data.records:write on the base.',
-  },
-  {
-    kind: 'telegram',
-    label: 'Telegram',
-    help: "A message per submission. Make a bot with @BotFather, add it to the chat, and give the bot's token and the chat's id.",
-  },
-];
-
-const destination = (i: Integration) => {
-  const s = i.settings;
-  if (i.kind === 'google-sheets') return `sheet “${s.sheet}” of ${s.spreadsheetId}`;
-  if (i.kind === 'notion') return `database ${s.databaseId}`;
-  if (i.kind === 'airtable') return `table “${s.table}” of ${s.baseId}`;
-  return `chat ${s.chatId}`;
-};
-
 type Values = Record<string, string>;
+type Choice = Channels['integration'][number];
 
-/** The body of an addition: the kind's settings, and its secret. */
-function bodyOf(kind: Kind, v: Values): Record<string, unknown> {
-  if (kind === 'google-sheets') {
-    let serviceAccount: unknown;
-    try {
-      serviceAccount = JSON.parse(v.key ?? '');
-    } catch {
-      throw new Error("The key is not JSON: paste the service account's key file as Google made it");
+/** Where an integration writes, in its channel's words. */
+const destination = (i: Integration, choice: Choice | undefined) =>
+  (choice?.writesTo ?? i.kind).replace(/\{(\w+)\}/g, (_, name: string) => i.settings[name] ?? '');
+
+/** The body of an addition: the kind's settings, and its secret (a JSON key as the object it holds). */
+function bodyOf(choice: Choice, values: Values): Record<string, unknown> {
+  const body: Record<string, unknown> = { kind: choice.kind };
+  for (const input of choice.inputs) {
+    const value = values[input.key] || input.fallback || '';
+    if (input.secret !== 'json') body[input.key] = value;
+    else {
+      try {
+        body[input.key] = JSON.parse(value);
+      } catch {
+        throw new Error(`${input.label} is not JSON: paste the file as it was made`);
+      }
     }
-    return { kind, spreadsheetId: v.spreadsheetId ?? '', sheet: v.sheet || 'Sheet1', serviceAccount };
   }
-  if (kind === 'notion') return { kind, databaseId: v.databaseId ?? '', token: v.token ?? '' };
-  if (kind === 'airtable')
-    return { kind, baseId: v.baseId ?? '', table: v.table ?? '', token: v.token ?? '' };
-  return { kind, chatId: v.chatId ?? '', botToken: v.token ?? '' };
+  return body;
+}
+
+function Input({
+  input,
+  value,
+  set,
+}: {
+  input: Choice['inputs'][number];
+  value: string;
+  set: (v: string) => void;
+}) {
+  const onInput = (e: { currentTarget: { value: string } }) => set(e.currentTarget.value);
+  if (input.secret === 'json') {
+    return (
+      <label class="whole">
+        {input.label}
+        <textarea rows={4} value={value} required spellcheck={false} autocomplete="off" onInput={onInput} />
+      </label>
+    );
+  }
+  return (
+    <label>
+      {input.label}
+      <input
+        {...(input.secret === 'token' ? { type: 'password', autocomplete: 'off' } : {})}
+        value={value}
+        required={input.fallback === undefined}
+        {...(input.fallback === undefined ? {} : { placeholder: input.fallback })}
+        onInput={onInput}
+      />
+    </label>
+  );
 }
 
 export function Integrations({ projectId }: { projectId: string }) {
@@ -62,10 +67,11 @@ export function Integrations({ projectId }: { projectId: string }) {
     () => api<{ integrations: Integration[] }>('GET', projectPath(projectId, '/integrations')),
     [projectId],
   );
-  const [kind, setKind] = useState<Kind>('google-sheets');
+  const channels = useLoad(loadChannels, []).data;
+  const [kind, setKind] = useState<string | undefined>();
   const [values, setValues] = useState<Values>({});
-  const set = (name: string) => (e: { currentTarget: { value: string } }) =>
-    setValues({ ...values, [name]: e.currentTarget.value });
+  const choices = channels?.integration ?? [];
+  const about = choices.find((k) => k.kind === kind) ?? choices[0];
   const path = (id: string, rest = '') =>
     projectPath(projectId, `/integrations/${encodeURIComponent(id)}${rest}`);
   const test = (id: string) =>
@@ -91,13 +97,13 @@ export function Integrations({ projectId }: { projectId: string }) {
   const add = (event: Event) => {
     event.preventDefault();
     void act(async () => {
-      await api('POST', projectPath(projectId, '/integrations'), bodyOf(kind, values));
+      if (about === undefined) return;
+      await api('POST', projectPath(projectId, '/integrations'), bodyOf(about, values));
       // The secret leaves the page with the form: it is never shown again.
       setValues({});
       list.reload();
     }, 'Added: its secret is kept, and not shown again');
   };
-  const about = KINDS.find((k) => k.kind === kind);
   return (
     <Section title="Integrations">
       <p class="help">
@@ -109,7 +115,12 @@ export function Integrations({ projectId }: { projectId: string }) {
         {list.data?.integrations.map((i) => (
           <li key={i.integrationId} class="row spread">
             <span>
-              {KINDS.find((k) => k.kind === i.kind)?.label}: {destination(i)} · secret {i.secret}
+              {choices.find((k) => k.kind === i.kind)?.name ?? i.kind}:{' '}
+              {destination(
+                i,
+                choices.find((k) => k.kind === i.kind),
+              )}{' '}
+              · secret {i.secret}
               {i.serviceAccount && <> · shared with {i.serviceAccount}</>}{' '}
               <span class={`state ${i.state}`}>{i.state}</span>
             </span>
@@ -131,86 +142,31 @@ export function Integrations({ projectId }: { projectId: string }) {
         <label>
           Service
           <select
-            value={kind}
+            value={about?.kind}
             onChange={(e) => {
-              setKind(e.currentTarget.value as Kind);
+              setKind(e.currentTarget.value);
               setValues({});
             }}
           >
-            {KINDS.map((k) => (
+            {choices.map((k) => (
               <option key={k.kind} value={k.kind}>
-                {k.label}
+                {k.name}
               </option>
             ))}
           </select>
         </label>
         <p class="help whole">{about?.help}</p>
-        {kind === 'google-sheets' && (
-          <>
-            <label>
-              Spreadsheet id (in its address: …/d/&lt;id&gt;/edit)
-              <input value={values.spreadsheetId ?? ''} required onInput={set('spreadsheetId')} />
-            </label>
-            <label>
-              Sheet (tab)
-              <input value={values.sheet ?? ''} placeholder="Sheet1" onInput={set('sheet')} />
-            </label>
-            <label class="whole">
-              The service account's JSON key
-              <textarea
-                rows={4}
-                value={values.key ?? ''}
-                required
-                spellcheck={false}
-                autocomplete="off"
-                onInput={set('key')}
-              />
-            </label>
-          </>
-        )}
-        {kind === 'notion' && (
-          <label>
-            Database id (the 32 characters in its link)
-            <input value={values.databaseId ?? ''} required onInput={set('databaseId')} />
-          </label>
-        )}
-        {kind === 'airtable' && (
-          <>
-            <label>
-              Base id (app…)
-              <input value={values.baseId ?? ''} required onInput={set('baseId')} />
-            </label>
-            <label>
-              Table
-              <input value={values.table ?? ''} required onInput={set('table')} />
-            </label>
-          </>
-        )}
-        {kind === 'telegram' && (
-          <label>
-            Chat id (a group's is negative) or @channel
-            <input value={values.chatId ?? ''} required onInput={set('chatId')} />
-          </label>
-        )}
-        {kind !== 'google-sheets' && (
-          <label>
-            {kind === 'telegram'
-              ? 'Bot token'
-              : kind === 'notion'
-                ? 'Integration secret'
-                : 'Personal access token'}
-            <input
-              type="password"
-              value={values.token ?? ''}
-              required
-              autocomplete="off"
-              onInput={set('token')}
-            />
-          </label>
-        )}
+        {about?.inputs.map((input) => (
+          <Input
+            key={`${about.kind} ${input.key}`}
+            input={input}
+            value={values[input.key] ?? ''}
+            set={(value) => setValues({ ...values, [input.key]: value })}
+          />
+        ))}
         <div class="row whole">
           <button type="submit" class="primary">
-            Add {about?.label}
+            Add {about?.name}
           </button>
         </div>
       </form>

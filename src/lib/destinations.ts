@@ -50,48 +50,32 @@ export function destinationProblem(text: string, allowLocalHttp: boolean): strin
   return hostProblem(url.hostname);
 }
 
-/** C36: the hosts and paths of each platform's incoming webhooks. */
-const CHAT_HOOKS: Record<'slack' | 'discord', { hosts: string[]; path: RegExp; example: string }> = {
-  slack: {
-    hosts: ['hooks.slack.com'],
-    path: /^\/services\/[^/]+\/[^/]+\/[^/]+$/,
-    example: 'https://hooks.slack.com/services/T…/B…/…',
-  },
-  discord: {
-    hosts: ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com'],
-    path: /^\/api\/webhooks\/\d+\/[\w-]+$/,
-    example: 'https://discord.com/api/webhooks/<id>/<token>',
-  },
-};
+/** C36: where a platform's incoming webhooks live: its hosts, their path, and an example to show. */
+export type HookHome = { name: string; hosts: readonly string[]; path: RegExp; example: string };
 
 /**
- * C36: why `text` may not be a Slack or Discord incoming webhook: it must be https to the
+ * C36: why `text` may not be one of a chat platform's incoming webhooks: it must be https to the
  * platform's own host, at its webhooks' path. `allowLocalHttp`: a stand-in on this machine over
  * plain http is allowed too (`npm run dev`).
  */
-export function chatDestinationProblem(
-  text: string,
-  kind: 'slack' | 'discord',
-  allowLocalHttp: boolean,
-): string | undefined {
+export function hookProblem(text: string, home: HookHome, allowLocalHttp: boolean): string | undefined {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return 'not a URL';
   }
-  const hooks = CHAT_HOOKS[kind];
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname) && allowLocalHttp) return undefined;
-  const name = kind === 'slack' ? 'Slack' : 'Discord';
+  const { name } = home;
   if (
     url.protocol !== 'https:' ||
     url.port !== '' ||
     url.username !== '' ||
     url.password !== '' ||
-    !hooks.hosts.includes(url.hostname) ||
-    !hooks.path.test(url.pathname)
+    !home.hosts.includes(url.hostname) ||
+    !home.path.test(url.pathname)
   ) {
-    return `a ${name} target is one of ${name}'s incoming webhooks: ${hooks.example}`;
+    return `a ${name} target is one of ${name}'s incoming webhooks: ${home.example}`;
   }
   return undefined;
 }

@@ -1,9 +1,10 @@
 // C26, C27, C19: a project's deliveries with their attempts, and redelivery.
 import type { DeliveryState } from '../../schema/tables.ts';
-import { judgeSubmissions } from '../delivery/judge.ts';
-import { type AttemptOutcome, attemptDelivery, type SendOptions } from '../delivery/webhooks.ts';
+import { type AttemptOutcome, attemptDelivery, type SendOptions } from '../delivery/attempt.ts';
+import { channelOf } from '../delivery/channels/index.ts';
+import { judgeSubmissions } from '../jobs/verdicts.ts';
 import { NotFound } from '../lib/faults.ts';
-import { findDeliveryToSend, requeueDelivery, submissionOf, writeOutbox } from '../store/deliveries.ts';
+import { findDeliveryToSend, requeueDelivery, submissionOf } from '../store/deliveries.ts';
 import {
   findListedDelivery,
   type ListedDelivery,
@@ -11,6 +12,7 @@ import {
   listAttempts,
 } from '../store/delivery-log.ts';
 import { findSubmission } from '../store/inbox.ts';
+import { writeOutbox } from '../store/outbox.ts';
 import { type Manager, recordChange, requireProject } from './context.ts';
 import { shownUrl } from './targets.ts';
 
@@ -73,6 +75,25 @@ async function withAttempts(m: Manager, rows: ListedDelivery[]) {
 export type Redelivery = { deliveryId: string } & (AttemptOutcome | { kind: 'queued' });
 
 /**
+ * Whether a redelivery is attempted where it is asked for (the tool, or the worker's request): an
+ * HTTP channel is; an email (C27, C35) is queued, since only the worker's queue has the binding.
+ */
+function sentFromHere(kind: string): boolean {
+  const family = channelOf(kind)?.family;
+  switch (family) {
+    case 'webhook':
+    case 'integration':
+      return true;
+    case 'notification':
+    case 'confirmation':
+    case undefined:
+      return false;
+    default:
+      return family satisfies never;
+  }
+}
+
+/**
  * Attempts deliveries again now, from wherever this runs (one id, or every failed and cancelled one
  * of the project), claimed first as every attempt is (C26). An email goes back to the worker's
  * queue instead: only the worker can send it (C27).
@@ -100,7 +121,7 @@ export async function redeliver(
     if (delivery === undefined || delivery.projectId !== p.id) {
       throw noDelivery(p.id, deliveryId);
     }
-    if (delivery.kind === 'email' || delivery.kind === 'confirmation') {
+    if (!sentFromHere(delivery.kind)) {
       // C27: only the worker has the send_email binding; the next sweep sends it.
       await requeueDelivery(m.db, p.id, deliveryId);
       results.push({ deliveryId, kind: 'queued' });

@@ -1,119 +1,46 @@
-// C38: a project's built-in integrations (Google Sheets, Notion, Airtable, Telegram): targets of
+// C38: a project's built-in integrations (the channels of the integration family): targets of
 // the same delivery machinery as webhooks. Their secrets (a service account's key, a token) are
 // write-only: kept as given, since the worker must use them, and shown only by their last four
 // characters; never in the audit log.
 import * as v from 'valibot';
-import { INTEGRATION_KINDS, type IntegrationKind } from '../../schema/tables.ts';
-import { airtableTableUrl, isDotSegment, sendToAirtable } from '../delivery/airtable.ts';
-import { assertion, type ServiceAccount, sendToSheet, TOKEN_URI } from '../delivery/google-sheets.ts';
-import type { IntegrationAnswer, IntegrationContext } from '../delivery/integrations.ts';
-import { sendToNotion } from '../delivery/notion.ts';
-import { sendToTelegram } from '../delivery/telegram.ts';
+import { sendContext } from '../delivery/attempt.ts';
+import type { IntegrationChannel } from '../delivery/channels/channel.ts';
+import { integrationChannel, isKindOf, type KindOf, kindsOf } from '../delivery/channels/index.ts';
 import { Conflict, InvalidInput, NotFound } from '../lib/faults.ts';
 import type { DeliveryToSend } from '../store/deliveries.ts';
 import {
-  removeWebhook as deleteTarget,
-  insertWebhook,
-  listWebhooks as listTargets,
+  insertTarget,
+  listTargets,
   newIntegrationId,
-  setWebhookEnabled as switchTarget,
-  type Webhook,
+  removeTarget,
+  setTargetEnabled,
+  type Target,
 } from '../store/targets.ts';
 import { type Manager, recordChange, requireProject } from './context.ts';
 
 /** At most this many integrations per project. */
 export const MAX_INTEGRATIONS = 10;
 
-const text = (max: number, what: string) =>
-  v.pipe(
-    v.string(`${what} must be text`),
-    v.trim(),
-    v.nonEmpty(`${what} is missing`),
-    v.maxLength(max, `${what} is too long`),
-  );
+export const INTEGRATION_KINDS = kindsOf('integration');
+export type IntegrationKind = KindOf<'integration'>;
 
-/** A service account's JSON key, as Google gives it: what signing needs, and Google's token URI. */
-const ServiceAccountKey = v.looseObject({
-  type: v.literal(
-    'service_account',
-    "serviceAccount is not a service account's key (its type is not service_account)",
-  ),
-  client_email: v.pipe(v.string(), v.email('serviceAccount.client_email is not an address')),
-  private_key: v.pipe(
-    v.string(),
-    v.includes('-----BEGIN PRIVATE KEY-----', 'serviceAccount.private_key is not a PEM private key'),
-    v.maxLength(10_000),
-  ),
-  private_key_id: v.optional(v.pipe(v.string(), v.maxLength(100))),
-  token_uri: v.optional(v.literal(TOKEN_URI, `serviceAccount.token_uri must be ${TOKEN_URI}`)),
-});
-
-/** C38: what adds an integration, by its kind (the API's body, and the tool's options). */
+/** C38: what adds an integration, by its kind (the API's body, and the tool's options): each channel's entries. */
 export const IntegrationInput = v.variant(
   'kind',
-  [
-    v.strictObject({
-      kind: v.literal('google-sheets'),
-      spreadsheetId: v.pipe(
-        v.string(),
-        v.regex(
-          /^[A-Za-z0-9_-]{20,100}$/,
-          'spreadsheetId is the long id in the sheet’s address (…/d/<id>/edit)',
-        ),
-      ),
-      sheet: v.optional(text(100, 'sheet'), 'Sheet1'),
-      serviceAccount: ServiceAccountKey,
-    }),
-    v.strictObject({
-      kind: v.literal('notion'),
-      token: text(300, 'token'),
-      databaseId: v.pipe(
-        v.string(),
-        v.trim(),
-        v.transform((id) => id.replace(/-/g, '').toLowerCase()),
-        v.regex(/^[0-9a-f]{32}$/, 'databaseId is the 32 hexadecimal digits in the database’s link'),
-      ),
-    }),
-    v.strictObject({
-      kind: v.literal('airtable'),
-      token: text(300, 'token'),
-      baseId: v.pipe(
-        v.string(),
-        v.regex(/^app[A-Za-z0-9]{14}$/, 'baseId is app… (17 characters, in the base’s address)'),
-      ),
-      table: v.pipe(
-        text(200, 'table'),
-        v.check((t) => !isDotSegment(t), "table is the table's id (tbl…) or its name, not '.' or '..'"),
-      ),
-    }),
-    v.strictObject({
-      kind: v.literal('telegram'),
-      botToken: v.pipe(
-        v.string(),
-        v.regex(
-          /^\d{5,20}:[A-Za-z0-9_-]{30,60}$/,
-          'botToken is what BotFather gave (digits, a colon, a key)',
-        ),
-      ),
-      chatId: v.pipe(
-        v.union([v.string(), v.number()]),
-        v.transform(String),
-        v.regex(
-          /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/,
-          'chatId is a number (a group’s is negative) or @channel',
-        ),
-      ),
-    }),
+  INTEGRATION_KINDS.map((kind) =>
+    v.strictObject({ kind: v.literal(kind), ...integrationChannel(kind).entries }),
+  ) as [
+    v.StrictObjectSchema<{ kind: v.LiteralSchema<IntegrationKind, undefined> } & v.ObjectEntries, undefined>,
   ],
   `kind must be one of ${INTEGRATION_KINDS.join(', ')}`,
 );
-export type IntegrationInput = v.InferInput<typeof IntegrationInput>;
-type Parsed = v.InferOutput<typeof IntegrationInput>;
+export type IntegrationInput = { kind: IntegrationKind } & Record<string, unknown>;
+type Parsed = { kind: IntegrationKind } & Record<string, unknown>;
 
 /** The input checked, or one clear problem (never echoing a secret). */
 export function parseIntegration(input: unknown): Parsed {
   const parsed = v.safeParse(IntegrationInput, input);
-  if (parsed.success) return parsed.output;
+  if (parsed.success) return parsed.output as Parsed;
   const issue = parsed.issues[0];
   const path = issue?.path?.map((p) => String(p.key)).join('.');
   const message = issue?.message ?? 'Invalid integration';
@@ -123,35 +50,6 @@ export function parseIntegration(input: unknown): Parsed {
     path === undefined || last === undefined || message.includes(last) ? message : `${path}: ${message}`,
   );
 }
-
-/** Its settings (no secret), its secret, and where it writes, as a row of targets keeps them. */
-function rowOf(input: Parsed): { config: Record<string, string>; secret: string; url: string } {
-  switch (input.kind) {
-    case 'google-sheets':
-      return {
-        config: { spreadsheetId: input.spreadsheetId, sheet: input.sheet },
-        secret: JSON.stringify(input.serviceAccount),
-        url: `https://sheets.googleapis.com/v4/spreadsheets/${input.spreadsheetId}`,
-      };
-    case 'notion':
-      return {
-        config: { databaseId: input.databaseId },
-        secret: input.token,
-        url: `https://api.notion.com/v1/databases/${input.databaseId}`,
-      };
-    case 'airtable':
-      return {
-        config: { baseId: input.baseId, table: input.table },
-        secret: input.token,
-        url: airtableTableUrl(input.baseId, input.table),
-      };
-    case 'telegram':
-      return { config: { chatId: input.chatId }, secret: input.botToken, url: 'https://api.telegram.org' };
-  }
-}
-
-/** C38: a secret as it is ever shown: its last four characters. */
-export const lastFour = (secret: string) => `…${secret.slice(-4)}`;
 
 /** An integration as it is listed: its settings, and its secret by its last four characters only. */
 export type IntegrationView = {
@@ -164,19 +62,25 @@ export type IntegrationView = {
   serviceAccount?: string;
   state: 'active' | 'disabled';
   disabledAt: string | null;
-  disabledReason: Webhook['disabledReason'];
+  disabledReason: Target['disabledReason'];
   createdAt: string;
 };
 
-function integrationView(w: Webhook): IntegrationView {
-  const kind = w.kind as IntegrationKind;
-  const account = kind === 'google-sheets' ? (JSON.parse(w.secret) as ServiceAccount) : undefined;
+/** An integration's kind, as a row holds it (listed by the integrations' kinds only). */
+const kindOf = (w: Target): IntegrationKind => {
+  if (!isKindOf('integration', w.kind)) throw new Error(`'${w.kind}' is no integration`);
+  return w.kind;
+};
+
+function integrationView(w: Target): IntegrationView {
+  const kind = kindOf(w);
+  const { last, serviceAccount } = integrationChannel(kind).shownSecret(w.secret);
   return {
     integrationId: w.id,
     kind,
     settings: JSON.parse(w.config ?? '{}') as Record<string, string>,
-    secret: lastFour(account === undefined ? w.secret : (account.private_key_id ?? account.client_email)),
-    ...(account === undefined ? {} : { serviceAccount: account.client_email }),
+    secret: last,
+    ...(serviceAccount === undefined ? {} : { serviceAccount }),
     state: w.disabledAt === null ? 'active' : 'disabled',
     disabledAt: w.disabledAt,
     disabledReason: w.disabledReason,
@@ -194,22 +98,16 @@ export async function addIntegration(
   input: unknown,
 ): Promise<IntegrationView> {
   const parsed = parseIntegration(input);
-  if (parsed.kind === 'google-sheets') {
-    try {
-      await assertion(parsed.serviceAccount as ServiceAccount, new Date());
-    } catch {
-      throw new InvalidInput(
-        'serviceAccount.private_key could not sign: give the JSON key file exactly as Google made it',
-      );
-    }
-  }
+  const channel: IntegrationChannel = integrationChannel(parsed.kind);
+  const problem = await channel.verify?.(parsed);
+  if (problem !== undefined) throw new InvalidInput(problem);
   const p = await requireProject(m, projectId);
   if ((await listTargets(m.db, p.id, INTEGRATION_KINDS)).length >= MAX_INTEGRATIONS) {
     throw new Conflict(`Project '${p.id}' has ${MAX_INTEGRATIONS} integrations already: remove one first`);
   }
-  const { config, secret, url } = rowOf(parsed);
+  const { config, secret, url } = channel.stored(parsed);
   const id = newIntegrationId();
-  await insertWebhook(m.db, {
+  await insertTarget(m.db, {
     id,
     projectId: p.id,
     kind: parsed.kind,
@@ -239,7 +137,7 @@ async function requireIntegration(m: Manager, projectId: string, id: string) {
 /** Removes an integration, with its deliveries. */
 export async function removeIntegration(m: Manager, projectId: string, id: string): Promise<void> {
   const { p, row } = await requireIntegration(m, projectId, id);
-  if (!(await deleteTarget(m.db, p.id, id, row.kind))) throw noIntegration(p.id, id);
+  if (!(await removeTarget(m.db, p.id, id, row.kind))) throw noIntegration(p.id, id);
   await recordChange(m, p.id, 'integration.remove', { integrationId: id });
 }
 
@@ -249,7 +147,7 @@ export async function removeIntegration(m: Manager, projectId: string, id: strin
  */
 export async function setIntegrationEnabled(m: Manager, projectId: string, id: string, enabled: boolean) {
   const { p } = await requireIntegration(m, projectId, id);
-  if (!(await switchTarget(m.db, p.id, id, enabled))) throw noIntegration(p.id, id);
+  if (!(await setTargetEnabled(m.db, p.id, id, enabled))) throw noIntegration(p.id, id);
   await recordChange(m, p.id, enabled ? 'integration.enable' : 'integration.disable', { integrationId: id });
   return { projectId: p.id, integrationId: id, state: enabled ? ('active' as const) : ('disabled' as const) };
 }
@@ -280,7 +178,7 @@ export async function testIntegration(m: Manager, projectId: string, id: string,
     receivedAt: now.toISOString(),
     data: JSON.stringify({ [first]: 'A test from edge-forms: this can be deleted' }),
     files: null,
-    webhookId: row.id,
+    targetId: row.id,
     kind: row.kind,
     url: row.url,
     secret: row.secret,
@@ -301,21 +199,8 @@ export async function testIntegration(m: Manager, projectId: string, id: string,
     config: row.config,
     fieldSpecs: JSON.stringify(p.fields.map((f) => ({ name: f.name, type: f.type }))),
   };
-  const ctx: IntegrationContext = {
-    apiBase: options.allowLocalHttp ? options.integrationsApiBase : undefined,
-    publicUrl: options.publicUrl,
-    fetch: options.fetch ?? fetch,
-    now,
-  };
-  const kind = row.kind as IntegrationKind;
-  const answer: IntegrationAnswer =
-    kind === 'google-sheets'
-      ? await sendToSheet(test, ctx)
-      : kind === 'notion'
-        ? await sendToNotion(test, ctx)
-        : kind === 'airtable'
-          ? await sendToAirtable([test], ctx)
-          : await sendToTelegram(test, ctx);
+  const kind = kindOf(row);
+  const answer = await integrationChannel(kind).send(test, sendContext(m.db, options, now));
   return {
     integrationId: row.id,
     kind,

@@ -4,12 +4,7 @@
 import { InvalidInput } from '../lib/faults.ts';
 import { type ProjectSettings, updateProjectSettings } from '../store/projects.ts';
 import { spamColumns } from '../store/spam.ts';
-import {
-  insertWebhook,
-  listWebhooks as listTargets,
-  newConfirmationId,
-  setWebhookEnabled as setTargetEnabled,
-} from '../store/targets.ts';
+import { insertTarget, listTargets, newConfirmationId, setTargetEnabled } from '../store/targets.ts';
 import { isOperator, type Manager, type ProjectDetails, recordChange, requireProject } from './context.ts';
 import {
   type ConfirmationInput,
@@ -123,7 +118,7 @@ async function confirmationSettings(
     );
   }
   if (target === undefined) {
-    await insertWebhook(m.db, {
+    await insertTarget(m.db, {
       id: newConfirmationId(),
       projectId: p.id,
       url: 'confirm:',

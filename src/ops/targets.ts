@@ -1,11 +1,9 @@
 // C26, C27, C19: a project's delivery targets: signed webhooks (with their secrets, shown
 // once) and notification addresses.
-import type { TargetKind } from '../../schema/tables.ts';
 import type { Answer } from '../delivery/answer.ts';
-import { chatTest } from '../delivery/chat.ts';
+import { sendContext } from '../delivery/attempt.ts';
+import { hookChannel, isKindOf, type KindOf, kindsOf } from '../delivery/channels/index.ts';
 import { sendVerification, VERIFY_HOURS } from '../delivery/consent.ts';
-import { postJson, postSigned, signingSecrets } from '../delivery/webhooks.ts';
-import { chatDestinationProblem, destinationProblem } from '../lib/destinations.ts';
 import { Conflict, InvalidInput, NotFound } from '../lib/faults.ts';
 import { randomToken, sha256Text } from '../lib/hex.ts';
 import { newWebhookSecret } from '../lib/webhook-signature.ts';
@@ -14,16 +12,16 @@ import { updateProjectSettings } from '../store/projects.ts';
 import {
   addressAwaiting,
   addressOf,
-  removeWebhook as deleteTarget,
-  insertWebhook,
-  listWebhooks as listAll,
+  insertTarget,
+  listTargets,
   mailto,
   newNotificationId,
   newWebhookId,
-  rotateWebhookSecret,
-  setWebhookEnabled as switchTarget,
+  removeTarget,
+  rotateSigningSecret,
+  setTargetEnabled,
+  type Target,
   verifyAddress,
-  type Webhook,
 } from '../store/targets.ts';
 import { isOperator, type Manager, otherPlaces, placesOf, recordChange, requireProject } from './context.ts';
 import { parseEmailAddress, parseReplyToField } from './input.ts';
@@ -37,52 +35,43 @@ export const MAX_NOTIFICATIONS = 10;
 /** After a rotation, the previous secret goes on signing for this long. */
 const ROTATION_MS = 24 * 60 * 60 * 1000;
 
-/** C26, C36: what a webhook may be: signed (Standard Webhooks), or a Slack or Discord channel's. */
-export const WEBHOOK_KINDS = ['webhook', 'slack', 'discord'] as const;
-export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
-const CHAT: readonly string[] = ['slack', 'discord'];
+/** C26, C36: what a webhook may be: signed (Standard Webhooks), or a chat platform's (the channels). */
+export const WEBHOOK_KINDS = kindsOf('webhook');
+export type WebhookKind = KindOf<'webhook'>;
 
 /**
  * C26: `https://` to a public host, or `http://localhost…` for local development (the worker
- * decides whether it sends: ALLOW_LOCAL_WEBHOOKS). C36: a Slack or Discord hook at its platform's
- * own address (or, for local development, a stand-in on this machine). The URL is never repeated
- * in a refusal: a chat hook's URL is a secret.
+ * decides whether it sends: ALLOW_LOCAL_WEBHOOKS). C36: a chat hook at its platform's own address
+ * (or, for local development, a stand-in on this machine). A hook that signs is a URL the owner
+ * may see repeated; a chat hook's URL is a secret, never repeated in a refusal.
  */
 function parseWebhookUrl(text: string, kind: WebhookKind): string {
-  if (kind === 'webhook') {
-    const problem = destinationProblem(text, true);
-    if (problem !== undefined) throw new InvalidInput(`Invalid webhook URL '${text}': ${problem}`);
-  } else {
-    const problem = chatDestinationProblem(text, kind, true);
-    if (problem !== undefined) throw new InvalidInput(`Invalid ${kind} URL: ${problem}`);
+  const channel = hookChannel(kind);
+  const problem = channel.problem(text, true);
+  if (problem !== undefined) {
+    throw new InvalidInput(
+      channel.signs ? `Invalid webhook URL '${text}': ${problem}` : `Invalid ${kind} URL: ${problem}`,
+    );
   }
   return new URL(text).href;
 }
 
-export function parseWebhookKind(text: string): WebhookKind {
-  if (!(WEBHOOK_KINDS as readonly string[]).includes(text)) {
-    throw new InvalidInput(`Unknown kind '${text}': use ${WEBHOOK_KINDS.join(', ')}`);
-  }
-  return text as WebhookKind;
-}
-
 /**
  * C36: a chat hook's URL is a secret (whoever has it can post to the channel): shown whole only
- * when added, else by its host and path's start and the token's last four characters.
+ * when added, else as its channel shows it.
  */
-export function shownUrl(kind: string, url: string): string {
-  if (!CHAT.includes(kind)) return url;
-  const { origin, pathname } = new URL(url);
-  const parts = pathname.split('/');
-  return `${origin}${parts.slice(0, 3).join('/')}/…${pathname.slice(-4)}`;
-}
+export const shownUrl = (kind: string, url: string) =>
+  isKindOf('webhook', kind) ? hookChannel(kind).shown(url) : url;
+
+/** A webhook's kind, as a row holds it. */
+const hookKind = (w: Target): WebhookKind => (isKindOf('webhook', w.kind) ? w.kind : 'webhook');
 
 const noWebhook = (projectId: string, id: string) =>
   new NotFound(`Project '${projectId}' has no webhook '${id}'`, 'see: forms webhook list');
 
 /** A webhook of the project, by its id. */
-async function requireWebhook(m: Manager, projectId: string, id: string): Promise<Webhook> {
-  const hook = (await listAll(m.db, projectId, WEBHOOK_KINDS)).find((w) => w.id === id);
+async function requireWebhook(m: Manager, projectId: string, id: string): Promise<Target> {
+  const hook = (await listTargets(m.db, projectId, WEBHOOK_KINDS)).find((w) => w.id === id);
   if (hook === undefined) throw noWebhook(projectId, id);
   return hook;
 }
@@ -94,16 +83,16 @@ export type WebhookView = {
   url: string;
   state: 'active' | 'disabled';
   disabledAt: string | null;
-  disabledReason: Webhook['disabledReason'];
+  disabledReason: Target['disabledReason'];
   rotatingUntil: string | null;
   createdAt: string;
 };
 
-function webhookView(w: Webhook, now = Date.now()): WebhookView {
+function webhookView(w: Target, now = Date.now()): WebhookView {
   return {
     webhookId: w.id,
-    kind: w.kind as WebhookKind,
-    url: shownUrl(w.kind, w.url),
+    kind: hookKind(w),
+    url: shownUrl(hookKind(w), w.url),
     state: w.disabledAt === null ? 'active' : 'disabled',
     disabledAt: w.disabledAt,
     disabledReason: w.disabledReason,
@@ -119,27 +108,28 @@ function webhookView(w: Webhook, now = Date.now()): WebhookView {
 export async function addWebhook(m: Manager, projectId: string, url: string, kind: WebhookKind = 'webhook') {
   const value = parseWebhookUrl(url, kind);
   const p = await requireProject(m, projectId);
-  if ((await listAll(m.db, p.id, WEBHOOK_KINDS)).length >= MAX_WEBHOOKS) {
+  if ((await listTargets(m.db, p.id, WEBHOOK_KINDS)).length >= MAX_WEBHOOKS) {
     throw new Conflict(`Project '${p.id}' has ${MAX_WEBHOOKS} webhooks already: remove one first`);
   }
-  const secret = kind === 'webhook' ? newWebhookSecret() : '';
+  const signs = hookChannel(kind).signs;
+  const secret = signs ? newWebhookSecret() : '';
   const row = { id: newWebhookId(), projectId: p.id, url: value, secret, kind };
-  await insertWebhook(m.db, row);
+  await insertTarget(m.db, row);
   // A URL may carry a token in its path or query: the log keeps its origin only.
   await recordChange(m, p.id, 'webhook.add', { webhookId: row.id, kind, origin: new URL(row.url).origin });
-  return { webhookId: row.id, kind, url: row.url, ...(kind === 'webhook' ? { secret } : {}) };
+  return { webhookId: row.id, kind, url: row.url, ...(signs ? { secret } : {}) };
 }
 
 export async function listWebhooks(m: Manager, projectId: string): Promise<WebhookView[]> {
   const p = await requireProject(m, projectId);
-  return (await listAll(m.db, p.id, WEBHOOK_KINDS)).map((w) => webhookView(w));
+  return (await listTargets(m.db, p.id, WEBHOOK_KINDS)).map((w) => webhookView(w));
 }
 
 /** Removes a webhook and its deliveries. */
 export async function removeWebhook(m: Manager, projectId: string, id: string): Promise<void> {
   const p = await requireProject(m, projectId);
-  const hook = (await listAll(m.db, p.id, WEBHOOK_KINDS)).find((w) => w.id === id);
-  if (hook === undefined || !(await deleteTarget(m.db, p.id, id, hook.kind))) throw noWebhook(p.id, id);
+  const hook = (await listTargets(m.db, p.id, WEBHOOK_KINDS)).find((w) => w.id === id);
+  if (hook === undefined || !(await removeTarget(m.db, p.id, id, hook.kind))) throw noWebhook(p.id, id);
   await recordChange(m, p.id, 'webhook.remove', { webhookId: id });
 }
 
@@ -147,14 +137,14 @@ export async function removeWebhook(m: Manager, projectId: string, id: string): 
 export async function rotateSecret(m: Manager, projectId: string, id: string) {
   const p = await requireProject(m, projectId);
   const hook = await requireWebhook(m, p.id, id);
-  if (hook.kind !== 'webhook') {
+  if (!hookChannel(hookKind(hook)).signs) {
     throw new Conflict(
       `Webhook ${id} is a ${hook.kind} hook: it has no signing secret (its URL is its secret)`,
     );
   }
   const secret = newWebhookSecret();
   const until = new Date(Date.now() + ROTATION_MS).toISOString();
-  await rotateWebhookSecret(m.db, p.id, id, secret, until);
+  await rotateSigningSecret(m.db, p.id, id, secret, until);
   await recordChange(m, p.id, 'webhook.rotate-secret', { webhookId: id, previousUntil: until });
   return { webhookId: id, secret, previousUntil: until };
 }
@@ -166,14 +156,15 @@ export async function rotateSecret(m: Manager, projectId: string, id: string) {
 export async function setWebhookEnabled(m: Manager, projectId: string, id: string, enabled: boolean) {
   const p = await requireProject(m, projectId);
   await requireWebhook(m, p.id, id);
-  if (!(await switchTarget(m.db, p.id, id, enabled))) throw noWebhook(p.id, id);
+  if (!(await setTargetEnabled(m.db, p.id, id, enabled))) throw noWebhook(p.id, id);
   await recordChange(m, p.id, enabled ? 'webhook.enable' : 'webhook.disable', { webhookId: id });
   return { projectId: p.id, webhookId: id, state: enabled ? ('active' as const) : ('disabled' as const) };
 }
 
 /**
- * Sends a signed `webhook.test` event now, from wherever this runs, and gives the answer. The tool
- * may send to plain http on this machine; the worker only when ALLOW_LOCAL_WEBHOOKS says so.
+ * Sends a test now (C26: a signed `webhook.test` event; C36: a chat's test message), from wherever
+ * this runs, and gives the answer. The tool may send to plain http on this machine; the worker only
+ * when ALLOW_LOCAL_WEBHOOKS says so.
  */
 export async function testWebhook(
   m: Manager,
@@ -181,37 +172,28 @@ export async function testWebhook(
   id: string,
   options: { allowLocalHttp?: boolean; fetch?: typeof fetch } = {},
 ) {
-  const fetchImpl = options.fetch;
   const p = await requireProject(m, projectId);
   const hook = await requireWebhook(m, p.id, id);
-  const now = new Date();
-  const messageId = `test_${crypto.randomUUID()}`;
-  if (hook.kind === 'slack' || hook.kind === 'discord') {
-    const problem = chatDestinationProblem(hook.url, hook.kind, options.allowLocalHttp ?? true);
-    if (problem !== undefined) throw new InvalidInput(`Webhook ${hook.id} cannot be sent to: ${problem}`);
-    const answer = await postJson(hook.url, chatTest(hook.kind, p.name), {}, fetchImpl);
-    return { webhookId: hook.id, url: shownUrl(hook.kind, hook.url), messageId, ...answerOf(answer) };
-  }
+  const kind = hookKind(hook);
+  const channel = hookChannel(kind);
+  const allowLocalHttp = options.allowLocalHttp ?? true;
   // C26: a destination is checked before every request.
-  const problem = destinationProblem(hook.url, options.allowLocalHttp ?? true);
+  const problem = channel.problem(hook.url, allowLocalHttp);
   if (problem !== undefined) throw new InvalidInput(`Webhook ${hook.id} cannot be sent to: ${problem}`);
-  const body = JSON.stringify({
-    type: 'webhook.test',
-    timestamp: now.toISOString(),
-    data: { projectId: p.id, webhookId: hook.id },
-  });
-  const answer = await postSigned(
-    hook.url,
-    { id: messageId, body, secrets: signingSecrets(hook, now), now },
-    fetchImpl,
+  const messageId = `test_${crypto.randomUUID()}`;
+  const ctx = sendContext(
+    m.db,
+    { allowLocalHttp, ...(options.fetch ? { fetch: options.fetch } : {}) },
+    new Date(),
   );
-  return { webhookId: hook.id, url: hook.url, messageId, ...answerOf(answer) };
+  const answer = await channel.test(hook, p, messageId, ctx);
+  return { webhookId: hook.id, url: shownUrl(kind, hook.url), messageId, ...answerOf(answer) };
 }
 
 /** C37: where a notification address stands: on, waiting for its owner's agreement, or its link expired. */
 export type NotificationState = 'active' | 'waiting' | 'expired';
 
-function notificationState(n: Webhook, now: string): NotificationState {
+function notificationState(n: Target, now: string): NotificationState {
   if (n.disabledReason !== 'unverified') return 'active';
   return n.verifyUntil !== null && n.verifyUntil > now ? 'waiting' : 'expired';
 }
@@ -225,7 +207,7 @@ export async function addNotification(m: Manager, projectId: string, address: st
   const to = parseEmailAddress(address);
   const p = await requireProject(m, projectId);
   const replyTo = replyToField === undefined ? p.replyToField : parseReplyToField(replyToField, p.fields);
-  const existing = await listAll(m.db, p.id, 'email');
+  const existing = await listTargets(m.db, p.id, 'email');
   if (existing.some((n) => addressOf(n.url) === to))
     throw new Conflict(`Project '${p.id}' already emails ${to}`);
   if (existing.length >= MAX_NOTIFICATIONS) {
@@ -244,12 +226,12 @@ export async function addNotification(m: Manager, projectId: string, address: st
   const row = {
     id: newNotificationId(),
     projectId: p.id,
-    kind: 'email' as TargetKind,
+    kind: 'email' satisfies KindOf<'notification'>,
     url: mailto(to),
     secret: '',
     ...(consent ? { waiting: { verifyHash: await sha256Text(token), verifyUntil: until } } : {}),
   };
-  await insertWebhook(m.db, row);
+  await insertTarget(m.db, row);
   if (replyTo !== p.replyToField) await updateProjectSettings(m.db, p.id, { replyToField: replyTo });
   const verification =
     consent && m.mail !== undefined
@@ -273,7 +255,7 @@ export async function addNotification(m: Manager, projectId: string, address: st
 export async function listNotifications(m: Manager, projectId: string) {
   const p = await requireProject(m, projectId);
   const now = new Date().toISOString();
-  const notifications = (await listAll(m.db, p.id, 'email')).map((n) => ({
+  const notifications = (await listTargets(m.db, p.id, 'email')).map((n) => ({
     notificationId: n.id,
     address: addressOf(n.url),
     state: notificationState(n, now),
@@ -320,10 +302,10 @@ export async function agreeToAddress(m: Manager, token: string) {
 /** Stops emailing an address (by its id or the address), and drops its deliveries. */
 export async function removeNotification(m: Manager, projectId: string, which: string) {
   const p = await requireProject(m, projectId);
-  const target = (await listAll(m.db, p.id, 'email')).find(
+  const target = (await listTargets(m.db, p.id, 'email')).find(
     (n) => n.id === which || addressOf(n.url) === which,
   );
-  if (target === undefined || !(await deleteTarget(m.db, p.id, target.id, 'email'))) {
+  if (target === undefined || !(await removeTarget(m.db, p.id, target.id, 'email'))) {
     throw new NotFound(`Project '${p.id}' has no email notification '${which}'`, 'see: forms notify list');
   }
   await recordChange(m, p.id, 'notification.remove', {

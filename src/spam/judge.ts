@@ -1,5 +1,5 @@
 // C39: a submission's verdict, layer by layer: its honeypot, its owner's allow and block lists, the
-// same text sent again, then the classifier. Pure: the consumer (src/delivery/judge.ts) reads what
+// same text sent again, then the classifier. Pure: the consumer (src/jobs/verdicts.ts) reads what
 // it needs from D1 and the model, and writes what this returns.
 import { type Counts, classify, OWN_WEIGHT } from './classifier.ts';
 import { normalise } from './features.ts';

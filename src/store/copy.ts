@@ -8,10 +8,17 @@ import { storage } from './d1.ts';
 const OWN = '"project_id" = ?1';
 const own = (...tables: string[]) => tables.map((table) => ({ table, where: OWN }));
 
-/** Each table of a project's, parents before children (foreign keys), with the rows that are the project's. */
-export const PROJECT_TABLES: readonly { table: string; where: string }[] = [
+/**
+ * Each table of a project's, parents before children (foreign keys), with the rows that are the
+ * project's; `shown`, the name a move's reply counts its rows by, when that is not the table's: the
+ * targets are counted as `webhooks`, their table's name before 0019, so that a reply read by a
+ * script stays what it was.
+ */
+export const PROJECT_TABLES: readonly { table: string; where: string; shown?: string }[] = [
   { table: 'projects', where: '"id" = ?1' },
-  ...own('fields', 'allowed_origins', 'api_keys', 'webhooks', 'submissions', 'deliveries'),
+  ...own('fields', 'allowed_origins', 'api_keys'),
+  { table: 'targets', where: OWN, shown: 'webhooks' },
+  ...own('submissions', 'deliveries'),
   {
     table: 'delivery_attempts',
     where: '"delivery_id" in (select "id" from "deliveries" where "project_id" = ?1)',
@@ -54,7 +61,8 @@ const content = (table: string, row: Row) =>
 export async function copyProject(from: D1Database, to: D1Database, projectId: string) {
   const copied: Record<string, number> = {};
   for (const t of PROJECT_TABLES) {
-    copied[t.table] = 0;
+    const shown = t.shown ?? t.table;
+    copied[shown] = 0;
     for await (const page of rowsOf(from, t, projectId)) {
       const columns = Object.keys(page[0] ?? {});
       const rows = page.map((row) => (t.table === 'projects' ? { ...row, moving_since: null } : row));
@@ -67,7 +75,7 @@ export async function copyProject(from: D1Database, to: D1Database, projectId: s
           .bind(JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]])))))
           .run(),
       );
-      copied[t.table] = (copied[t.table] ?? 0) + page.length;
+      copied[shown] = (copied[shown] ?? 0) + page.length;
     }
   }
   return copied;

@@ -1,6 +1,6 @@
-// C26, C27: the outbox of a project's deliveries (to its targets, store/targets.ts), with every
-// attempt, and the claim that lets one attempt at a time run per delivery.
-import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+// C26, C27: a project's deliveries (to its targets, store/targets.ts; written by outbox.ts), with
+// every attempt, and the claim that lets one attempt at a time run per delivery.
+import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import {
   type DeliveryState,
   type DisabledReason,
@@ -9,72 +9,13 @@ import {
   fields,
   projects,
   submissions,
-  type TargetKind,
-  webhooks,
+  targets,
 } from '../../schema/tables.ts';
-import { type Db, MAX_PARAMETERS, storage } from './db.ts';
-import { waitingBefore } from './submissions.ts';
+import { type Db, storage } from './db.ts';
 import { cancelledBecause, disableStatements } from './targets.ts';
 
-/** D1 binds at most 100 parameters per statement: the outbox is written 100 submissions at a time. */
-export const OUTBOX_IDS_PER_STATEMENT = MAX_PARAMETERS;
-
-/**
- * The delivery rows of marked submissions (C26): one per active target of the project when they
- * are written, normally within a second of the 201. (Not "the targets when it was received": that
- * would compare the worker's clock with the clock of the machine that added the target, and a
- * skewed laptop would silently lose deliveries.) `on conflict do nothing`: writing them twice (a
- * queue message given twice, the sweep beside the consumer) writes nothing the second time.
- */
-function outboxInsertSql(count: number): string {
-  const ids = Array.from({ length: count }, () => '?').join(', ');
-  return `insert into deliveries (id, submission_id, webhook_id, project_id, status, attempts, next_attempt_at, created_at, updated_at)
-select s.id || '.' || w.id, s.id, w.id, s.project_id, 'pending', 0, s.received_at, s.received_at, s.received_at
-from submissions s join webhooks w on w.project_id = s.project_id and w.disabled_at is null
-where s.outbox is not null and s.verdict is not null and s.id in (${ids})
-  and not (w.kind = 'confirmation' and s.verdict = 'spam' and s.label is null)
-on conflict do nothing
-returning id`;
-}
-
-/**
- * Writes the delivery rows of these submissions and clears their outbox marker, in one D1 batch (a
- * transaction): the marker is cleared only with its rows written. C39: only once the spam filter
- * has judged a submission (held spam has no marker left by then), and never a confirmation to the
- * sender of one it judged spam, whatever the project's filter does with it. Returns the ids of the deliveries
- * written now (those written before are not returned again).
- */
-export async function writeOutbox(db: Db, submissionIds: readonly string[]): Promise<string[]> {
-  const d1 = db.$client;
-  const written: string[] = [];
-  for (let i = 0; i < submissionIds.length; i += OUTBOX_IDS_PER_STATEMENT) {
-    const ids = submissionIds.slice(i, i + OUTBOX_IDS_PER_STATEMENT);
-    const marks = ids.map(() => '?').join(', ');
-    const [inserted] = await storage(() =>
-      d1.batch<{ id: string }>([
-        d1.prepare(outboxInsertSql(ids.length)).bind(...ids),
-        d1
-          .prepare(
-            `update submissions set outbox = null where outbox is not null and verdict is not null and id in (${marks})`,
-          )
-          .bind(...ids),
-      ]),
-    );
-    for (const row of inserted?.results ?? []) written.push(row.id);
-  }
-  return written;
-}
-
-/**
- * The sweep's share of the outbox (C26): the marked submissions received before `before`, whose
- * queue message never came or was never consumed, oldest first.
- */
-export function markedBefore(db: Db, before: string, limit: number): Promise<string[]> {
-  return waitingBefore(db, isNotNull(submissions.outbox), before, limit);
-}
-
-/** The id of the delivery of a submission to a webhook: the `webhook-id` of its every attempt. */
-export const deliveryId = (submissionId: string, webhookId: string) => `${submissionId}.${webhookId}`;
+/** The id of the delivery of a submission to a target: the `webhook-id` of its every attempt. */
+export const deliveryId = (submissionId: string, targetId: string) => `${submissionId}.${targetId}`;
 
 /** The submission a delivery's id names (C26: `<submission id>.<target id>`). */
 export const submissionOf = (id: string) => id.slice(0, Math.max(0, id.lastIndexOf('.')));
@@ -90,8 +31,8 @@ export type DeliveryToSend = {
   data: string;
   /** C30: the names of the submission's file fields (JSON), or null. */
   files: string | null;
-  webhookId: string;
-  kind: TargetKind;
+  targetId: string;
+  kind: string;
   url: string;
   secret: string;
   previousSecret: string | null;
@@ -133,14 +74,14 @@ function selectToSend(db: Db, id: string) {
       receivedAt: submissions.receivedAt,
       data: submissions.data,
       files: submissions.files,
-      webhookId: deliveries.webhookId,
-      kind: webhooks.kind,
-      url: webhooks.url,
-      secret: webhooks.secret,
-      previousSecret: webhooks.previousSecret,
-      previousUntil: webhooks.previousUntil,
-      disabledAt: webhooks.disabledAt,
-      disabledReason: webhooks.disabledReason,
+      targetId: deliveries.targetId,
+      kind: targets.kind,
+      url: targets.url,
+      secret: targets.secret,
+      previousSecret: targets.previousSecret,
+      previousUntil: targets.previousUntil,
+      disabledAt: targets.disabledAt,
+      disabledReason: targets.disabledReason,
       leaseUntil: deliveries.leaseUntil,
       projectName: projects.name,
       replyToField: projects.replyToField,
@@ -155,7 +96,7 @@ function selectToSend(db: Db, id: string) {
       >`(select json_group_object(${fields.name}, json_extract(${fields.rules}, '$.oneOf')) from ${fields} where ${fields.projectId} = ${projects.id} and json_extract(${fields.rules}, '$.oneOf') is not null)`.as(
         'field_choices',
       ),
-      config: webhooks.config,
+      config: targets.config,
       fieldSpecs: sql<
         string | null
       >`(select json_group_array(json_object('name', name, 'type', type)) from (select ${fields.name} as name, ${fields.type} as type from ${fields} where ${fields.projectId} = ${projects.id} order by ${fields.position}))`.as(
@@ -163,7 +104,7 @@ function selectToSend(db: Db, id: string) {
       ),
     })
     .from(deliveries)
-    .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+    .innerJoin(targets, eq(targets.id, deliveries.targetId))
     .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
     .innerJoin(projects, eq(projects.id, deliveries.projectId))
     .where(eq(deliveries.id, id));
@@ -214,7 +155,7 @@ export async function claimDelivery(
             eq(deliveries.id, id),
             sql`(${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${now})`,
             options.again ? undefined : eq(deliveries.status, 'pending'),
-            sql`exists (select 1 from ${webhooks} where ${webhooks.id} = ${deliveries.webhookId} and ${webhooks.disabledAt} is null)`,
+            sql`exists (select 1 from ${targets} where ${targets.id} = ${deliveries.targetId} and ${targets.disabledAt} is null)`,
           ),
         )
         .returning({ attempts: deliveries.attempts }),
@@ -237,7 +178,7 @@ export async function claimDelivery(
  * C38: other deliveries to the same target that are due now and held by no attempt (oldest
  * first), which an attempt may send with its own (Airtable takes 10 records a request).
  */
-export async function dueBeside(db: Db, webhookId: string, exceptId: string, now: Date, limit: number) {
+export async function dueBeside(db: Db, targetId: string, exceptId: string, now: Date, limit: number) {
   const at = now.toISOString();
   const rows = await storage(() =>
     db
@@ -245,7 +186,7 @@ export async function dueBeside(db: Db, webhookId: string, exceptId: string, now
       .from(deliveries)
       .where(
         and(
-          eq(deliveries.webhookId, webhookId),
+          eq(deliveries.targetId, targetId),
           eq(deliveries.status, 'pending'),
           sql`${deliveries.id} <> ${exceptId}`,
           sql`(${deliveries.nextAttemptAt} is null or ${deliveries.nextAttemptAt} <= ${at})`,
@@ -288,7 +229,7 @@ export async function recordAttempt(
   db: Db,
   attempt: Attempt,
   state: { status: 'pending' | 'delivered' | 'failed'; nextAttemptAt: string | null },
-  disable?: { webhookId: string; reason: DisabledReason },
+  disable?: { targetId: string; reason: DisabledReason },
 ): Promise<void> {
   await storage(() =>
     db.batch([
@@ -304,7 +245,7 @@ export async function recordAttempt(
           updatedAt: attempt.at,
         })
         .where(and(eq(deliveries.id, attempt.deliveryId), eq(deliveries.attempts, attempt.attempt))),
-      ...(disable === undefined ? [] : disableStatements(db, disable.webhookId, disable.reason, attempt.at)),
+      ...(disable === undefined ? [] : disableStatements(db, disable.targetId, disable.reason, attempt.at)),
     ]),
   );
 }
@@ -332,7 +273,7 @@ export async function claimOverdue(
           db
             .select({ id: deliveries.id })
             .from(deliveries)
-            .innerJoin(webhooks, and(eq(webhooks.id, deliveries.webhookId), isNull(webhooks.disabledAt)))
+            .innerJoin(targets, and(eq(targets.id, deliveries.targetId), isNull(targets.disabledAt)))
             .where(
               and(
                 eq(deliveries.status, 'pending'),
@@ -357,13 +298,13 @@ export async function cancelOfDisabledTargets(db: Db, now: string): Promise<numb
   const rows = await storage(() =>
     db.all<{ id: string }>(sql`
       update ${deliveries} set status = 'cancelled', next_attempt_at = null, updated_at = ${now},
-        last_error = case (select ${webhooks.disabledReason} from ${webhooks} where ${webhooks.id} = ${deliveries.webhookId})
+        last_error = case (select ${targets.disabledReason} from ${targets} where ${targets.id} = ${deliveries.targetId})
           when 'manual' then ${cancelledBecause('manual')}
           when 'unverified' then ${cancelledBecause('unverified')}
           else ${cancelledBecause('gone')} end
       where ${deliveries.status} = 'pending'
         and (${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${now})
-        and ${deliveries.webhookId} in (select ${webhooks.id} from ${webhooks} where ${webhooks.disabledAt} is not null)
+        and ${deliveries.targetId} in (select ${targets.id} from ${targets} where ${targets.disabledAt} is not null)
       returning ${deliveries.id}`),
   );
   return rows.length;

@@ -6,8 +6,7 @@ import {
   deliveries,
   deliveryAttempts,
   submissions,
-  type TargetKind,
-  webhooks,
+  targets,
 } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 import { deliveryId } from './deliveries.ts';
@@ -19,7 +18,7 @@ export type ListedDelivery = {
   id: string;
   submissionId: string;
   webhookId: string;
-  kind: TargetKind;
+  kind: string;
   url: string;
   status: DeliveryState;
   attempts: number;
@@ -32,9 +31,9 @@ export type ListedDelivery = {
 const LISTED_COLUMNS = {
   id: deliveries.id,
   submissionId: deliveries.submissionId,
-  webhookId: deliveries.webhookId,
-  kind: webhooks.kind,
-  url: webhooks.url,
+  webhookId: deliveries.targetId,
+  kind: targets.kind,
+  url: targets.url,
   status: deliveries.status,
   attempts: deliveries.attempts,
   lastStatus: deliveries.lastStatus,
@@ -53,7 +52,7 @@ export async function findListedDelivery(
     db
       .select(LISTED_COLUMNS)
       .from(deliveries)
-      .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+      .innerJoin(targets, eq(targets.id, deliveries.targetId))
       .where(and(eq(deliveries.projectId, projectId), eq(deliveries.id, id))),
   );
   return row;
@@ -80,14 +79,14 @@ export async function listDeliveries(
     db
       .select(LISTED_COLUMNS)
       .from(deliveries)
-      .innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId))
+      .innerJoin(targets, eq(targets.id, deliveries.targetId))
       .where(
         and(
           eq(deliveries.projectId, projectId),
           // Ended without being delivered: failed, or cancelled with its target (C26).
           options.failed ? inArray(deliveries.status, ['failed', 'cancelled']) : undefined,
           options.state === undefined ? undefined : eq(deliveries.status, options.state),
-          options.target === undefined ? undefined : eq(deliveries.webhookId, options.target),
+          options.target === undefined ? undefined : eq(deliveries.targetId, options.target),
           options.submission === undefined ? undefined : eq(deliveries.submissionId, options.submission),
         ),
       )
@@ -102,18 +101,18 @@ export async function listDeliveries(
         db
           .select({
             submissionId: submissions.id,
-            webhookId: webhooks.id,
-            kind: webhooks.kind,
-            url: webhooks.url,
+            webhookId: targets.id,
+            kind: targets.kind,
+            url: targets.url,
             receivedAt: submissions.receivedAt,
           })
           .from(submissions)
           .innerJoin(
-            webhooks,
+            targets,
             and(
-              eq(webhooks.projectId, submissions.projectId),
-              isNull(webhooks.disabledAt),
-              options.target === undefined ? undefined : eq(webhooks.id, options.target),
+              eq(targets.projectId, submissions.projectId),
+              isNull(targets.disabledAt),
+              options.target === undefined ? undefined : eq(targets.id, options.target),
             ),
           )
           // `+project_id`: by the outbox's partial index (the few marked rows of every project),

@@ -222,7 +222,7 @@ export async function changeState(
       sets.push(sql`outbox = null`);
     } else {
       // Every expression of SET sees the row as it was: `spam = 1` is before this change.
-      sets.push(sql`outbox = case when spam = 1 and exists (select 1 from webhooks w
+      sets.push(sql`outbox = case when spam = 1 and exists (select 1 from targets w
         where w.project_id = submissions.project_id and w.disabled_at is null) then 1 else outbox end`);
     }
   }

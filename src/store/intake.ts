@@ -35,7 +35,7 @@ const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret,
   (select json_group_array(json_object('name', f.name, 'type', f.type, 'required', f.required = 1, 'rules', json(f.rules)))
      from (select * from fields where project_id = p.id order by position) as f) as fields,
   (select json_group_array(origin) from allowed_origins where project_id = p.id) as origins,
-  exists (select 1 from webhooks where project_id = p.id and disabled_at is null) as has_targets`;
+  exists (select 1 from targets where project_id = p.id and disabled_at is null) as has_targets`;
 // C41: one row whether or not the key (or form) is here: when it is not, `forwarded_to` names the
 // place its project moved to, if it did (the directory), in the same query.
 const BY_KEY = `select ${PROJECT_COLUMNS}, k.kind as key_kind,

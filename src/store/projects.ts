@@ -11,7 +11,7 @@ import {
   projects,
   searchTerms,
   submissions,
-  webhooks,
+  targets,
 } from '../../schema/tables.ts';
 import type { FieldRules } from '../fields/catalogue.ts';
 import type { FieldDef } from '../fields/validation.ts';
@@ -199,7 +199,7 @@ export function deleteProject(db: Db, projectId: string, audit?: NewAuditEntry) 
           ),
         ),
       db.delete(deliveries).where(eq(deliveries.projectId, projectId)),
-      db.delete(webhooks).where(eq(webhooks.projectId, projectId)),
+      db.delete(targets).where(eq(targets.projectId, projectId)),
       db.delete(searchTerms).where(eq(searchTerms.projectId, projectId)),
       db.delete(submissions).where(eq(submissions.projectId, projectId)),
       db.delete(apiKeys).where(eq(apiKeys.projectId, projectId)),

@@ -1,11 +1,12 @@
-// C26, C27: a project's delivery targets: its webhooks and its notification addresses, with their
-// signing secrets and whether they are on.
+// C26, C27, C35, C36, C38: a project's delivery targets, of every kind (src/delivery/channels/): its
+// webhooks and chats, its notification addresses, its confirmation and its integrations, with their
+// secrets and whether they are on.
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { type DisabledReason, deliveries, type TargetKind, webhooks } from '../../schema/tables.ts';
+import { type DisabledReason, deliveries, targets } from '../../schema/tables.ts';
 import { prefixedId } from '../lib/ids.ts';
 import { type Db, storage } from './db.ts';
 
-export type Webhook = typeof webhooks.$inferSelect;
+export type Target = typeof targets.$inferSelect;
 
 /** A short, readable id with a prefix: `wh_` and 12 random base32 characters. */
 export function newWebhookId(): string {
@@ -21,14 +22,14 @@ export function newNotificationId(): string {
 export const mailto = (address: string) => `mailto:${address}`;
 export const addressOf = (url: string) => (url.startsWith('mailto:') ? url.slice('mailto:'.length) : url);
 
-export async function insertWebhook(
+export async function insertTarget(
   db: Db,
   row: {
     id: string;
     projectId: string;
     url: string;
     secret: string;
-    kind?: TargetKind;
+    kind?: string;
     /** C38: an integration's settings, as JSON. */
     config?: string;
     /** C37: an address waiting for its owner's agreement: off, with its link's token hash. */
@@ -38,7 +39,7 @@ export async function insertWebhook(
   const { waiting, ...target } = row;
   const createdAt = new Date().toISOString();
   await storage(() =>
-    db.insert(webhooks).values({
+    db.insert(targets).values({
       ...target,
       createdAt,
       ...(waiting === undefined ? {} : { ...waiting, disabledAt: createdAt, disabledReason: 'unverified' }),
@@ -57,17 +58,17 @@ export async function verifyAddress(
 ): Promise<{ id: string; projectId: string; url: string } | undefined> {
   const [row] = await storage(() =>
     db
-      .update(webhooks)
+      .update(targets)
       .set({ disabledAt: null, disabledReason: null, verifyHash: null, verifyUntil: null })
       .where(
         and(
-          eq(webhooks.verifyHash, verifyHash),
-          eq(webhooks.kind, 'email'),
-          eq(webhooks.disabledReason, 'unverified'),
-          gt(webhooks.verifyUntil, now),
+          eq(targets.verifyHash, verifyHash),
+          eq(targets.kind, 'email'),
+          eq(targets.disabledReason, 'unverified'),
+          gt(targets.verifyUntil, now),
         ),
       )
-      .returning({ id: webhooks.id, projectId: webhooks.projectId, url: webhooks.url }),
+      .returning({ id: targets.id, projectId: targets.projectId, url: targets.url }),
   );
   return row;
 }
@@ -80,10 +81,10 @@ export async function addressAwaiting(
 ): Promise<{ projectId: string; url: string } | undefined> {
   const [row] = await storage(() =>
     db
-      .select({ projectId: webhooks.projectId, url: webhooks.url })
-      .from(webhooks)
+      .select({ projectId: targets.projectId, url: targets.url })
+      .from(targets)
       .where(
-        and(eq(webhooks.verifyHash, verifyHash), eq(webhooks.kind, 'email'), gt(webhooks.verifyUntil, now)),
+        and(eq(targets.verifyHash, verifyHash), eq(targets.kind, 'email'), gt(targets.verifyUntil, now)),
       ),
   );
   return row;
@@ -91,19 +92,15 @@ export async function addressAwaiting(
 
 /**
  * A project's targets of some kinds: its webhooks (with C36's Slack and Discord hooks), or (C27)
- * its notification addresses, or (C35) its confirmation.
+ * its notification addresses, or (C35) its confirmation, or (C38) its integrations.
  */
-export function listWebhooks(
-  db: Db,
-  projectId: string,
-  kinds: TargetKind | readonly TargetKind[] = 'webhook',
-): Promise<Webhook[]> {
+export function listTargets(db: Db, projectId: string, kinds: string | readonly string[]): Promise<Target[]> {
   return storage(() =>
     db
       .select()
-      .from(webhooks)
-      .where(and(eq(webhooks.projectId, projectId), inArray(webhooks.kind, [kinds].flat())))
-      .orderBy(asc(webhooks.createdAt)),
+      .from(targets)
+      .where(and(eq(targets.projectId, projectId), inArray(targets.kind, [kinds].flat())))
+      .orderBy(asc(targets.createdAt)),
   );
 }
 
@@ -117,23 +114,18 @@ export function newConfirmationId(): string {
   return prefixedId('cf_');
 }
 
-export async function removeWebhook(
-  db: Db,
-  projectId: string,
-  id: string,
-  kind: TargetKind = 'webhook',
-): Promise<boolean> {
+export async function removeTarget(db: Db, projectId: string, id: string, kind: string): Promise<boolean> {
   const removed = await storage(() =>
     db
-      .delete(webhooks)
-      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id), eq(webhooks.kind, kind)))
-      .returning({ id: webhooks.id }),
+      .delete(targets)
+      .where(and(eq(targets.projectId, projectId), eq(targets.id, id), eq(targets.kind, kind)))
+      .returning({ id: targets.id }),
   );
   return removed.length > 0;
 }
 
 /** The new secret signs from now on; the current one goes on signing beside it until `until`. */
-export async function rotateWebhookSecret(
+export async function rotateSigningSecret(
   db: Db,
   projectId: string,
   id: string,
@@ -142,10 +134,10 @@ export async function rotateWebhookSecret(
 ): Promise<boolean> {
   const rotated = await storage(() =>
     db
-      .update(webhooks)
-      .set({ previousSecret: sql`${webhooks.secret}`, previousUntil: until, secret })
-      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id)))
-      .returning({ id: webhooks.id }),
+      .update(targets)
+      .set({ previousSecret: sql`${targets.secret}`, previousUntil: until, secret })
+      .where(and(eq(targets.projectId, projectId), eq(targets.id, id)))
+      .returning({ id: targets.id }),
   );
   return rotated.length > 0;
 }
@@ -166,7 +158,7 @@ export function cancelledBecause(reason: DisabledReason | null): string {
  */
 export function disableStatements(db: Db, id: string, reason: DisabledReason, at: string) {
   return [
-    db.update(webhooks).set({ disabledAt: at, disabledReason: reason }).where(eq(webhooks.id, id)),
+    db.update(targets).set({ disabledAt: at, disabledReason: reason }).where(eq(targets.id, id)),
     db
       .update(deliveries)
       .set({
@@ -177,7 +169,7 @@ export function disableStatements(db: Db, id: string, reason: DisabledReason, at
       })
       .where(
         and(
-          eq(deliveries.webhookId, id),
+          eq(deliveries.targetId, id),
           eq(deliveries.status, 'pending'),
           sql`(${deliveries.leaseUntil} is null or ${deliveries.leaseUntil} <= ${at})`,
         ),
@@ -190,7 +182,7 @@ export function disableStatements(db: Db, id: string, reason: DisabledReason, at
  * deliveries (C26); on sends to it again from the next submission, and its cancelled deliveries
  * can be sent again with `deliveries redeliver --failed`.
  */
-export async function setWebhookEnabled(
+export async function setTargetEnabled(
   db: Db,
   projectId: string,
   id: string,
@@ -198,14 +190,14 @@ export async function setWebhookEnabled(
 ): Promise<boolean> {
   const [hook] = await storage(() =>
     db
-      .select({ id: webhooks.id, disabledAt: webhooks.disabledAt })
-      .from(webhooks)
-      .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id))),
+      .select({ id: targets.id, disabledAt: targets.disabledAt })
+      .from(targets)
+      .where(and(eq(targets.projectId, projectId), eq(targets.id, id))),
   );
   if (hook === undefined) return false;
   if (enabled) {
     await storage(() =>
-      db.update(webhooks).set({ disabledAt: null, disabledReason: null }).where(eq(webhooks.id, id)),
+      db.update(targets).set({ disabledAt: null, disabledReason: null }).where(eq(targets.id, id)),
     );
   } else if (hook.disabledAt === null) {
     const [disable, cancel] = disableStatements(db, id, 'manual', new Date().toISOString());

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { webhooks } from '../../schema/tables.ts';
+import { targets } from '../../schema/tables.ts';
 import { MAX_WEBHOOKS } from '../../src/ops/targets.ts';
 import { insertSubmissions } from '../../src/store/intake.ts';
 import { consumeStored, receiverOnLoopback, snapshot, toolOnTemp } from './helpers.ts';
@@ -85,7 +85,7 @@ describe('forms webhook', () => {
     const p = await project();
     const id = 'wh_storedbefore';
     // Stored before the rule (or written by hand): the tool and the worker check it before each request.
-    await tool.database.db.insert(webhooks).values({
+    await tool.database.db.insert(targets).values({
       id,
       projectId: p.projectId,
       url: 'https://169.254.169.254/latest/meta-data',
@@ -207,7 +207,7 @@ describe('forms webhook', () => {
     );
     expect(rotated.secret).not.toBe(added.secret);
     expect(Date.parse(rotated.previousUntil) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
-    const [row] = await tool.database.db.select().from(webhooks).where(eq(webhooks.id, added.webhookId));
+    const [row] = await tool.database.db.select().from(targets).where(eq(targets.id, added.webhookId));
     expect(row).toMatchObject({ secret: rotated.secret, previousSecret: added.secret });
     // webhook test signs with both: either secret verifies.
     hook.answer = 200;

@@ -156,7 +156,7 @@ describe('C37: an address agrees before it receives', () => {
     const p = await newProject();
     const mail = recording();
     const added = await add(mail.env, p.projectId, 'late@example.com', await secretKeyOf(p.projectId));
-    await env.DB.prepare('update webhooks set verify_until = ? where id = ?')
+    await env.DB.prepare('update targets set verify_until = ? where id = ?')
       .bind(new Date(Date.now() - 1000).toISOString(), added.notificationId)
       .run();
     const token = linkOf(mail.sent[0])?.[1];
@@ -218,7 +218,7 @@ describe('C37: a project key sees its own project only, and a route acts on its 
       }),
     );
     const confirmation = await env.DB.prepare(
-      "select id from webhooks where project_id = ? and kind = 'confirmation'",
+      "select id from targets where project_id = ? and kind = 'confirmation'",
     )
       .bind(p.projectId)
       .first<{ id: string }>();
@@ -230,7 +230,7 @@ describe('C37: a project key sees its own project only, and a route acts on its 
         ),
       ).toMatch(/has no webhook/);
     }
-    const rows = await env.DB.prepare('select disabled_at from webhooks where project_id = ?')
+    const rows = await env.DB.prepare('select disabled_at from targets where project_id = ?')
       .bind(p.projectId)
       .all();
     expect(rows.results.every((r) => r.disabled_at === null)).toBe(true);

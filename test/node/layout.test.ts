@@ -25,6 +25,7 @@ const LAYERS = [
   'delivery',
   'files',
   'accept',
+  'jobs',
   'ops',
   'api',
 ];

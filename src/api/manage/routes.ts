@@ -4,6 +4,7 @@ import type { HonoBase } from 'hono/hono-base';
 import type { AppEnv } from '../../http/env.ts';
 import { consentRoutes } from './consent.ts';
 import { ManageRoutes } from './define.ts';
+import { deliveryRoutes } from './deliveries.ts';
 import { fieldRoutes } from './fields.ts';
 import { inboxRoutes } from './inbox.ts';
 import { integrationRoutes } from './integrations.ts';
@@ -19,6 +20,7 @@ export function manageRoutes(app: HonoBase<AppEnv>): void {
   projectRoutes(routes);
   fieldRoutes(routes);
   targetRoutes(routes);
+  deliveryRoutes(routes);
   integrationRoutes(routes);
   inboxRoutes(routes);
   placeRoutes(routes);

@@ -3,6 +3,7 @@
 // body's values are checked again by the operation itself (src/ops), with the sentences the tool prints.
 import * as v from 'valibot';
 import { DELIVERY_STATES, FIELD_TYPES, KEY_KINDS, UNKNOWN_FIELD_POLICIES } from '../../../schema/tables.ts';
+import { hookChannel, kindsOf } from '../../delivery/channels/index.ts';
 import { described, flag, known, oneOf, time, whole } from '../../http/query-values.ts';
 import { AUDIT_PAGE } from '../../ops/audit.ts';
 import { BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE } from '../../ops/inbox.ts';
@@ -203,8 +204,12 @@ export const WebhookBody = v.strictObject({
   url: v.string(),
   kind: v.optional(
     described(
-      v.picklist(['webhook', 'slack', 'discord']),
-      'webhook (signed, Standard Webhooks; the default), or a Slack or Discord incoming webhook (C36)',
+      v.picklist(kindsOf('webhook')),
+      `webhook (signed, Standard Webhooks; the default), or a chat's incoming webhook (C36): ${kindsOf(
+        'webhook',
+      )
+        .filter((kind) => !hookChannel(kind).signs)
+        .join(', ')}`,
     ),
   ),
 });

@@ -1,14 +1,8 @@
 // C32, C34: what the management API answers, as valibot schemas (what it takes is schemas.ts):
 // the routes declare them beside their handlers, and the OpenAPI document is generated from them.
 import * as v from 'valibot';
-import {
-  DELIVERY_STATES,
-  DISABLED_REASONS,
-  FIELD_TYPES,
-  INTEGRATION_KINDS,
-  KEY_KINDS,
-  TARGET_KINDS,
-} from '../../../schema/tables.ts';
+import { DELIVERY_STATES, DISABLED_REASONS, FIELD_TYPES, KEY_KINDS } from '../../../schema/tables.ts';
+import { CHANNEL_KINDS, kindsOf } from '../../delivery/channels/index.ts';
 import { FileMetadataSchema } from '../../http/openapi.ts';
 import { described } from '../../http/query-values.ts';
 import { SPAM_LAYERS, SPAM_MODES, VERDICTS } from '../../spam/settings.ts';
@@ -96,7 +90,7 @@ export const KeySchema = v.object({
 
 export const WebhookSchema = v.object({
   webhookId: v.string(),
-  kind: v.picklist(['webhook', 'slack', 'discord']),
+  kind: v.picklist(kindsOf('webhook')),
   url: described(
     v.string(),
     "A Slack or Discord hook's URL is a secret: only its start and last four characters.",
@@ -112,7 +106,7 @@ export const DeliverySchema = v.object({
   id: v.string(),
   submissionId: v.string(),
   webhookId: v.string(),
-  kind: v.picklist(TARGET_KINDS),
+  kind: v.picklist(CHANNEL_KINDS),
   url: v.string(),
   status: v.picklist(DELIVERY_STATES),
   attempts: v.number(),
@@ -192,7 +186,7 @@ export const SessionSchema = v.object({
 /** C38: an integration as listed: its settings, its secret by its last four characters. */
 export const IntegrationSchema = v.object({
   integrationId: v.string(),
-  kind: v.picklist(INTEGRATION_KINDS),
+  kind: v.picklist(kindsOf('integration')),
   settings: described(
     v.record(v.string(), v.string()),
     'Where it writes: a sheet, a database, a table, a chat.',

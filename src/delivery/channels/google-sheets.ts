@@ -7,21 +7,12 @@
 // sheet gets a header row first, written into row 1 (so that two isolates never write two). A 401 refreshes the token once; a 429 waits for its Retry-After
 // (a minute without one: Google's quota is 300 writes a minute per project), and the row is kept.
 import { importPKCS8, SignJWT } from 'jose';
-import { toHex } from '../lib/hex.ts';
-import type { DeliveryToSend } from '../store/deliveries.ts';
-import {
-  apiUrl,
-  fieldsOf,
-  fileText,
-  type IntegrationAnswer,
-  type IntegrationContext,
-  isFile,
-  meaning,
-  paced,
-  type Reply,
-  request,
-  within,
-} from './integrations.ts';
+import * as v from 'valibot';
+import { toHex } from '../../lib/hex.ts';
+import type { DeliveryToSend } from '../../store/deliveries.ts';
+import { apiUrl, httpRequest, meaning, paced, type Reply, type Sent } from '../http.ts';
+import { fieldsOf, fileText, isFile, within } from '../values.ts';
+import { type IntegrationChannel, lastFour, type SendContext, serviceRules, settingText } from './channel.ts';
 
 export const TOKEN_URI = 'https://oauth2.googleapis.com/token';
 export const SHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
@@ -80,7 +71,7 @@ async function tokenKey(account: ServiceAccount): Promise<string> {
 /** An access token: the one kept for this account and key, unless `fresh`; else exchanged for a new one. */
 async function accessToken(
   account: ServiceAccount,
-  ctx: IntegrationContext,
+  ctx: SendContext,
   fresh: boolean,
 ): Promise<string | Reply> {
   const key = await tokenKey(account);
@@ -98,13 +89,14 @@ async function accessToken(
       json: undefined,
     };
   }
-  const reply = await request(ctx, apiUrl(TOKEN_URI, ctx.apiBase), {
+  const reply = await httpRequest(ctx, apiUrl(TOKEN_URI, ctx.apiBase), {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
       grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
       assertion: signed,
     }).toString(),
+    json: true,
   });
   const got = reply.json as { access_token?: unknown; expires_in?: unknown } | undefined;
   if (reply.status !== 200 || typeof got?.access_token !== 'string') {
@@ -141,7 +133,7 @@ export function rowOf(d: DeliveryToSend, publicUrl: string | undefined) {
   };
 }
 
-export async function sendToSheet(d: DeliveryToSend, ctx: IntegrationContext): Promise<IntegrationAnswer> {
+async function sendToSheet(d: DeliveryToSend, ctx: SendContext): Promise<Sent> {
   const account = JSON.parse(d.secret) as ServiceAccount;
   const { spreadsheetId, sheet } = JSON.parse(d.config ?? '{}') as SheetConfig;
   const { header, row } = rowOf(d, ctx.publicUrl);
@@ -149,37 +141,39 @@ export async function sendToSheet(d: DeliveryToSend, ctx: IntegrationContext): P
   const sheetKey = `${spreadsheetId} ${sheet}`;
   for (let tries = 0; ; tries++) {
     const token = await accessToken(account, ctx, tries > 0);
-    if (typeof token !== 'string') return meaning(token);
+    if (typeof token !== 'string') return meaning(token, serviceRules(30));
     const authorization = { Authorization: `Bearer ${token}` };
     // Google answers 401 for a token it no longer takes: exchanged again, once.
     const expired = (r: Reply) => r.status === 401 && tries === 0;
     if (!headed.has(sheetKey)) {
-      const first = await request(ctx, apiUrl(`${base}/${inSheet(sheet, '1:1')}`, ctx.apiBase), {
+      const first = await httpRequest(ctx, apiUrl(`${base}/${inSheet(sheet, '1:1')}`, ctx.apiBase), {
         method: 'GET',
         headers: authorization,
+        json: true,
       });
       if (expired(first)) continue;
-      if (first.status !== 200) return meaning(first, 60);
+      if (first.status !== 200) return meaning(first, serviceRules(60));
       const existing = (first.json as { values?: unknown[][] } | undefined)?.values;
       if (existing === undefined || existing.length === 0) {
         // The header is written into row 1 itself, not appended: two isolates that both found the
         // sheet empty write the same row 1, never a second header below the first rows.
         await paced(account.client_email, WRITE_INTERVAL_MS);
-        const headed1 = await request(
+        const headed1 = await httpRequest(
           ctx,
           apiUrl(`${base}/${inSheet(sheet, 'A1')}?valueInputOption=RAW`, ctx.apiBase),
           {
             method: 'PUT',
             headers: authorization,
             body: JSON.stringify({ majorDimension: 'ROWS', values: [header] }),
+            json: true,
           },
         );
         if (expired(headed1)) continue;
-        if (headed1.status !== 200) return meaning(headed1, 60);
+        if (headed1.status !== 200) return meaning(headed1, serviceRules(60));
       }
     }
     await paced(account.client_email, WRITE_INTERVAL_MS);
-    const appended = await request(
+    const appended = await httpRequest(
       ctx,
       apiUrl(
         `${base}/${inSheet(sheet, 'A1')}:append?valueInputOption=RAW&insertDataOption=INSERT_ROWS`,
@@ -189,10 +183,11 @@ export async function sendToSheet(d: DeliveryToSend, ctx: IntegrationContext): P
         method: 'POST',
         headers: authorization,
         body: JSON.stringify({ majorDimension: 'ROWS', values: [row] }),
+        json: true,
       },
     );
     if (expired(appended)) continue;
-    const answer = meaning(appended, 60);
+    const answer = meaning(appended, serviceRules(60));
     if (answer.ok) {
       headed.add(sheetKey);
       if (headed.size > 1000) headed.clear();
@@ -200,6 +195,87 @@ export async function sendToSheet(d: DeliveryToSend, ctx: IntegrationContext): P
     return answer;
   }
 }
+
+/** A service account's JSON key, as Google gives it: what signing needs, and Google's token URI. */
+const ServiceAccountKey = v.looseObject({
+  type: v.literal(
+    'service_account',
+    "serviceAccount is not a service account's key (its type is not service_account)",
+  ),
+  client_email: v.pipe(v.string(), v.email('serviceAccount.client_email is not an address')),
+  private_key: v.pipe(
+    v.string(),
+    v.includes('-----BEGIN PRIVATE KEY-----', 'serviceAccount.private_key is not a PEM private key'),
+    v.maxLength(10_000),
+  ),
+  private_key_id: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  token_uri: v.optional(v.literal(TOKEN_URI, `serviceAccount.token_uri must be ${TOKEN_URI}`)),
+});
+
+export const googleSheets: IntegrationChannel = {
+  family: 'integration',
+  name: 'Google Sheets',
+  help: "A row per submission. Make a service account in Google Cloud (with the Sheets API on), download its JSON key, and share the spreadsheet with the service account's address as an editor.",
+  entries: {
+    spreadsheetId: v.pipe(
+      v.string(),
+      v.regex(
+        /^[A-Za-z0-9_-]{20,100}$/,
+        'spreadsheetId is the long id in the sheet’s address (…/d/<id>/edit)',
+      ),
+    ),
+    sheet: v.optional(settingText(100, 'sheet'), 'Sheet1'),
+    serviceAccount: ServiceAccountKey,
+  },
+  inputs: [
+    {
+      key: 'spreadsheetId',
+      label: 'Spreadsheet id (in its address: …/d/<id>/edit)',
+      option: '--spreadsheet <id>',
+      help: "the spreadsheet's id (in its address: …/d/<id>/edit)",
+    },
+    {
+      key: 'sheet',
+      label: 'Sheet (tab)',
+      option: '--sheet <name>',
+      help: 'the sheet (tab) to append to (Sheet1 unless told)',
+      fallback: 'Sheet1',
+    },
+    {
+      key: 'serviceAccount',
+      label: "The service account's JSON key",
+      option: '--key-file <path>',
+      help: "the service account's JSON key file (- for standard input)",
+      secret: {
+        what: "Service account's JSON key",
+        kind: 'json',
+        invalid: "The key file is not JSON: give the service account's key file as Google made it",
+      },
+    },
+  ],
+  writesTo: 'sheet “{sheet}” of {spreadsheetId}',
+  stored: (input) => ({
+    config: { spreadsheetId: String(input.spreadsheetId), sheet: String(input.sheet) },
+    secret: JSON.stringify(input.serviceAccount),
+    url: `https://sheets.googleapis.com/v4/spreadsheets/${String(input.spreadsheetId)}`,
+  }),
+  async verify(input) {
+    try {
+      await assertion(input.serviceAccount as ServiceAccount, new Date());
+      return undefined;
+    } catch {
+      return 'serviceAccount.private_key could not sign: give the JSON key file exactly as Google made it';
+    }
+  },
+  shownSecret(secret) {
+    const account = JSON.parse(secret) as ServiceAccount;
+    return {
+      last: lastFour(account.private_key_id ?? account.client_email),
+      serviceAccount: account.client_email,
+    };
+  },
+  send: sendToSheet,
+};
 
 /** Forgets the tokens and sheets this isolate knows (tests). */
 export function forgetSheets(): void {

@@ -1,22 +1,15 @@
-// C39: the spam filter's two jobs in the queue consumer (and the sweep), both before a submission's
-// deliveries are written: judging the submissions just stored, and making each project's classifier
-// follow its owner's marks. The form post itself costs nothing more: one D1 round trip.
+// C39: the spam filter's verdicts, a job of the queue consumer (and the sweep) before a submission's
+// deliveries are written: the submissions just stored are judged by spam/judge.ts with what D1
+// holds of their project (its settings, lists, own words and copies). The form post itself costs
+// nothing more: one D1 round trip.
 import { sha256Text } from '../lib/hex.ts';
 import { features } from '../spam/features.ts';
 import { comparedText, judge, layers } from '../spam/judge.ts';
 import { type Assets, loadModel } from '../spam/model.ts';
 import type { Db } from '../store/db.ts';
-import {
-  DUPLICATE_WINDOW_MS,
-  filtersOf,
-  type Judged,
-  train,
-  unjudged,
-  untrained,
-  writeVerdicts,
-} from '../store/spam.ts';
+import { DUPLICATE_WINDOW_MS, filtersOf, type Judged, unjudged, writeVerdicts } from '../store/spam.ts';
 
-const valuesOf = (data: string) => JSON.parse(data) as Record<string, unknown>;
+export const valuesOf = (data: string) => JSON.parse(data) as Record<string, unknown>;
 
 /** Judges the submissions among `ids` still unjudged, and writes their verdicts (one read batch, one write batch). */
 export async function judgeSubmissions(
@@ -71,12 +64,4 @@ export async function judgeSubmissions(
     judged.push({ ...judgement, id: c.row.id, contentHash: c.hash, hold: filter.settings.mode === 'hold' });
   }
   await writeVerdicts(db, judged);
-}
-
-/** Makes each project's classifier follow its owner's marks on the submissions among `ids`. */
-export async function learnMarks(db: Db, assets: Assets, ids: readonly string[]): Promise<void> {
-  const rows = await untrained(db, ids);
-  if (rows.length === 0) return;
-  const model = await loadModel(assets);
-  for (const row of rows) await train(db, row, features(valuesOf(row.data), model.lists));
 }

@@ -3,17 +3,11 @@
 // and at most 5 requests a second per base from an isolate (Airtable's limit; its 429 asks for 30
 // seconds). A field is written by its name: a number or a boolean as it is, a file as a link or its
 // name, the rest as text.
-import type { DeliveryToSend } from '../store/deliveries.ts';
-import {
-  apiUrl,
-  fieldsOf,
-  type IntegrationAnswer,
-  type IntegrationContext,
-  meaning,
-  paced,
-  request,
-  textOf,
-} from './integrations.ts';
+import * as v from 'valibot';
+import type { DeliveryToSend } from '../../store/deliveries.ts';
+import { apiUrl, httpRequest, meaning, paced, type Sent } from '../http.ts';
+import { fieldsOf, textOf } from '../values.ts';
+import { type IntegrationChannel, lastFour, type SendContext, serviceRules, settingText } from './channel.ts';
 
 /** Airtable takes at most 10 records a request. */
 export const AIRTABLE_BATCH = 10;
@@ -47,10 +41,7 @@ export function airtableFields(d: DeliveryToSend, publicUrl: string | undefined)
 }
 
 /** One request for deliveries to the same table (at most AIRTABLE_BATCH): one answer for all. */
-export async function sendToAirtable(
-  batch: readonly DeliveryToSend[],
-  ctx: IntegrationContext,
-): Promise<IntegrationAnswer> {
+async function sendBatch(batch: readonly DeliveryToSend[], ctx: SendContext): Promise<Sent> {
   const first = batch[0];
   if (first === undefined) return { ok: true, status: null, error: null, excerpt: null };
   const { baseId, table } = JSON.parse(first.config ?? '{}') as AirtableConfig;
@@ -65,13 +56,51 @@ export async function sendToAirtable(
     };
   }
   await paced(`airtable ${baseId}`, REQUEST_INTERVAL_MS);
-  const reply = await request(ctx, apiUrl(airtableTableUrl(baseId, table), ctx.apiBase), {
+  const reply = await httpRequest(ctx, apiUrl(airtableTableUrl(baseId, table), ctx.apiBase), {
     method: 'POST',
     headers: { Authorization: `Bearer ${first.secret}` },
     body: JSON.stringify({
       records: batch.map((d) => ({ fields: airtableFields(d, ctx.publicUrl) })),
       typecast: true,
     }),
+    json: true,
   });
-  return meaning(reply, 30);
+  return meaning(reply, serviceRules(30));
 }
+
+export const airtable: IntegrationChannel = {
+  family: 'integration',
+  name: 'Airtable',
+  help: 'A record per submission in a table whose fields are named like yours. Make a personal access token with data.records:write on the base.',
+  entries: {
+    token: settingText(300, 'token'),
+    baseId: v.pipe(
+      v.string(),
+      v.regex(/^app[A-Za-z0-9]{14}$/, 'baseId is app… (17 characters, in the base’s address)'),
+    ),
+    table: v.pipe(
+      settingText(200, 'table'),
+      v.check((t) => !isDotSegment(t), "table is the table's id (tbl…) or its name, not '.' or '..'"),
+    ),
+  },
+  inputs: [
+    { key: 'baseId', label: 'Base id (app…)', option: '--base <id>', help: "the base's id (app…)" },
+    { key: 'table', label: 'Table', option: '--table <name>', help: "the table's name or id" },
+    {
+      key: 'token',
+      label: 'Personal access token',
+      option: '--token-file <path>',
+      help: 'a file holding the token (- for standard input)',
+      secret: { what: 'Airtable token', kind: 'token' },
+    },
+  ],
+  writesTo: 'table “{table}” of {baseId}',
+  stored: (input) => ({
+    config: { baseId: String(input.baseId), table: String(input.table) },
+    secret: String(input.token),
+    url: airtableTableUrl(String(input.baseId), String(input.table)),
+  }),
+  shownSecret: (secret) => ({ last: lastFour(secret) }),
+  send: (d, ctx) => sendBatch([d], ctx),
+  batch: { size: AIRTABLE_BATCH, send: sendBatch },
+};

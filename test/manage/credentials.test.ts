@@ -1,121 +1,11 @@
-// C23, C24, C32, C37: every route of both HTTP surfaces that read and change a project's data (the
-// management API and the key-scoped submissions API) against every kind of credential: none, a
-// wrong one, a publishable key, a secret key of the project, a secret key of another project, the
-// operator's token, and a session of the project's secret key with and without its CSRF token.
-// The expectations are written here, route by route, not read from the routes' own declarations;
-// a route of the management API's table without a row here fails the suite.
+// C32, C37: every route of the management API against every kind of credential (test/credentials.ts):
+// the expectations are written here, route by route, not read from the routes' own declarations; a
+// route of the management API's table without a row here fails the suite.
 import { describe, expect, it } from 'vitest';
-import { MANAGE_ROUTES, type ManageRouteName } from '../src/api/manage/table.ts';
-import { addOrigin } from '../src/ops/fields.ts';
-import { addIntegration } from '../src/ops/integrations.ts';
-import { createKey, listKeys } from '../src/ops/keys.ts';
-import { addNotification, addWebhook } from '../src/ops/targets.ts';
-import { asTool, fetchWorker, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
-import { BASE, operatorToken, signedIn } from './manage/helpers.ts';
-
-type Fixture = {
-  projectId: string;
-  publishable: string;
-  secret: string;
-  otherSecret: string;
-  /** A second secret key, for the session (a session spends its key's rate limit, C37). */
-  sessionKey: string;
-  spareKeyPrefix: string;
-  webhookId: string;
-  notificationId: string;
-  integrationId: string;
-  submissionId: string;
-};
-
-/** C38: a Telegram integration's body (adding one sends nothing). */
-const TELEGRAM = {
-  kind: 'telegram',
-  botToken: '123456789:AAbbccddeeffgghhiijjkkllmmnnooppqqr',
-  chatId: '-1001234567890',
-};
+import { MANAGE_ROUTES, type ManageRouteName } from '../../src/api/manage/table.ts';
+import { type Case, CREDENTIALS, type Credential, type Fixture, send, TELEGRAM } from '../credentials.ts';
 
 const UNKNOWN = '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e';
-
-async function fixture(): Promise<Fixture> {
-  const m = asTool();
-  const project = await seedProject({ name: 'Credentials' });
-  const other = await seedProject({ name: 'Another' });
-  const secret = await createKey(m, project.projectId, 'secret');
-  const sessionKey = await createKey(m, project.projectId, 'secret');
-  const spare = await createKey(m, project.projectId, 'publishable');
-  const otherSecret = await createKey(m, other.projectId, 'secret');
-  await addOrigin(m, project.projectId, 'https://example.org');
-  const { webhookId } = await addWebhook(m, project.projectId, 'https://hooks.example.com/forms');
-  const { notificationId } = await addNotification(m, project.projectId, 'owner@example.com');
-  const { integrationId } = await addIntegration(m, project.projectId, TELEGRAM);
-  const res = await submit({ key: project.apiKey, json: VALID_BODY });
-  expect(res.status).toBe(201);
-  await res.arrayBuffer();
-  const [row] = await storedRows(project.projectId);
-  if (row === undefined) throw new Error('the fixture stored no submission');
-  const spareKeyPrefix = (await listKeys(m, project.projectId)).find(
-    (k) => k.kind === 'publishable' && spare.startsWith(k.prefix.replace(/…$/, '')),
-  )?.prefix;
-  if (spareKeyPrefix === undefined) throw new Error('the spare key is not listed');
-  return {
-    projectId: project.projectId,
-    publishable: project.apiKey,
-    secret,
-    otherSecret,
-    sessionKey,
-    spareKeyPrefix: spareKeyPrefix.replace(/…$/, ''),
-    webhookId,
-    notificationId,
-    integrationId,
-    submissionId: row.id,
-  };
-}
-
-const CREDENTIALS = [
-  'none',
-  'wrong',
-  'publishable',
-  'secret',
-  'other secret',
-  'operator',
-  'session',
-  'session without CSRF',
-] as const;
-type Credential = (typeof CREDENTIALS)[number];
-
-async function headersOf(credential: Credential, f: Fixture): Promise<Record<string, string>> {
-  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-  switch (credential) {
-    case 'none':
-      return {};
-    case 'wrong':
-      return bearer(`sk_live_${'x'.repeat(40)}`);
-    case 'publishable':
-      return bearer(f.publishable);
-    case 'secret':
-      return bearer(f.secret);
-    case 'other secret':
-      return bearer(f.otherSecret);
-    case 'operator':
-      return bearer(operatorToken());
-    case 'session':
-      return signedIn(f.sessionKey);
-    case 'session without CSRF': {
-      const { 'X-CSRF-Token': _, ...rest } = await signedIn(f.sessionKey);
-      return rest;
-    }
-  }
-}
-
-/** A request a caller allowed to make it would have answered with `allowed`. */
-type Case = {
-  method: string;
-  path: (f: Fixture) => string;
-  body?: unknown;
-  allowed: number;
-  /** Who may: the project's own callers, the operator only, or any caller (a key of any project). */
-  who: 'project' | 'operator' | 'any';
-};
 
 const p = (f: Fixture) => `/api/v1/projects/${f.projectId}`;
 
@@ -347,77 +237,6 @@ function expectedManage(c: Case, credential: Credential): number {
   }
 }
 
-/** The key-scoped submissions API (C24, C25): a secret key's own project, nothing else. */
-const KEY_SCOPED: Record<string, Case & { otherSecret: number }> = {
-  listSubmissions: {
-    method: 'GET',
-    path: () => '/api/v1/submissions',
-    allowed: 200,
-    who: 'project',
-    // Its own project's (empty) page: the key names the project.
-    otherSecret: 200,
-  },
-  eraseSubmissions: {
-    method: 'POST',
-    path: () => '/api/v1/submissions/erase',
-    body: { field: 'email', value: 'nobody@example.com' },
-    allowed: 200,
-    who: 'project',
-    otherSecret: 200,
-  },
-  getSubmission: {
-    method: 'GET',
-    path: (f) => `/api/v1/submissions/${f.submissionId}`,
-    allowed: 200,
-    who: 'project',
-    otherSecret: 404,
-  },
-  downloadFile: {
-    method: 'GET',
-    path: (f) => `/api/v1/submissions/${f.submissionId}/files/email`,
-    allowed: 404,
-    who: 'project',
-    otherSecret: 404,
-  },
-  deleteSubmission: {
-    method: 'DELETE',
-    path: (f) => `/api/v1/submissions/${f.submissionId}`,
-    allowed: 200,
-    who: 'project',
-    otherSecret: 404,
-  },
-};
-
-function expectedKeyScoped(c: (typeof KEY_SCOPED)[string], credential: Credential): number {
-  switch (credential) {
-    case 'secret':
-      return c.allowed;
-    case 'other secret':
-      return c.otherSecret;
-    case 'publishable':
-      return 403;
-    default:
-      // C23: a secret key in `Authorization` is the only credential here: the operator's token is
-      // no key, and a session's cookie is not read.
-      return 401;
-  }
-}
-
-async function send(c: Case, credential: Credential): Promise<number> {
-  const f = await fixture();
-  const headers = new Headers(await headersOf(credential, f));
-  if (c.body !== undefined) headers.set('Content-Type', 'application/json');
-  const res = await fetchWorker(
-    new Request(`${BASE}${c.path(f)}`, {
-      method: c.method,
-      headers,
-      body: c.body === undefined ? null : JSON.stringify(c.body),
-    }),
-  );
-  await res.arrayBuffer();
-  return res.status;
-}
-
 describe('C32: every route of the management API, against every credential', () => {
   it('has a row here for every route of its table', () => {
     const rows = [...Object.keys(MANAGE), 'signIn', 'getSession', 'signOut'].sort();
@@ -484,18 +303,5 @@ describe('C32: every route of the management API, against every credential', () 
         'session without CSRF': 403,
       },
     });
-  });
-});
-
-describe('C23, C24: every route of the key-scoped submissions API, against every credential', () => {
-  it.each(Object.keys(KEY_SCOPED))('%s', async (name) => {
-    const c = KEY_SCOPED[name] as (typeof KEY_SCOPED)[string];
-    const got: Record<string, number> = {};
-    const want: Record<string, number> = {};
-    for (const credential of CREDENTIALS) {
-      got[credential] = await send(c, credential);
-      want[credential] = expectedKeyScoped(c, credential);
-    }
-    expect(got).toEqual(want);
   });
 });

@@ -1,0 +1,10 @@
+// C27: the notification email of an accepted submission to an address (C37: one that agreed),
+// through the `send_email` binding. Email not set up, or the binding's refusal, is retried.
+import { sendNotification } from '../email.ts';
+import type { MailChannel } from './channel.ts';
+
+export const email = {
+  family: 'notification',
+  name: 'Email',
+  send: (d, ctx) => sendNotification(ctx.email?.binding, ctx.email?.from, d),
+} satisfies MailChannel;
