@@ -139,4 +139,19 @@ describe('src/ layout', () => {
     for (const file of graph.keys()) visit(file, []);
     expect(cycles).toEqual([]);
   });
+
+  it('no source file over 350 lines, no test file over 500: a file that grows is split where its job splits', () => {
+    const ROOT = join(SRC, '..');
+    const lines = (path: string) => readFileSync(join(ROOT, path), 'utf8').split('\n').length - 1;
+    const files = (dir: string, pattern: RegExp) =>
+      readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => pattern.test(file) && !file.includes('node_modules') && !file.startsWith('.'))
+        .map((file) => join(dir, file));
+    const sources = ['src', 'cli', 'dashboard', 'schema', 'widget'].flatMap((dir) => files(dir, /\.tsx?$/));
+    const tests = files('test', /\.test\.ts$/);
+    expect(sources.length).toBeGreaterThan(100);
+    expect(tests.length).toBeGreaterThan(50);
+    expect(sources.filter((f) => lines(f) > 350).map((f) => `${f}: ${lines(f)}`)).toEqual([]);
+    expect(tests.filter((f) => lines(f) > 500).map((f) => `${f}: ${lines(f)}`)).toEqual([]);
+  });
 });
