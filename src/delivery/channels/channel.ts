@@ -9,7 +9,7 @@ import type { Db } from '../../store/db.ts';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
 import type { ConfirmationCaps } from '../confirm.ts';
 import type { EmailSender } from '../email.ts';
-import type { HttpContext, Sent, StatusRules } from '../http.ts';
+import { type HttpContext, httpRequest, meaning, type Sent, type StatusRules } from '../http.ts';
 
 /**
  * What sends email (C27): the `send_email` binding and the sender address, EMAIL_FROM; and (C35)
@@ -117,18 +117,44 @@ export type MailChannel = Common & { family: 'notification' | 'confirmation' };
 export type Channel = HookChannel | IntegrationChannel | MailChannel;
 export type Family = Channel['family'];
 
-/** C36: a chat platform's incoming webhook: checked against its home, shown without its token. */
-export function chatHook(home: HookHome) {
+/** C36: a hook deleted answers 404 (or 410): no retry helps. */
+const HOOK_GONE: StatusRules = { disableOn: [404, 410], because: 'gone' };
+
+/**
+ * C36: a chat platform's incoming webhook: checked against its home (when added, and before every
+ * attempt), shown without its token, sent its platform's message (or test message) as JSON.
+ */
+export function chatHook(
+  home: HookHome,
+  chat: {
+    label: string;
+    example: string;
+    message(d: DeliveryToSend, publicUrl: string | undefined): string;
+    test(projectName: string): string;
+  },
+): HookChannel {
+  const problem = (url: string, allowLocalHttp: boolean) => hookProblem(url, home, allowLocalHttp);
+  const post = async (url: string, body: string, ctx: SendContext): Promise<Sent> =>
+    meaning(await httpRequest(ctx, url, { method: 'POST', body }), HOOK_GONE);
   return {
-    family: 'webhook' as const,
+    family: 'webhook',
     name: home.name,
+    label: chat.label,
+    example: chat.example,
     signs: false,
-    problem: (url: string, allowLocalHttp: boolean) => hookProblem(url, home, allowLocalHttp),
-    shown: (url: string) => {
+    problem,
+    shown: (url) => {
       const { origin, pathname } = new URL(url);
       const parts = pathname.split('/');
       return `${origin}${parts.slice(0, 3).join('/')}/…${pathname.slice(-4)}`;
     },
+    send(d, ctx) {
+      const refused = problem(d.url, ctx.allowLocalHttp);
+      if (refused !== undefined)
+        return Promise.resolve({ ok: false, status: null, error: refused, excerpt: null });
+      return post(d.url, chat.message(d, ctx.publicUrl), ctx);
+    },
+    test: (hook, project, _messageId, ctx) => post(hook.url, chat.test(project.name), ctx),
   };
 }
 

@@ -2,7 +2,6 @@
 // nobody, every character of Discord's markdown escaped. A hook deleted (404, 410) disables the
 // target.
 import { cut, link, type Message, oneLine, plainLines, textOf } from '../chat-text.ts';
-import { httpRequest, meaning } from '../http.ts';
 import { chatHook, type HookChannel } from './channel.ts';
 
 // Discord (https://discord.com/developers/docs/resources/message#embed-object-embed-limits): a
@@ -47,29 +46,21 @@ export function discordMessage(m: Message, publicUrl?: string): string {
   return JSON.stringify({ allowed_mentions: { parse: [] }, embeds: [embed] });
 }
 
-const hook = chatHook({
-  name: 'Discord',
-  hosts: ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com'],
-  path: /^\/api\/webhooks\/\d+\/[\w-]+$/,
-  example: 'https://discord.com/api/webhooks/<id>/<token>',
-});
-
-/** C36: a hook deleted answers 404 (or 410): no retry helps. */
-const RULES = { disableOn: [404, 410], because: 'gone' } as const;
-
-export const discord: HookChannel = {
-  ...hook,
-  label: 'Discord webhook',
-  example: 'https://discord.com/api/webhooks/…',
-  async send(d, ctx) {
-    const problem = hook.problem(d.url, ctx.allowLocalHttp);
-    if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };
-    const body = discordMessage(d, ctx.publicUrl);
-    return meaning(await httpRequest(ctx, d.url, { method: 'POST', body }), RULES);
+export const discord: HookChannel = chatHook(
+  {
+    name: 'Discord',
+    hosts: ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com'],
+    path: /^\/api\/webhooks\/\d+\/[\w-]+$/,
+    example: 'https://discord.com/api/webhooks/<id>/<token>',
   },
-  async test(target, project, _messageId, ctx) {
-    const text = `A test message from edge-forms for ${project.name}`;
-    const body = JSON.stringify({ allowed_mentions: { parse: [] }, content: discordEscape(text) });
-    return meaning(await httpRequest(ctx, target.url, { method: 'POST', body }), RULES);
+  {
+    label: 'Discord webhook',
+    example: 'https://discord.com/api/webhooks/…',
+    message: discordMessage,
+    test: (projectName) =>
+      JSON.stringify({
+        allowed_mentions: { parse: [] },
+        content: discordEscape(`A test message from edge-forms for ${projectName}`),
+      }),
   },
-};
+);

@@ -2,7 +2,6 @@
 // text, which Slack never reads for mentions, links or formatting. A hook deleted (404, 410)
 // disables the target.
 import { cut, link, type Message, oneLine, plainLines, textOf } from '../chat-text.ts';
-import { httpRequest, meaning } from '../http.ts';
 import { chatHook, type HookChannel } from './channel.ts';
 
 // Slack (https://api.slack.com/reference/block-kit/blocks): at most 50 blocks; a header's plain
@@ -43,32 +42,20 @@ export function slackMessage(m: Message, publicUrl?: string): string {
   return JSON.stringify({ text: slackEscape(title), blocks });
 }
 
-const hook = chatHook({
-  name: 'Slack',
-  hosts: ['hooks.slack.com'],
-  path: /^\/services\/[^/]+\/[^/]+\/[^/]+$/,
-  example: 'https://hooks.slack.com/services/T…/B…/…',
-});
-
-/** C36: a hook deleted answers 404 (or 410): no retry helps. */
-const RULES = { disableOn: [404, 410], because: 'gone' } as const;
-
-export const slack: HookChannel = {
-  ...hook,
-  label: 'Slack incoming webhook',
-  example: 'https://hooks.slack.com/services/…',
-  async send(d, ctx) {
-    const problem = hook.problem(d.url, ctx.allowLocalHttp);
-    if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };
-    const body = slackMessage(d, ctx.publicUrl);
-    return meaning(await httpRequest(ctx, d.url, { method: 'POST', body }), RULES);
+export const slack: HookChannel = chatHook(
+  {
+    name: 'Slack',
+    hosts: ['hooks.slack.com'],
+    path: /^\/services\/[^/]+\/[^/]+\/[^/]+$/,
+    example: 'https://hooks.slack.com/services/T…/B…/…',
   },
-  async test(target, project, _messageId, ctx) {
-    const text = `A test message from edge-forms for ${project.name}`;
-    const body = JSON.stringify({
-      text: slackEscape(text),
-      blocks: [{ type: 'section', text: plain(text) }],
-    });
-    return meaning(await httpRequest(ctx, target.url, { method: 'POST', body }), RULES);
+  {
+    label: 'Slack incoming webhook',
+    example: 'https://hooks.slack.com/services/…',
+    message: slackMessage,
+    test: (projectName) => {
+      const text = `A test message from edge-forms for ${projectName}`;
+      return JSON.stringify({ text: slackEscape(text), blocks: [{ type: 'section', text: plain(text) }] });
+    },
   },
-};
+);
