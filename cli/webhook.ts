@@ -1,22 +1,28 @@
 // `forms webhook …`: signed webhooks (Standard Webhooks, C26), added with a secret shown once, and
-// (C36) Slack and Discord incoming webhooks, whose URL is the secret: listed without it, tested,
-// rotated, turned off and on, removed.
+// (C36) chat platforms' incoming webhooks (their channels), whose URL is the secret: listed without
+// it, tested, rotated, turned off and on, removed.
 import { type Command, Option } from 'commander';
+import { hookChannel } from '../src/delivery/channels/index.ts';
 import { shown } from '../src/lib/printable.ts';
 import { WEBHOOK_KINDS, type WebhookKind } from '../src/ops/targets.ts';
 import { type Context, table } from './context.ts';
 
+/** C36: the chat platforms' kinds (a hook without a signing secret of ours). */
+const CHATS = WEBHOOK_KINDS.filter((kind) => !hookChannel(kind).signs);
+
 export function webhookCommands(cli: Command, { withOps, print }: Context): void {
   const webhook = cli
     .command('webhook')
-    .description('signed webhooks (Standard Webhooks), and Slack and Discord channels, per project');
+    .description(
+      `signed webhooks (Standard Webhooks), and ${CHATS.map((k) => hookChannel(k).name).join(' and ')} channels, per project`,
+    );
   webhook
     .command('add <project> <url>')
     .description(
-      'a webhook: every accepted submission is POSTed to it, signed (its secret printed once); or, with --kind, a Slack or Discord incoming webhook',
+      `a webhook: every accepted submission is POSTed to it, signed (its secret printed once); or, with --kind, a ${CHATS.map((k) => hookChannel(k).name).join(' or ')} incoming webhook`,
     )
     .addOption(
-      new Option('--kind <kind>', 'webhook (signed), slack or discord')
+      new Option('--kind <kind>', `webhook (signed), ${CHATS.join(' or ')}`)
         .choices(WEBHOOK_KINDS)
         .default('webhook'),
     )

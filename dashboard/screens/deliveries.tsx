@@ -1,7 +1,7 @@
 // C26, C27, C33: deliveries per target, failed first, every attempt with its status and the start
 // of its answer; one or every failed one sent again; a webhook disabled by 410 shown as such, and
 // turned back on.
-import { api, projectPath } from '../api.ts';
+import { api, loadChannels, projectPath } from '../api.ts';
 import type { Delivery, Webhook } from '../server-types.ts';
 import { type ScreenProps, screenPath } from '../session.ts';
 import { act, plural, Section, Time, useLoad } from '../ui.tsx';
@@ -72,11 +72,16 @@ export function DeliveriesScreen({ projectId }: ScreenProps) {
     [projectId],
   );
   const [deliveries, webhooks, notifications] = data.data ?? [];
-  const KIND_LABELS: Record<string, string> = { slack: 'Slack: ', discord: 'Discord: ', webhook: '' };
+  // A chat hook is named by its channel (`Slack: …`); a signed webhook by its URL alone.
+  const channels = useLoad(loadChannels, []).data?.webhook ?? [];
+  const kindLabel = (kind: string) => {
+    const channel = channels.find((c) => c.kind === kind);
+    return channel === undefined || channel.signs ? '' : `${channel.name}: `;
+  };
   const targets: { id: string; label: string; webhook: Webhook | undefined }[] = [
     ...(webhooks?.webhooks ?? []).map((w) => ({
       id: w.webhookId,
-      label: `${KIND_LABELS[w.kind] ?? ''}${w.url}`,
+      label: `${kindLabel(w.kind)}${w.url}`,
       webhook: w,
     })),
     ...(notifications?.notifications ?? []).map((n) => ({

@@ -50,8 +50,24 @@ export function destinationProblem(text: string, allowLocalHttp: boolean): strin
   return hostProblem(url.hostname);
 }
 
-/** C36: where a platform's incoming webhooks live: its hosts, their path, and an example to show. */
-export type HookHome = { name: string; hosts: readonly string[]; path: RegExp; example: string };
+/**
+ * C36: where a platform's incoming webhooks live: its hosts (or, for a platform that gives each
+ * customer a host of its own, the suffix every such host ends with), their path, and an example.
+ */
+export type HookHome = {
+  name: string;
+  hosts: readonly string[];
+  hostSuffix?: string;
+  path: RegExp;
+  example: string;
+};
+
+/** A host of the platform's: one of its hosts, or a name of its own under its suffix. */
+const isHomeHost = (host: string, home: HookHome) =>
+  home.hosts.includes(host) ||
+  (home.hostSuffix !== undefined &&
+    host.endsWith(`.${home.hostSuffix}`) &&
+    /^[a-z0-9-]+$/.test(host.slice(0, -home.hostSuffix.length - 1)));
 
 /**
  * C36: why `text` may not be one of a chat platform's incoming webhooks: it must be https to the
@@ -72,7 +88,7 @@ export function hookProblem(text: string, home: HookHome, allowLocalHttp: boolea
     url.port !== '' ||
     url.username !== '' ||
     url.password !== '' ||
-    !home.hosts.includes(url.hostname) ||
+    !isHomeHost(url.hostname, home) ||
     !home.path.test(url.pathname)
   ) {
     return `a ${name} target is one of ${name}'s incoming webhooks: ${home.example}`;

@@ -1,7 +1,7 @@
 // C26: where a webhook may be sent: https to a public host, in any spelling of its address.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { destinationProblem } from '../../src/lib/destinations.ts';
+import { destinationProblem, type HookHome, hookProblem } from '../../src/lib/destinations.ts';
 
 /** Every spelling of an IPv4 address the WHATWG URL parser reads as that address. */
 function spellings([a, b, c, d]: number[]): string[] {
@@ -62,5 +62,48 @@ describe('C26: destinations', () => {
     expect(destinationProblem('http://[::1]:3000/hook', true)).toBeUndefined();
     expect(destinationProblem('http://localhost:3000/hook', false)).toMatch(/ALLOW_LOCAL_WEBHOOKS/);
     expect(destinationProblem('https://localhost:3000/hook', true)).toMatch(/not a public host/);
+  });
+});
+
+describe('C36: a chat platform’s home', () => {
+  // A platform that gives each customer a host of its own, under one suffix.
+  const home: HookHome = {
+    name: 'Tenant chat',
+    hosts: ['hooks.example.com'],
+    hostSuffix: 'hooks.example.net',
+    path: /^\/in\/[\w-]+$/,
+    example: 'https://<tenant>.hooks.example.net/in/<token>',
+  };
+  const refusal = `a Tenant chat target is one of Tenant chat's incoming webhooks: ${home.example}`;
+
+  it('takes one of its hosts, or a tenant’s own name under its suffix, at its path', () => {
+    for (const url of [
+      'https://hooks.example.com/in/abc',
+      'https://contoso.hooks.example.net/in/abc',
+      'https://a-1.hooks.example.net/in/abc',
+    ]) {
+      expect(hookProblem(url, home, false)).toBeUndefined();
+    }
+  });
+
+  it('refuses the suffix alone, a name with dots under it, a look-alike, another path, http and a port', () => {
+    for (const url of [
+      'https://hooks.example.net/in/abc',
+      'https://evil.com.hooks.example.net/in/abc',
+      'https://xhooks.example.net/in/abc',
+      'https://contoso.hooks.example.net.evil.com/in/abc',
+      'https://contoso.hooks.example.net/out/abc',
+      'http://contoso.hooks.example.net/in/abc',
+      'https://contoso.hooks.example.net:8443/in/abc',
+      'https://user:pw@contoso.hooks.example.net/in/abc',
+    ]) {
+      expect(hookProblem(url, home, false), url).toBe(refusal);
+    }
+  });
+
+  it('without a suffix, only its own hosts', () => {
+    const { hostSuffix: _, ...fixed } = home;
+    expect(hookProblem('https://contoso.hooks.example.net/in/abc', fixed, false)).toBe(refusal);
+    expect(hookProblem('https://hooks.example.com/in/abc', fixed, false)).toBeUndefined();
   });
 });

@@ -93,7 +93,7 @@ export const WebhookSchema = v.object({
   kind: v.picklist(kindsOf('webhook')),
   url: described(
     v.string(),
-    "A Slack or Discord hook's URL is a secret: only its start and last four characters.",
+    "A chat hook's URL (Slack's, Discord's, …) is a secret: only its start and last four characters.",
   ),
   state: v.picklist(['active', 'disabled']),
   disabledAt: isoOrNull,
