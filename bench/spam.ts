@@ -3,16 +3,25 @@
 // it is measured on easy-ham-2 and spam-2, collected later. Prints the held-out line, the same at
 // other cut-offs, and a learning curve: a fresh project after 0, 10, 25, 50, 100 marks of its
 // owner, with the prior and without it. Writes data/spam-curve.json: recall and false positives at
-// each threshold, which the dashboard's slider shows.
+// each threshold, which the dashboard's slider shows. Then the form set: the form corpus's held-out
+// quarter (data/form-corpus/, never learnt from) judged as the consumer judges a fresh project's
+// submissions (spam/judge.ts, default settings), and again after its owner marks 30 of the
+// corpus's training messages, half each.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadLists, readPrior } from '../scripts/spam-lists.ts';
 import { type Counts, classify, Learner, OWN_WEIGHT } from '../src/spam/classifier.ts';
 import { features, type Lists } from '../src/spam/features.ts';
-import { scoreVerdict } from '../src/spam/judge.ts';
+import { judge as judgeCase, layers, scoreVerdict } from '../src/spam/judge.ts';
 import { priorCounts } from '../src/spam/model.ts';
-import { MAX_THRESHOLD, MIN_THRESHOLD, DEFAULT_THRESHOLD as SPAM_CUTOFF } from '../src/spam/settings.ts';
+import {
+  MAX_THRESHOLD,
+  MIN_THRESHOLD,
+  DEFAULT_THRESHOLD as SPAM_CUTOFF,
+  type SpamSettings,
+} from '../src/spam/settings.ts';
+import { loadFormCorpus } from './form-corpus.ts';
 import { loadCorpus, type Sample, split } from './spam-corpus.ts';
 
 const CURVE_PATH = join(import.meta.dirname, '..', 'data', 'spam-curve.json');
@@ -95,3 +104,37 @@ for (const k of [0, 10, 25, 50, 100]) {
     `  ${String(k).padStart(3)} marks: with the prior recall ${pct(both.recall)}, false positives ${both.fp}/${both.ham}; marks alone recall ${pct(alone.recall)}, false positives ${alone.fp}/${alone.ham}`,
   );
 }
+
+// The form set: the held-out quarter of the form corpus, judged whole (lists, duplicates, the
+// classifier's verdict) by a fresh project's default settings; "held" is a spam verdict.
+const form = loadFormCorpus();
+const formHeld = form.filter((s) => s.heldOut);
+const settings: SpamSettings = { mode: 'hold', threshold: SPAM_CUTOFF, allow: [], block: [] };
+function formLine(own: Learner): string {
+  const verdicts = formHeld.map((s) => ({
+    spam: s.spam,
+    verdict: judgeCase(
+      { values: s.values, honeypot: false, found: features(s.values, lists), copiesBefore: 0 },
+      settings,
+      layers(prior, own),
+    ).verdict,
+  }));
+  const spam = verdicts.filter((v) => v.spam);
+  const ham = verdicts.filter((v) => !v.spam);
+  const held = (set: typeof verdicts) => set.filter((v) => v.verdict === 'spam').length;
+  const unsure = ham.filter((v) => v.verdict === 'unsure').length;
+  return `spam held ${held(spam)}/${spam.length}, genuine held ${held(ham)}/${ham.length}, unsure ${unsure}/${ham.length}`;
+}
+console.log(`form set (data/form-corpus/, its held-out quarter: ${formHeld.length} messages):`);
+console.log(`  a fresh project: ${formLine(new Learner())}`);
+const marks = new Learner();
+const training = shuffled(
+  form.filter((s) => !s.heldOut),
+  7,
+);
+for (const spam of [true, false]) {
+  for (const s of training.filter((t) => t.spam === spam).slice(0, 15)) {
+    marks.learn(features(s.values, lists), s.spam);
+  }
+}
+console.log(`  after 30 marks (15 each, from the training lines): ${formLine(marks)}`);

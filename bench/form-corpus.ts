@@ -1,0 +1,41 @@
+// C39: the form corpus (data/form-corpus/, written for this project) as the spam bench reads it:
+// each message's fields, its label, and its fixed split (`heldout`: nothing learns from it).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type FormSample = {
+  id: string;
+  spam: boolean;
+  lang: string;
+  genre: string;
+  heldOut: boolean;
+  values: Record<string, string>;
+};
+
+const DIR = join(import.meta.dirname, '..', 'data', 'form-corpus');
+
+export function loadFormCorpus(): FormSample[] {
+  return ['spam.jsonl', 'genuine.jsonl'].flatMap((file) =>
+    readFileSync(join(DIR, file), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => {
+        const l = JSON.parse(line) as {
+          id: string;
+          label: string;
+          lang: string;
+          genre: string;
+          split: string;
+          fields: Record<string, string>;
+        };
+        return {
+          id: l.id,
+          spam: l.label === 'spam',
+          lang: l.lang,
+          genre: l.genre,
+          heldOut: l.split === 'heldout',
+          values: l.fields,
+        };
+      }),
+  );
+}
