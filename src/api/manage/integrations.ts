@@ -1,7 +1,6 @@
 // C38: the management API's integrations: Google Sheets, Notion, Airtable and Telegram, added with
 // their secret (never shown again but by its last four characters), listed, removed and tested.
 import * as v from 'valibot';
-import { config } from '../../config.ts';
 import {
   addIntegration,
   listIntegrations,
@@ -10,6 +9,7 @@ import {
   testIntegration,
 } from '../../ops/integrations.ts';
 import { type ManageRoutes, plural } from './define.ts';
+import { sending } from './deliveries.ts';
 import { MANAGE_ROUTES } from './table.ts';
 import { IntegrationSchema } from './views.ts';
 
@@ -134,12 +134,7 @@ export function integrationRoutes(routes: ManageRoutes): void {
       },
     },
     handler: async ({ c, m, params }) => {
-      const settings = config(c.env);
-      const result = await testIntegration(m, params.projectId, params.integrationId, {
-        allowLocalHttp: settings.ALLOW_LOCAL_WEBHOOKS,
-        publicUrl: settings.PUBLIC_URL,
-        integrationsApiBase: settings.INTEGRATIONS_API_BASE,
-      });
+      const result = await testIntegration(m, params.projectId, params.integrationId, sending(c.env));
       return { message: result.ok ? 'Test sent' : 'Test refused', data: result };
     },
   });
