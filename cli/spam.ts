@@ -3,7 +3,16 @@
 // `forms inbox mark … --as spam|not-spam`.
 import { type Command, Option } from 'commander';
 import type { ProjectView } from '../src/ops/project-view.ts';
-import { LIST_KINDS, type ListEntry, SPAM_MODES } from '../src/spam/settings.ts';
+import {
+  DEFAULT_THRESHOLD,
+  LIST_KINDS,
+  type ListEntry,
+  MAX_THRESHOLD,
+  MIN_THRESHOLD,
+  SPAM_MODES,
+  SPAM_SHARING,
+  unsureFrom,
+} from '../src/spam/settings.ts';
 import { type Context, UsageError } from './context.ts';
 
 type Filter = ProjectView['spamFilter'];
@@ -14,6 +23,12 @@ const MODE_TEXT: Record<Filter['mode'], string> = {
   hold: 'hold: spam is moved to spam and nothing of it is delivered',
 };
 
+const SHARING_TEXT: Record<Filter['sharing'], string> = {
+  both: "both: its marks teach the deployment's counts and campaigns, and it learns from theirs",
+  take: "take: it learns from the deployment's counts and campaigns, and teaches them nothing",
+  none: 'none: it learns from its own marks alone',
+};
+
 function listText(entries: readonly ListEntry[]): string[] {
   return entries.length === 0 ? ['  (empty)'] : entries.map((e) => `  ${e.kind} ${e.value}`);
 }
@@ -21,7 +36,8 @@ function listText(entries: readonly ListEntry[]): string[] {
 function filterText(projectId: string, f: Filter): string {
   return [
     `Spam filter of ${projectId}: ${MODE_TEXT[f.mode]}`,
-    `Threshold: ${f.threshold} (spam above it; unsure, to the inbox, from 0.2 up to it)`,
+    `Threshold: ${f.threshold} (spam from this probability on; unsure, to the inbox, from ${unsureFrom(f.threshold)} up to it)`,
+    `Sharing: ${SHARING_TEXT[f.sharing]}`,
     `Learnt from your marks: ${f.learned.spam} spam, ${f.learned.ham} not spam`,
     'Always allowed:',
     ...listText(f.allow),
@@ -55,19 +71,38 @@ export function spamCommands(cli: Command, { withOps, print }: Context): void {
     );
   spam
     .command('set <project>')
-    .description('what it does with spam, and the score above which a submission is spam')
+    .description(
+      'what it does with spam, the probability from which a submission is spam, and what it shares',
+    )
     .addOption(new Option('--mode <mode>', 'off, mark, or hold (the default)').choices(SPAM_MODES))
-    .option('--threshold <score>', 'from 0.3 to 0.99 (0.5 unless told): higher holds less', Number)
+    .option(
+      '--threshold <score>',
+      `from ${MIN_THRESHOLD} to ${MAX_THRESHOLD} (${DEFAULT_THRESHOLD} unless told): higher holds less`,
+      Number,
+    )
+    .addOption(
+      new Option(
+        '--sharing <how>',
+        "with the deployment's other projects: both (the default), take, none",
+      ).choices(SPAM_SHARING),
+    )
     .action(
-      withOps(async (ops, global, projectId: string, opts: { mode?: Filter['mode']; threshold?: number }) => {
-        if (opts.mode === undefined && opts.threshold === undefined) {
-          throw new UsageError('Give --mode, --threshold, or both');
-        }
-        const p = await ops.updateProject(projectId, {
-          spamFilter: { mode: opts.mode, threshold: opts.threshold },
-        });
-        show(global, p);
-      }),
+      withOps(
+        async (
+          ops,
+          global,
+          projectId: string,
+          opts: { mode?: Filter['mode']; threshold?: number; sharing?: Filter['sharing'] },
+        ) => {
+          if (opts.mode === undefined && opts.threshold === undefined && opts.sharing === undefined) {
+            throw new UsageError('Give --mode, --threshold, --sharing, or any of them');
+          }
+          const p = await ops.updateProject(projectId, {
+            spamFilter: { mode: opts.mode, threshold: opts.threshold, sharing: opts.sharing },
+          });
+          show(global, p);
+        },
+      ),
     );
   for (const [name, list, says] of [
     ['allow', 'allow', 'always ham'],

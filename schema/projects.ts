@@ -12,7 +12,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import { FIELD_TYPES, UNKNOWN_FIELD_POLICIES } from '../src/fields/catalogue.ts';
-import { SPAM_MODES } from '../src/spam/settings.ts';
+import { SPAM_MODES, SPAM_SHARING } from '../src/spam/settings.ts';
 
 // C23: publishable keys sit in web pages and can only submit; secret keys also read and erase.
 export const KEY_KINDS = ['publishable', 'secret'] as const;
@@ -53,7 +53,10 @@ export const projects = sqliteTable(
     // C39: the spam filter: what it does with spam, the score above which a submission is spam, and
     // the owner's allow and block lists (JSON arrays of {kind, value}; NULL: empty).
     spamMode: text('spam_mode', { enum: SPAM_MODES }).notNull().default('hold'),
+    // The column's default is the uncalibrated scale's; a project is created with DEFAULT_THRESHOLD.
     spamThreshold: real('spam_threshold').notNull().default(0.5),
+    // C39: what the project shares with the deployment's other projects: both ways, take only, none.
+    spamSharing: text('spam_sharing', { enum: SPAM_SHARING }).notNull().default('both'),
     spamAllow: text('spam_allow'),
     spamBlock: text('spam_block'),
     // C39: how many submissions the project's classifier learnt from its owner's marks, each way

@@ -56,6 +56,9 @@ export const submissions = sqliteTable(
     // mark takes the first back.
     label: text('label', { enum: ['spam', 'ham'] }),
     trained: text('trained', { enum: ['spam', 'ham'] }),
+    // C39: whether what was learnt of its mark is also in the deployment's counts (its project gave
+    // to them when it was learnt), so that taking the mark back takes back exactly that.
+    shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     index('submissions_project_id').on(t.projectId, t.id),

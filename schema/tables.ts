@@ -11,4 +11,5 @@ export * from './delivery.ts';
 export * from './manage.ts';
 export * from './places.ts';
 export * from './projects.ts';
+export * from './spam.ts';
 export * from './submissions.ts';

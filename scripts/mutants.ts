@@ -26,10 +26,10 @@ const SPAM_RULES = 'test/node/rules.test.ts';
 
 export const MUTANTS: Mutant[] = [
   {
-    rule: 'C39: a spam verdict needs at least the minimum of strong clues (at the minimum: spam)',
+    rule: 'C39: spam from the threshold on (at the threshold: spam)',
     file: 'src/spam/judge.ts',
-    find: 'strong >= MIN_STRONG_CLUES',
-    replace: 'strong > MIN_STRONG_CLUES',
+    find: 'if (probability >= threshold)',
+    replace: 'if (probability > threshold)',
     tests: [SPAM_RULES],
   },
   {
@@ -47,17 +47,25 @@ export const MUTANTS: Mutant[] = [
   },
   {
     rule: 'C39: one mark trained twice at the same moment is learnt once',
-    file: 'src/store/spam.ts',
+    file: 'src/store/learning.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source's own template text, found as it is written
     find: 'select ?1, value, max(?2, 0), max(?3, 0) from json_each(?4) where ${guard}',
     replace: 'select ?1, value, max(?2, 0), max(?3, 0) from json_each(?4) where ?5 is not null',
     tests: ['test/spam-filter.test.ts'],
   },
   {
-    rule: "C39: an owner's mark counts as OWN_WEIGHT messages of the prior",
-    file: 'src/spam/judge.ts',
-    find: '{ counts: own, weight: OWN_WEIGHT }',
-    replace: '{ counts: own, weight: 1 }',
+    rule: "C39: a feature an owner's marks cover is weighed by the marks alone",
+    file: 'src/spam/classifier.ts',
+    find: `      parts.push({ feature, ...covered });
+      continue;`,
+    replace: `      parts.push({ feature, ...covered });`,
+    tests: [SPAM_RULES],
+  },
+  {
+    rule: "C39: an owner's marks never weigh a common feature",
+    file: 'src/spam/classifier.ts',
+    find: 'const covered = prior.common.has(feature) ? undefined : cover(feature, layers);',
+    replace: 'const covered = cover(feature, layers);',
     tests: [SPAM_RULES],
   },
   {

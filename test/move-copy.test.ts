@@ -95,4 +95,16 @@ describe('C41: a move takes everything of the project', () => {
     const [moved] = await eu().select().from(projects).where(eq(projects.id, p.projectId));
     expect(moved).toMatchObject({ learnedHam: 3, learnedSpam: 4 });
   });
+
+  it('its marks given to the deployment stay counted where they were given: in the new place they are its own', async () => {
+    const p = await withRows();
+    await home()
+      .update(submissions)
+      .set({ label: 'spam', trained: 'spam', shared: true })
+      .where(eq(submissions.projectId, p.projectId));
+    await ok(await api('POST', `/projects/${p.projectId}/move`, { body: { to: 'eu' } }));
+    const rows = await eu().select().from(submissions).where(eq(submissions.projectId, p.projectId));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((r) => [r.label, r.trained, r.shared])).toEqual(rows.map(() => ['spam', 'spam', false]));
+  });
 });

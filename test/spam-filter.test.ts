@@ -10,8 +10,15 @@ import { bulkSubmissions, getSubmission, listInbox, updateSubmission } from '../
 import { updateProject } from '../src/ops/project-settings.ts';
 import { addWebhook } from '../src/ops/targets.ts';
 import { MAX_FEATURES } from '../src/spam/features.ts';
+import { DEFAULT_THRESHOLD } from '../src/spam/settings.ts';
 import { database } from '../src/store/db.ts';
-import { learnedFeatures, MAX_PROJECT_TOKENS, type ToTrain, train, untrained } from '../src/store/spam.ts';
+import {
+  learnedFeatures,
+  MAX_PROJECT_TOKENS,
+  type ToTrain,
+  train,
+  untrained,
+} from '../src/store/learning.ts';
 import { asTool, expectEnvelope, fetchWorker, seedProject, storedRows, submit } from './helpers.ts';
 import { api, ok, problem, secretKeyOf } from './manage/helpers.ts';
 import { consumeOutbox } from './queue.ts';
@@ -62,7 +69,8 @@ describe('C39: every submission is judged after it is stored, before anything is
     expect(row.outbox).toBeNull();
     expect(row.spamScore).toBeGreaterThan(0.5);
     const reason = JSON.parse(row.spamReason ?? 'null') as { layer: string; signals: string[] };
-    expect(reason.layer).toBe('classifier');
+    // A fresh project: the shipped prior moved it.
+    expect(reason.layer).toBe('prior');
     expect(reason.signals.length).toBeGreaterThan(0);
     expect(reason.signals.length).toBeLessThanOrEqual(3);
     expect(await deliveriesOf(row.id)).toEqual([]);
@@ -94,11 +102,18 @@ describe('C39: every submission is judged after it is stored, before anything is
     expect((await deliveriesOf(row.id)).length).toBe(1);
   });
 
-  it('no evidence either way is unsure: it stays in the inbox and is delivered', async () => {
-    const p = await project();
+  it('no evidence either way scores the prior’s base rate, ham; in the band below the threshold, unsure: it stays in the inbox and is delivered', async () => {
+    const fresh = await project();
+    const plain = await sendAndJudge(fresh.apiKey, fresh.projectId, { message: 'qwv zzq' });
+    expect(plain.verdict).toBe('ham');
+    const base = plain.spamScore ?? 1;
+    expect(base).toBeGreaterThan(0.2);
+    expect(base).toBeLessThan(0.5);
+    // A threshold whose unsure band holds the base rate.
+    const p = await project({ threshold: 0.5 });
     const row = await sendAndJudge(p.apiKey, p.projectId, { message: 'qwv zzq' });
     expect(row.verdict).toBe('unsure');
-    expect(row.spamScore).toBe(0.5);
+    expect(row.spamScore).toBe(base);
     expect(row.spam).toBe(false);
     expect((await deliveriesOf(row.id)).length).toBe(1);
     const inbox = await listInbox(asTool(), p.projectId, { filters: { verdict: 'unsure' } });
@@ -200,7 +215,7 @@ describe("C39: the owner's lists come before the classifier", () => {
     const [row] = await db.select().from(projects).where(eq(projects.id, p.projectId));
     expect([row?.spamAllow, row?.spamThreshold, row?.spamMode]).toEqual([
       '[{"kind":"domain","value":"example.org"}]',
-      0.5,
+      DEFAULT_THRESHOLD,
       'hold',
     ]);
   });
@@ -220,11 +235,7 @@ describe('C39: the same text again', () => {
     const short: (string | null)[] = [];
     for (let i = 0; i < 3; i++)
       short.push((await sendAndJudge(p.apiKey, p.projectId, { message: 'yes' })).spamReason);
-    expect(short.map((r) => JSON.parse(r ?? 'null')?.layer)).toEqual([
-      'classifier',
-      'classifier',
-      'classifier',
-    ]);
+    expect(short.map((r) => JSON.parse(r ?? 'null')?.layer)).toEqual(['prior', 'prior', 'prior']);
   });
 });
 
@@ -272,16 +283,20 @@ describe("C39: the project's classifier learns from its owner's marks, once each
     expect(first).toHaveLength(1);
     expect(second).toEqual(first);
     const found = ['word "slides"', 'word "workshop"'];
-    await Promise.all([train(db, first[0] as ToTrain, found), train(db, second[0] as ToTrain, found)]);
+    const at = Date.now();
+    await Promise.all([
+      train(db, first[0] as ToTrain, found, undefined, at),
+      train(db, second[0] as ToTrain, found, undefined, at),
+    ]);
     const now = await learned(p.projectId);
     expect([now.ham, now.spam]).toEqual([0, 1]);
     expect(now.tokens.get('word "slides"')).toEqual([0, 1]);
     expect(now.tokens.get('word "workshop"')).toEqual([0, 1]);
   });
 
-  it('what the owner marks changes what comes next: a word they marked is spam on a project that learnt it, not on another', async () => {
+  it('what the owner marks changes what comes next: a word they marked is spam on a project that learnt it, not on another that takes nothing from the deployment', async () => {
     const taught = await project();
-    const fresh = await project();
+    const fresh = await project({ sharing: 'none' });
     const lesson = (i: number) => ({ message: `Blorptastic zindle offers ${i}: glorbix vantrum quelp` });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await sendAndJudge(taught.apiKey, taught.projectId, lesson(i))).id);
@@ -367,6 +382,7 @@ describe('C39: the verdict and the settings over the management API and the read
     expect(after.project.spamFilter).toEqual({
       mode: 'mark',
       threshold: 0.65,
+      sharing: 'both',
       allow: [],
       block: [{ kind: 'phrase', value: 'Guest post' }],
       learned: { ham: 0, spam: 0 },
@@ -388,7 +404,8 @@ describe('C39: the verdict and the settings over the management API and the read
   });
 
   it('the inbox filters by verdict and shows it; an export with spam carries the score and the reason; the read API shows them', async () => {
-    const p = await project();
+    // Judged by the prior alone: this file's other projects marked the same pitch both ways.
+    const p = await project({ sharing: 'none' });
     const spam = await sendAndJudge(p.apiKey, p.projectId, PITCH);
     const ham = await sendAndJudge(p.apiKey, p.projectId, ENQUIRY);
     const page = await ok<{ submissions: { id: string; spamVerdict: string; spamReason: unknown }[] }>(
@@ -401,8 +418,8 @@ describe('C39: the verdict and the settings over the management API and the read
     const [header, ...rows] = csv.trimEnd().split('\n');
     expect(header).toBe('id,received_at,spam,spam_score,spam_reason,name,email,phone,enquiry,message');
     const spamRow = rows.find((r) => r.startsWith(spam.id)) ?? '';
-    expect(spamRow).toMatch(/,true,0\.\d+,"?classifier: /);
-    expect(rows.find((r) => r.startsWith(ham.id))).toMatch(/,false,0\.\d+(e-\d+)?,"?classifier/);
+    expect(spamRow).toMatch(/,true,0\.\d+,"?prior: /);
+    expect(rows.find((r) => r.startsWith(ham.id))).toMatch(/,false,0\.\d+(e-\d+)?,"?prior/);
     const secret = await secretKeyOf(p.projectId);
     const read = await fetchWorker(
       new Request(`https://forms.test/api/v1/submissions/${spam.id}`, {
@@ -413,6 +430,6 @@ describe('C39: the verdict and the settings over the management API and the read
       data: { submission: { spamScore: number; spamReason: { layer: string } } };
     };
     expect(body.data.submission.spamScore).toBeGreaterThan(0.5);
-    expect(body.data.submission.spamReason.layer).toBe('classifier');
+    expect(body.data.submission.spamReason.layer).toBe('prior');
   });
 });

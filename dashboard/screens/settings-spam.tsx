@@ -1,17 +1,20 @@
 // C39: a project's spam filter in Settings: what it does with spam, the classifier's threshold
-// (with what it catches and wrongly holds at that value on the public corpus), the allow and block
+// (with what it catches and wrongly holds at that value on the held-out contact-form messages and
+// the public mail corpus), what it shares with the deployment's other projects, the allow and block
 // lists, and how many of the owner's marks it learnt.
 import { useState } from 'preact/hooks';
 import curve from '../../data/spam-curve.json';
 import {
-  HAM_CUTOFF,
   LIST_KINDS,
   type ListEntry,
   type ListKind,
   MAX_THRESHOLD,
   MIN_THRESHOLD,
   SPAM_MODES,
+  SPAM_SHARING,
   type SpamMode,
+  type SpamSharing,
+  unsureFrom,
 } from '../../src/spam/settings.ts';
 import { api, projectPath } from '../api.ts';
 import type { Project } from '../server-types.ts';
@@ -29,27 +32,40 @@ const MODES: Record<SpamMode, { label: string; help: string }> = {
   },
 };
 
+const SHARING: Record<SpamSharing, { label: string; help: string }> = {
+  both: {
+    label: 'Give and take (the default)',
+    help: "your marks teach the other projects' filters, and theirs teach yours.",
+  },
+  take: { label: 'Take only', help: "your filter learns from the other projects' marks; yours stay here." },
+  none: { label: 'Neither', help: 'your filter learns from your marks alone.' },
+};
+
 const count = (n: number) => n.toLocaleString('en');
+const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /**
- * What the threshold does at `t` on the SpamAssassin corpus's held-out share, as `npm run
- * bench:spam` measured it (data/spam-curve.json, one point per hundredth).
+ * What the threshold does at `t` on the form corpus's held-out messages and the SpamAssassin
+ * corpus's held-out mails, as `npm run bench:spam` measured it on a fresh project
+ * (data/spam-curve.json, one point per hundredth).
  */
 function expected(t: number, mode: SpamMode): string {
   const point = curve.find((p) => Math.abs(p.threshold - t) < 0.005);
   if (!point) return '';
   const held = mode === 'mark' ? 'marks as spam' : mode === 'off' ? 'would hold' : 'holds';
-  return `On the public SpamAssassin corpus at ${t.toFixed(2)}: catches ${(point.recall * 100).toFixed(1)}% of spam; ${held} ${count(point.falsePositives)} of ${count(point.ham)} real messages.`;
+  const { form, mail } = point;
+  return `At ${t.toFixed(2)}, on contact-form messages it never learnt from, a new project ${held} ${percent(form.recall)} of spam and ${count(form.falsePositives)} of ${count(form.ham)} genuine messages (${count(form.unsure)} unsure); on public mail, ${percent(mail.recall)} of spam and ${count(mail.falsePositives)} of ${count(mail.ham)} real mails.`;
 }
 
 /** The mode and the threshold, saved together. */
 function ModeAndThreshold({ project, reload }: { project: Project; reload: () => void }) {
   const [mode, setMode] = useState(project.spamFilter.mode);
   const [threshold, setThreshold] = useState(project.spamFilter.threshold);
+  const [sharing, setSharing] = useState(project.spamFilter.sharing);
   const save = (event: Event) => {
     event.preventDefault();
     void act(async () => {
-      await api('PATCH', projectPath(project.id), { spamFilter: { mode, threshold } });
+      await api('PATCH', projectPath(project.id), { spamFilter: { mode, threshold, sharing } });
       reload();
     }, 'Saved');
   };
@@ -67,7 +83,7 @@ function ModeAndThreshold({ project, reload }: { project: Project; reload: () =>
         ))}
       </fieldset>
       <label>
-        Threshold: a score above {threshold.toFixed(2)} is spam
+        Threshold: spam from a probability of {threshold.toFixed(2)}
         <input
           id="spam-threshold"
           type="range"
@@ -79,11 +95,33 @@ function ModeAndThreshold({ project, reload }: { project: Project; reload: () =>
         />
       </label>
       <p class="help">
-        <output for="spam-threshold">{expected(threshold, mode)}</output> The classifier's score from{' '}
-        {HAM_CUTOFF.toFixed(2)} up to {threshold.toFixed(2)} is unsure: the submission stays in the inbox,
-        tagged unsure, never moved to spam (a message it knows nothing about scores 0.50). Below{' '}
-        {HAM_CUTOFF.toFixed(2)}: not spam.
+        <output for="spam-threshold">{expected(threshold, mode)}</output> The score is the classifier's
+        probability that a submission is spam. From {unsureFrom(threshold).toFixed(2)} up to{' '}
+        {threshold.toFixed(2)} it is unsure: the submission stays in the inbox, tagged unsure, never moved to
+        spam. Below {unsureFrom(threshold).toFixed(2)}: not spam.
       </p>
+      <fieldset>
+        <legend>Learning with the other projects</legend>
+        {SPAM_SHARING.map((s) => (
+          <label class="check" key={s}>
+            <input
+              type="radio"
+              name="spam-sharing"
+              value={s}
+              checked={sharing === s}
+              onChange={() => setSharing(s)}
+            />
+            <span>
+              <strong>{SHARING[s].label}</strong>: {SHARING[s].help}
+            </span>
+          </label>
+        ))}
+        <p class="help">
+          Only counts of words and signals, and the fingerprints of messages marked in the last 14 days, are
+          shared, never a message's text. A copy of a campaign another project marked spam is held here too,
+          unless you take nothing.
+        </p>
+      </fieldset>
       <button type="submit" class="primary">
         Save the spam filter
       </button>
@@ -173,16 +211,17 @@ function SpamList({
 }
 
 export function SpamFilterSettings({ project, reload }: { project: Project; reload: () => void }) {
-  const { mode, threshold, learned } = project.spamFilter;
+  const { mode, threshold, sharing, learned } = project.spamFilter;
   return (
     <Section title="Spam filter">
       <p class="help">
         Every submission gets a verdict, a score from 0 to 1 and a reason: a filled honeypot, a list's entry,
-        the same text a third time in a day, or the classifier's strongest signals. Spam is stored, never
-        dropped. Marking a submission spam or not spam teaches the classifier.
+        the same text a third time in a day, a copy of a campaign marked before, or the classifier's strongest
+        signals and where it learnt them (your marks, the other projects', the shipped prior). Spam is stored,
+        never dropped. Marking a submission spam or not spam teaches the classifier.
       </p>
-      {/* Made anew when the saved mode or threshold changes, not when a list does: a choice not yet saved survives those. */}
-      <ModeAndThreshold key={`${mode} ${threshold}`} project={project} reload={reload} />
+      {/* Made anew when the saved mode, threshold or sharing changes, not when a list does: a choice not yet saved survives those. */}
+      <ModeAndThreshold key={`${mode} ${threshold} ${sharing}`} project={project} reload={reload} />
       <SpamList project={project} which="allow" reload={reload} />
       <SpamList project={project} which="block" reload={reload} />
       <p>

@@ -34,7 +34,7 @@ const jobOf = (body: DeliveryMessage): Job =>
  */
 async function onStored(env: Env, db: Db, place: string, ids: readonly string[]): Promise<void> {
   await judgeSubmissions(db, env.ASSETS, ids, Date.now());
-  await learnMarks(db, env.ASSETS, ids);
+  await learnMarks(db, env.ASSETS, ids, Date.now());
   const written = await writeOutbox(db, ids);
   if (env.DELIVERIES !== undefined) await sendDeliveries(env.DELIVERIES, written, place);
   await indexSubmissions(db, ids);

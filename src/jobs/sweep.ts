@@ -3,10 +3,11 @@
 import { causeText } from '../lib/faults.ts';
 import { database } from '../store/db.ts';
 import { cancelOfDisabledTargets, claimOverdue } from '../store/deliveries.ts';
+import { untrainedBefore } from '../store/learning.ts';
 import { markedBefore, writeOutbox } from '../store/outbox.ts';
 import { type Place, places } from '../store/places.ts';
 import { indexSubmissions, pendingSearch } from '../store/search.ts';
-import { unjudgedBefore, untrainedBefore } from '../store/spam.ts';
+import { unjudgedBefore } from '../store/spam.ts';
 import { sendDeliveries } from './deliveries.ts';
 import { learnMarks } from './learning.ts';
 import { judgeSubmissions } from './verdicts.ts';
@@ -54,7 +55,7 @@ async function sweepPlace(env: Env, queue: Queue, place: Place, now: number): Pr
   const before = new Date(now - GRACE_MS).toISOString();
   // C39: the verdicts and marks whose message never came, before the deliveries they decide.
   await judgeSubmissions(db, env.ASSETS, await unjudgedBefore(db, before, SWEEP_LIMIT), now);
-  await learnMarks(db, env.ASSETS, await untrainedBefore(db, before, TRAIN_SWEEP_LIMIT));
+  await learnMarks(db, env.ASSETS, await untrainedBefore(db, before, TRAIN_SWEEP_LIMIT), now);
   await writeOutbox(db, await markedBefore(db, before, SWEEP_LIMIT));
   // C34: the words of submissions whose message never came, and of those stored before search.
   await indexSubmissions(db, await pendingSearch(db, before, SEARCH_SWEEP_LIMIT));

@@ -1,15 +1,63 @@
 // C39: the spam filter's verdicts, a job of the queue consumer (and the sweep) before a submission's
 // deliveries are written: the submissions just stored are judged by spam/judge.ts with what D1
-// holds of their project (its settings, lists, own words and copies). The form post itself costs
-// nothing more: one D1 round trip.
+// holds of their project (its settings, lists, own counts and copies), of the deployment (its
+// counts) and of the campaigns marked lately. The form post itself costs nothing more: one D1
+// round trip.
 import { sha256Text } from '../lib/hex.ts';
+import {
+  bandKeys,
+  campaignText,
+  SAME_CAMPAIGN,
+  signature,
+  similarity,
+  unpackSignature,
+} from '../spam/campaign.ts';
 import { features } from '../spam/features.ts';
-import { comparedText, judge, layers } from '../spam/judge.ts';
+import { type CampaignMatch, comparedText, judge, modelsOf } from '../spam/judge.ts';
 import { type Assets, loadModel } from '../spam/model.ts';
+import { CAMPAIGN_DAYS, type CampaignMark } from '../store/campaigns.ts';
 import type { Db } from '../store/db.ts';
-import { DUPLICATE_WINDOW_MS, filtersOf, type Judged, unjudged, writeVerdicts } from '../store/spam.ts';
+import {
+  type Asked,
+  DUPLICATE_WINDOW_MS,
+  filtersOf,
+  type Judged,
+  unjudged,
+  writeVerdicts,
+} from '../store/spam.ts';
 
 export const valuesOf = (data: string) => JSON.parse(data) as Record<string, unknown>;
+
+/**
+ * The marked message a submission is a copy of, among the candidates: none unless one is at least
+ * SAME_CAMPAIGN alike; a message marked not spam protects its copies, whatever else they are like.
+ */
+export function campaignOf(
+  sig: readonly number[] | undefined,
+  candidates: readonly CampaignMark[],
+  projectId: string,
+): CampaignMatch | undefined {
+  if (sig === undefined) return undefined;
+  let best: CampaignMatch | undefined;
+  for (const c of candidates) {
+    const theirs = unpackSignature(c.signature);
+    if (theirs === undefined) continue;
+    const alike = similarity(sig, theirs);
+    if (alike < SAME_CAMPAIGN) continue;
+    const match: CampaignMatch = {
+      label: c.label,
+      similarity: alike,
+      markedAt: c.markedAt,
+      own: c.projectId === projectId,
+    };
+    const better =
+      best === undefined ||
+      (match.label === 'ham' && best.label === 'spam') ||
+      (match.label === best.label && match.similarity > best.similarity);
+    if (better) best = match;
+  }
+  return best;
+}
 
 /** Judges the submissions among `ids` still unjudged, and writes their verdicts (one read batch, one write batch). */
 export async function judgeSubmissions(
@@ -25,23 +73,34 @@ export async function judgeSubmissions(
     rows.map(async (row) => {
       const values = valuesOf(row.data);
       const text = comparedText(values);
+      const spun = campaignText(values);
       return {
         row,
         values,
         found: features(values, model.lists),
         hash: text === undefined ? null : await sha256Text(text),
+        signature: spun === undefined ? undefined : signature(spun),
       };
     }),
   );
-  const asked = new Map<string, { features: string[]; hashes: string[] }>();
+  const asked = new Map<string, Asked>();
   for (const c of cases) {
-    const entry = asked.get(c.row.projectId) ?? { features: [], hashes: [] };
+    const entry = asked.get(c.row.projectId) ?? { features: [], hashes: [], bands: [] };
     entry.features.push(...c.found);
     if (c.hash !== null) entry.hashes.push(c.hash);
+    if (c.signature !== undefined) entry.bands.push(...bandKeys(c.signature));
     asked.set(c.row.projectId, entry);
   }
-  for (const entry of asked.values()) entry.features = [...new Set(entry.features)];
-  const filters = await filtersOf(db, asked, new Date(now - DUPLICATE_WINDOW_MS).toISOString());
+  for (const entry of asked.values()) {
+    entry.features = [...new Set(entry.features)];
+    entry.bands = [...new Set(entry.bands)];
+  }
+  const filters = await filtersOf(
+    db,
+    asked,
+    new Date(now - DUPLICATE_WINDOW_MS).toISOString(),
+    new Date(now - CAMPAIGN_DAYS * 86_400_000).toISOString(),
+  );
   // The copies stored before, and those judged earlier in this same pass (oldest first).
   const seen = new Map<string, number>();
   const judged: Judged[] = [];
@@ -57,9 +116,10 @@ export async function judgeSubmissions(
         honeypot: c.row.spam && c.row.label === null,
         found: c.found,
         copiesBefore: earlier,
+        campaign: campaignOf(c.signature, filter.campaigns, c.row.projectId),
       },
       filter.settings,
-      layers(model.prior, filter.own),
+      modelsOf(model.prior, filter.own, filter.shared),
     );
     judged.push({ ...judgement, id: c.row.id, contentHash: c.hash, hold: filter.settings.mode === 'hold' });
   }

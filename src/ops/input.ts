@@ -19,8 +19,10 @@ import {
   MAX_THRESHOLD,
   MIN_THRESHOLD,
   SPAM_MODES,
+  SPAM_SHARING,
   type SpamMode,
   type SpamSettings,
+  type SpamSharing,
 } from '../spam/settings.ts';
 
 /** `scheme://host[:port]`, http or https, normalised as a browser sends it in `Origin`. */
@@ -217,6 +219,7 @@ export function parseConfirmation(
 export type SpamFilterInput = {
   mode?: string | undefined;
   threshold?: number | undefined;
+  sharing?: string | undefined;
   allow?: readonly { kind: string; value: string }[] | undefined;
   block?: readonly { kind: string; value: string }[] | undefined;
 };
@@ -263,6 +266,14 @@ export function parseSpamFilter(input: SpamFilterInput): Partial<SpamSettings> {
       throw new InvalidInput(`The spam threshold is a score from ${MIN_THRESHOLD} to ${MAX_THRESHOLD}`);
     }
     out.threshold = Math.round(t * 100) / 100;
+  }
+  if (input.sharing !== undefined) {
+    if (!(SPAM_SHARING as readonly string[]).includes(input.sharing)) {
+      throw new InvalidInput(
+        `The spam filter's sharing is ${SPAM_SHARING.join(', ')}: not '${input.sharing}'`,
+      );
+    }
+    out.sharing = input.sharing as SpamSharing;
   }
   if (input.allow !== undefined) out.allow = parseSpamList('allow', input.allow);
   if (input.block !== undefined) out.block = parseSpamList('block', input.block);

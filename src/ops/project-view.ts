@@ -85,6 +85,7 @@ export function projectView(p: ProjectDetails, place: string = DEFAULT_PLACE): P
     spamFilter: {
       mode: p.spamMode,
       threshold: p.spamThreshold,
+      sharing: p.spamSharing,
       allow: listOf(p.spamAllow),
       block: listOf(p.spamBlock),
       learned: { ham: p.learnedHam, spam: p.learnedSpam },

@@ -1,97 +1,112 @@
-// C39: the classifier: Robinson's per-token probabilities with Fisher's chi-squared combining (as
-// SpamAssassin's Bayes and SpamBayes), over the counts of a shared prior and of the project's own
-// marks, the project's weighing more. Returns a score from 0 (ham) to 1 (spam) and the strongest
-// signals each way, so that a verdict explains itself.
+// C39: the classifier. A message's score is a calibrated probability, in log-odds: the prior's
+// (a logistic model learnt from the form corpus and the public mail corpus, scaled by its
+// calibration), and on top of it, for each feature the owner's marks or the deployment's counts
+// cover, their evidence (the log-ratio of the feature's share of spam and of ham among the marks).
+// The most specific layer with enough evidence of a feature speaks for it: the project's marks,
+// else the deployment's. Returns the probability and what each feature added, so that a verdict
+// explains itself (explain: the layer that moved it most, and its strongest signals).
 
-/** How often a token was seen in ham and in spam, and how many of each were seen in all. */
+/** How often a feature was seen in ham and in spam, and how many of each were seen in all. */
 export type Counts = {
   ham: number;
   spam: number;
   tokens: ReadonlyMap<string, readonly [ham: number, spam: number]>;
 };
 
-export type Signal = { feature: string; p: number };
-/** `strong`: how many of the clues combined say spam at least as surely as STRONG. */
-export type Verdict = { score: number; signals: Signal[]; strong: number };
+/** The logistic prior (spam/model.ts reads it from the asset). */
+export type Prior = {
+  bias: number;
+  /** Platt's a and b: the probability is logistic(a·z + b) for the model's log-odds z. */
+  calibration: readonly [number, number];
+  /** Features in a twentieth of all training lines or more: the counted layers never weigh them. */
+  common: ReadonlySet<string>;
+  weights: ReadonlyMap<string, number>;
+};
 
-/** Robinson's strength of the prior belief, and the belief itself, for a token seen rarely. */
-const S = 0.45;
-const X = 0.5;
-/** Tokens nearer than this to 0.5 say nothing, and are left out. */
-const MIN_DEV = 0.1;
-/** At most this many of the most telling tokens are combined. */
-const MAX_CLUES = 150;
-/** A clue this sure of spam is strong: a verdict of spam needs several (judge.ts, MIN_STRONG_CLUES). */
-export const STRONG = 0.9;
-/** A mark of the project's owner counts as this many messages of the prior. */
-export const OWN_WEIGHT = 5;
+/** The layers of what a project learnt: its owner's marks, and the deployment's counts. */
+export const COUNTED_LAYERS = ['project marks', 'deployment'] as const;
+export type CountedLayer = (typeof COUNTED_LAYERS)[number];
+export type ScoreLayer = CountedLayer | 'prior';
 
-/** 1 minus the chi-squared distribution function, for an even number of degrees of freedom. */
-export function chi2Q(x2: number, degrees: number): number {
-  const m = x2 / 2;
-  let term = Math.exp(-m);
-  let sum = term;
-  for (let i = 1; i < degrees / 2; i++) {
-    term *= m / i;
-    sum += term;
-  }
-  return Math.min(sum, 1);
+export type Signal = { feature: string; layer: ScoreLayer; weight: number };
+export type Score = {
+  probability: number;
+  /** What each feature added to the log-odds, and through which layer. */
+  parts: Signal[];
+};
+/** Why a score points one way: the layer that moved it furthest that way, and its strongest signals. */
+export type Explanation = { layer: ScoreLayer; signals: Signal[] };
+
+/** A layer speaks for a feature it has seen at least this often. */
+export const MIN_EVIDENCE = 3;
+/** How much a feature's evidence among the marks weighs, in log-odds (measured: bench/spam.ts). */
+export const MARK_WEIGHT = 1;
+/** The most the counted layers move a score, in log-odds, however many features they cover. */
+export const MAX_COUNTED = 3;
+/** Laplace's pseudo-count for a feature's share among the marks. */
+const PSEUDO = 1;
+
+const logistic = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** The evidence of a feature among counts: its log-ratio of shares, or undefined when they say too little. */
+export function evidence(feature: string, counts: Counts): number | undefined {
+  if (counts.ham <= 0 || counts.spam <= 0) return undefined;
+  const seen = counts.tokens.get(feature);
+  if (seen === undefined || seen[0] + seen[1] < MIN_EVIDENCE) return undefined;
+  const spamShare = (seen[1] + PSEUDO) / (counts.spam + 2 * PSEUDO);
+  const hamShare = (seen[0] + PSEUDO) / (counts.ham + 2 * PSEUDO);
+  return MARK_WEIGHT * Math.log(spamShare / hamShare);
 }
 
-/** The probability that a message holding this token is spam, from the counts given. */
-export function tokenProbability(feature: string, models: readonly { counts: Counts; weight: number }[]) {
-  let ham = 0;
-  let spam = 0;
-  let nHam = 0;
-  let nSpam = 0;
-  for (const { counts, weight } of models) {
-    const seen = counts.tokens.get(feature);
-    if (seen !== undefined) {
-      ham += seen[0] * weight;
-      spam += seen[1] * weight;
-    }
-    nHam += counts.ham * weight;
-    nSpam += counts.spam * weight;
+/** The most specific layer with enough evidence of a feature, and its evidence. */
+function cover(feature: string, layers: readonly { layer: CountedLayer; counts: Counts }[]) {
+  for (const { layer, counts } of layers) {
+    const weight = evidence(feature, counts);
+    if (weight !== undefined) return { layer, weight };
   }
-  const n = ham + spam;
-  if (n === 0 || nHam === 0 || nSpam === 0) return undefined;
-  const hamRatio = ham / nHam;
-  const spamRatio = spam / nSpam;
-  const p = spamRatio / (hamRatio + spamRatio);
-  return (S * X + n * p) / (S + n);
+  return undefined;
 }
 
-/** The score of a message's features, and its strongest signals (`top` each way, most telling first). */
-export function classify(
+/**
+ * The score of a message's features under the prior and the counted layers (most specific first).
+ * A feature a layer covers is weighed by that layer alone, the prior's weight of it set aside: what
+ * an owner marked outweighs what the prior learnt elsewhere.
+ */
+export function score(
   found: readonly string[],
-  models: readonly { counts: Counts; weight: number }[],
-  top = 3,
-): Verdict {
-  const clues: Signal[] = [];
-  for (const feature of found) {
-    const p = tokenProbability(feature, models);
-    if (p !== undefined && Math.abs(p - 0.5) >= MIN_DEV) clues.push({ feature, p });
+  prior: Prior,
+  layers: readonly { layer: CountedLayer; counts: Counts }[],
+): Score {
+  const [a, b] = prior.calibration;
+  let z = a * prior.bias + b;
+  const parts: Signal[] = [];
+  let counted = 0;
+  for (const feature of new Set(found)) {
+    const covered = prior.common.has(feature) ? undefined : cover(feature, layers);
+    if (covered !== undefined) {
+      counted += covered.weight;
+      parts.push({ feature, ...covered });
+      continue;
+    }
+    const w = prior.weights.get(feature);
+    if (w !== undefined && w !== 0) {
+      z += a * w;
+      parts.push({ feature, layer: 'prior', weight: a * w });
+    }
   }
-  clues.sort((a, b) => Math.abs(b.p - 0.5) - Math.abs(a.p - 0.5) || (a.feature < b.feature ? -1 : 1));
-  const used = clues.slice(0, MAX_CLUES);
-  if (used.length === 0) return { score: 0.5, signals: [], strong: 0 };
-  let lnHam = 0;
-  let lnSpam = 0;
-  for (const { p } of used) {
-    // Kept off 0 and 1: one token never decides alone.
-    const q = Math.min(Math.max(p, 0.001), 0.999);
-    lnHam += Math.log(q);
-    lnSpam += Math.log(1 - q);
-  }
-  const n = used.length;
-  const hamminess = 1 - chi2Q(-2 * lnHam, 2 * n);
-  const spamminess = 1 - chi2Q(-2 * lnSpam, 2 * n);
-  const score = (1 + spamminess - hamminess) / 2;
-  const signals = [
-    ...used.filter((c) => c.p > 0.5).slice(0, top),
-    ...used.filter((c) => c.p < 0.5).slice(0, top),
-  ];
-  return { score, signals, strong: used.filter((c) => c.p >= STRONG).length };
+  z += Math.max(-MAX_COUNTED, Math.min(MAX_COUNTED, counted));
+  return { probability: logistic(z), parts };
+}
+
+/** What moved a score towards spam (or towards ham): the layer that moved it most, and its `top` signals. */
+export function explain(parts: readonly Signal[], towardSpam: boolean, top = 3): Explanation {
+  const toward = parts
+    .filter((p) => (towardSpam ? p.weight > 0 : p.weight < 0))
+    .sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight) || (x.feature < y.feature ? -1 : 1));
+  const moved = new Map<ScoreLayer, number>();
+  for (const p of toward) moved.set(p.layer, (moved.get(p.layer) ?? 0) + Math.abs(p.weight));
+  const layer = [...moved].sort((x, y) => y[1] - x[1])[0]?.[0] ?? 'prior';
+  return { layer, signals: toward.slice(0, top) };
 }
 
 /** Counts that learn: one message's features added (or taken back, `sign` -1) as ham or spam. */

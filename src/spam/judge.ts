@@ -1,27 +1,39 @@
 // C39: a submission's verdict, layer by layer: its honeypot, its owner's allow and block lists, the
-// same text sent again, then the classifier. Pure: the consumer (src/jobs/verdicts.ts) reads what
-// it needs from D1 and the model, and writes what this returns.
-import { type Counts, classify, OWN_WEIGHT } from './classifier.ts';
+// same text sent again, a campaign marked before, then the classifier. Pure: the consumer
+// (src/jobs/verdicts.ts) reads what it needs from D1 and the model, and writes what this returns.
+import { type CountedLayer, type Counts, explain, type Prior, score } from './classifier.ts';
 import { normalise } from './features.ts';
 import {
-  HAM_CUTOFF,
   type ListEntry,
   type SpamLayer,
   type SpamReason,
   type SpamSettings,
+  unsureFrom,
   type Verdict,
 } from './settings.ts';
 
 export type Judgement = { verdict: Verdict; score: number | null; reason: SpamReason | null };
 
-/** The classifier's models: the prior, and the project's own marks weighing more (OWN_WEIGHT). */
-export type Models = readonly { counts: Counts; weight: number }[];
+/** What a project is judged with: the prior, and what it takes of its marks and the deployment's counts. */
+export type Models = { prior: Prior; layers: readonly { layer: CountedLayer; counts: Counts }[] };
 
-/** C39: the layers a project's submissions are judged by: the prior, and its owner's marks, each counted as OWN_WEIGHT messages. */
-export const layers = (prior: Counts, own: Counts): Models => [
-  { counts: prior, weight: 1 },
-  { counts: own, weight: OWN_WEIGHT },
-];
+/** C39: a project's models: the prior, its owner's marks, and (when it takes from it) the deployment's counts. */
+export const modelsOf = (prior: Prior, own: Counts, shared?: Counts): Models => ({
+  prior,
+  layers: [
+    { layer: 'project marks', counts: own },
+    ...(shared === undefined ? [] : [{ layer: 'deployment' as const, counts: shared }]),
+  ],
+});
+
+/** The nearest message marked before, when it is the same campaign (spam/campaign.ts). */
+export type CampaignMatch = {
+  label: 'spam' | 'ham';
+  similarity: number;
+  markedAt: string;
+  /** Marked in this project, or in another that gives to the deployment. */
+  own: boolean;
+};
 
 /** What the consumer knows of one submission. */
 export type Case = {
@@ -32,19 +44,14 @@ export type Case = {
   found: readonly string[];
   /** How many of the project's submissions of the last day carried the same text before it. */
   copiesBefore: number;
+  /** The nearest marked message of the same campaign, if any. */
+  campaign?: CampaignMatch | undefined;
 };
 
 /** The third copy of the same text within a day is spam: two may be a person sending again. */
 export const DUPLICATE_COPIES = 3;
 /** Text with fewer letters than this is never a duplicate: a poll's answers are alike by design. */
 export const DUPLICATE_MIN_LETTERS = 20;
-/**
- * The classifier calls nothing spam on fewer strong clues (classifier.ts, STRONG) than this: a
- * short enquiry ("Can you send me a quote for a new website?") reads like a pitch to a prior learnt
- * from mail, on one or two telling word pairs and a few weak ones; it is unsure at most, while a
- * pitch says so many times over.
- */
-export const MIN_STRONG_CLUES = 3;
 /** How many signals a reason names. */
 export const SIGNALS = 3;
 
@@ -90,10 +97,17 @@ function verdictOf(layer: SpamLayer, spam: boolean, signals: string[]): Judgemen
   return { verdict: spam ? 'spam' : 'ham', score: spam ? 1 : 0, reason: { layer, signals } };
 }
 
-/** The classifier's verdict on a score reached with this many strong clues. */
-export function scoreVerdict(score: number, strong: number, threshold: number): Verdict {
-  if (score > threshold && strong >= MIN_STRONG_CLUES) return 'spam';
-  return score >= HAM_CUTOFF ? 'unsure' : 'ham';
+/** The classifier's verdict on a probability, under a project's threshold. */
+export function scoreVerdict(probability: number, threshold: number): Verdict {
+  if (probability >= threshold) return 'spam';
+  return probability >= unsureFrom(threshold) ? 'unsure' : 'ham';
+}
+
+/** How a campaign match reads in a reason. */
+export function campaignSignal(m: CampaignMatch): string {
+  const marked = m.label === 'spam' ? 'marked spam' : 'marked not spam';
+  const where = m.own ? 'in this project' : 'in another project';
+  return `${Math.round(m.similarity * 100)}% like a message ${marked} ${where} on ${m.markedAt.slice(0, 10)}`;
 }
 
 /** The verdict on one submission under its project's settings. */
@@ -107,9 +121,12 @@ export function judge(c: Case, settings: SpamSettings, models: Models): Judgemen
   if (c.copiesBefore + 1 >= DUPLICATE_COPIES) {
     return verdictOf('duplicate', true, [`the same text ${c.copiesBefore + 1} times in a day`]);
   }
-  const { score, signals, strong } = classify(c.found, models, SIGNALS);
-  const verdict = scoreVerdict(score, strong, settings.threshold);
+  if (c.campaign !== undefined) {
+    return verdictOf('campaign', c.campaign.label === 'spam', [campaignSignal(c.campaign)]);
+  }
+  const { probability, parts } = score(c.found, models.prior, models.layers);
+  const verdict = scoreVerdict(probability, settings.threshold);
   // The signals that point the way of the verdict: towards spam unless it is ham.
-  const toward = signals.filter((s) => (verdict === 'ham' ? s.p < 0.5 : s.p > 0.5));
-  return { verdict, score, reason: { layer: 'classifier', signals: toward.map((s) => s.feature) } };
+  const { layer, signals } = explain(parts, verdict !== 'ham', SIGNALS);
+  return { verdict, score: probability, reason: { layer, signals: signals.map((s) => s.feature) } };
 }

@@ -1,35 +1,45 @@
-// C39: the shared prior and the lists the features look up, read from the worker's static assets
+// C39: the prior and the lists the features look up, read from the worker's static assets
 // (spam/model.json, written by `npm run build:assets`), never from its bundle: once per isolate,
 // on the first submission it judges or trains on.
-import type { Counts } from './classifier.ts';
+import type { Prior } from './classifier.ts';
 import type { Lists } from './features.ts';
 
-/** data/spam-prior.json: how many ham and spam messages, and each feature's [ham, spam] counts. */
-export type PriorFile = { ham: number; spam: number; tokens: Record<string, [number, number]> };
+/** data/spam-prior.json (scripts/spam-prior.ts): the logistic prior, its calibration, the common features. */
+export type PriorFile = {
+  bias: number;
+  calibration: [a: number, b: number];
+  common: string[];
+  weights: Record<string, number>;
+};
 /** assets/spam/model.json. */
 export type ModelFile = { prior: PriorFile; disposable: string[]; shorteners: string[] };
-export type Model = { prior: Counts; lists: Lists };
+export type Model = { prior: Prior; lists: Lists };
 
 export const MODEL_PATH = '/spam/model.json';
 
-/** The prior as the classifier counts it. */
-export function priorCounts(prior: PriorFile): Counts {
-  return { ham: prior.ham, spam: prior.spam, tokens: new Map(Object.entries(prior.tokens)) };
+/** The prior as the classifier reads it. */
+export function priorOf(file: PriorFile): Prior {
+  return {
+    bias: file.bias,
+    calibration: file.calibration,
+    common: new Set(file.common),
+    weights: new Map(Object.entries(file.weights)),
+  };
 }
 
 export function modelOf(file: ModelFile): Model {
   return {
-    prior: priorCounts(file.prior),
+    prior: priorOf(file.prior),
     lists: { disposable: new Set(file.disposable), shorteners: new Set(file.shorteners) },
   };
 }
 
 let loading: Promise<Model> | undefined;
 
-/** The model, fetched from the assets binding once per isolate (again after a failure). */
 /** What the model is read from: the worker's ASSETS binding (or, in the tool's tests, the file). */
 export type Assets = { fetch(request: Request): Promise<Response> };
 
+/** The model, fetched from the assets binding once per isolate (again after a failure). */
 export function loadModel(assets: Assets): Promise<Model> {
   loading ??= (async () => {
     const response = await assets.fetch(new Request(`https://assets.invalid${MODEL_PATH}`));

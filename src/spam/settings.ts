@@ -14,8 +14,23 @@ export type SpamMode = (typeof SPAM_MODES)[number];
 export const VERDICTS = ['ham', 'unsure', 'spam', 'none'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** The layer a verdict came from. A Turnstile failure and a rate limit refuse the request: nothing is stored. */
-export const SPAM_LAYERS = ['honeypot', 'allow list', 'block list', 'duplicate', 'classifier'] as const;
+/**
+ * The layer a verdict came from (a Turnstile failure and a rate limit refuse the request: nothing is
+ * stored): the honeypot, the owner's lists, the same text again, a campaign marked before, or the
+ * classifier's layer that moved the score most: the project's marks, the deployment's counts, the
+ * prior. `classifier` names the verdicts stored before the classifier named its layers.
+ */
+export const SPAM_LAYERS = [
+  'honeypot',
+  'allow list',
+  'block list',
+  'duplicate',
+  'campaign',
+  'project marks',
+  'deployment',
+  'prior',
+  'classifier',
+] as const;
 export type SpamLayer = (typeof SPAM_LAYERS)[number];
 
 /** An entry of an allow or block list: an address, a domain (of an address or a link), a phrase. */
@@ -28,18 +43,34 @@ export const MAX_LIST_ENTRIES = 200;
 export const MAX_ENTRY_LENGTH = 200;
 
 /**
- * The classifier's cut-offs: below HAM_CUTOFF a submission is ham; above the project's threshold
- * (DEFAULT_THRESHOLD unless its owner moves it), spam; between, unsure, which goes to the inbox,
- * never to spam. No evidence at all scores 0.5.
+ * The classifier's cut-offs, on its calibrated probability that a submission is spam: at or above
+ * the project's threshold (DEFAULT_THRESHOLD unless its owner moves it), spam; in the UNSURE_BAND
+ * below it, unsure, which goes to the inbox, never to spam; below, ham.
  */
-export const HAM_CUTOFF = 0.2;
-export const DEFAULT_THRESHOLD = 0.5;
+export const DEFAULT_THRESHOLD = 0.75;
 export const MIN_THRESHOLD = 0.3;
 export const MAX_THRESHOLD = 0.99;
+export const UNSURE_BAND = 0.3;
+
+/** Where the unsure band starts under a threshold. */
+export const unsureFrom = (threshold: number) =>
+  Math.max(Math.round((threshold - UNSURE_BAND) * 100) / 100, 0);
+
+/**
+ * C39: what a project shares of what its owner marks: `both` (the default), its marks teach the
+ * deployment's counts and its campaigns, and it is judged with theirs; `take`, it is judged with
+ * them and teaches nothing; `none`, neither. Only counts of features and signatures are shared,
+ * never text.
+ */
+export const SPAM_SHARING = ['both', 'take', 'none'] as const;
+export type SpamSharing = (typeof SPAM_SHARING)[number];
+export const takes = (sharing: SpamSharing) => sharing !== 'none';
+export const gives = (sharing: SpamSharing) => sharing === 'both';
 
 export type SpamSettings = {
   mode: SpamMode;
   threshold: number;
+  sharing: SpamSharing;
   allow: ListEntry[];
   block: ListEntry[];
 };

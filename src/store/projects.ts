@@ -16,6 +16,7 @@ import {
 import type { FieldRules } from '../fields/catalogue.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { prefixedId } from '../lib/ids.ts';
+import { DEFAULT_THRESHOLD } from '../spam/settings.ts';
 import { auditInsert, type NewAuditEntry } from './audit.ts';
 import { type Db, storage } from './db.ts';
 import { DEFAULT_PLACE, placeTag } from './places.ts';
@@ -51,6 +52,7 @@ export type ProjectSettings = Partial<
     | 'confirmOpen'
     | 'spamMode'
     | 'spamThreshold'
+    | 'spamSharing'
     | 'spamAllow'
     | 'spamBlock'
   >
@@ -94,6 +96,8 @@ export async function insertProject(
         honeypot: spec.honeypot ?? null,
         turnstileSecret: spec.turnstileSecret ?? null,
         formId,
+        // C39: the calibrated scale's default (the column's is the old scale's).
+        spamThreshold: DEFAULT_THRESHOLD,
         createdAt: now,
       }),
       ...spec.fields.map((f, position) => db.insert(fields).values({ projectId, ...fieldRow(f), position })),

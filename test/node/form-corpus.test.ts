@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadFormCorpus } from '../../bench/form-corpus.ts';
+import { formTraining } from '../../scripts/spam-prior.ts';
 
 type Line = {
   id: string;
@@ -71,6 +73,16 @@ describe('C39: the form corpus', () => {
       expect(held / mine.length).toBeGreaterThan(0.2);
       expect(held / mine.length).toBeLessThan(0.3);
     }
+  });
+
+  it('nothing learns from the held-out share: the prior is built from the training lines alone', () => {
+    const corpus = loadFormCorpus();
+    const learnt = formTraining(corpus);
+    expect(learnt.length).toBe(lines.filter((l) => l.split === 'train').length);
+    expect(learnt.filter((s) => s.heldOut)).toEqual([]);
+    expect(new Set(learnt.map((s) => s.id))).toEqual(
+      new Set(lines.filter((l) => l.split === 'train').map((l) => l.id)),
+    );
   });
 
   it('names no real address, site or domain', () => {

@@ -5,32 +5,29 @@
 import { describe, expect, it } from 'vitest';
 import { loadLists } from '../../scripts/spam-lists.ts';
 import { merged } from '../../src/analytics/gather.ts';
-import { Learner, tokenProbability } from '../../src/spam/classifier.ts';
+import { Learner, MAX_COUNTED, type Prior, score } from '../../src/spam/classifier.ts';
 import { features } from '../../src/spam/features.ts';
-import { judge, layers, MIN_STRONG_CLUES, scoreVerdict } from '../../src/spam/judge.ts';
-import { DEFAULT_THRESHOLD, HAM_CUTOFF, type SpamSettings } from '../../src/spam/settings.ts';
+import { judge, modelsOf, scoreVerdict } from '../../src/spam/judge.ts';
+import { DEFAULT_THRESHOLD, type SpamSettings, UNSURE_BAND, unsureFrom } from '../../src/spam/settings.ts';
 import type { Visit } from '../../src/store/analytics.ts';
 
 const lists = loadLists();
+const EMPTY: Prior = { bias: 0, calibration: [1, 0], common: new Set(), weights: new Map() };
 
-describe('C39: the verdict of a score', () => {
+describe('C39: the verdict of a probability', () => {
   const t = DEFAULT_THRESHOLD;
-  it(`spam takes a score above the threshold and at least ${MIN_STRONG_CLUES} strong clues; one fewer is not spam`, () => {
-    expect(scoreVerdict(t + 0.01, MIN_STRONG_CLUES, t)).toBe('spam');
-    expect(scoreVerdict(t + 0.01, MIN_STRONG_CLUES + 1, t)).toBe('spam');
-    expect(scoreVerdict(t + 0.01, MIN_STRONG_CLUES - 1, t)).toBe('unsure');
-    expect(scoreVerdict(0.999, MIN_STRONG_CLUES - 1, t)).toBe('unsure');
+  it('spam from the threshold on; just below it, unsure', () => {
+    expect(scoreVerdict(t, t)).toBe('spam');
+    expect(scoreVerdict(0.999, t)).toBe('spam');
+    expect(scoreVerdict(t - 0.001, t)).toBe('unsure');
   });
 
-  it('a score at the threshold is not above it; just above is', () => {
-    expect(scoreVerdict(t, MIN_STRONG_CLUES, t)).toBe('unsure');
-    expect(scoreVerdict(t + Number.EPSILON * 4, MIN_STRONG_CLUES, t)).toBe('spam');
-    expect(scoreVerdict(t - 0.01, MIN_STRONG_CLUES + 5, t)).toBe('unsure');
-  });
-
-  it(`below ${HAM_CUTOFF} is ham; at it, unsure`, () => {
-    expect(scoreVerdict(HAM_CUTOFF, 0, t)).toBe('unsure');
-    expect(scoreVerdict(HAM_CUTOFF - 0.001, 0, t)).toBe('ham');
+  it(`unsure in the ${UNSURE_BAND} below the threshold, ham below that`, () => {
+    expect(unsureFrom(t)).toBeCloseTo(t - UNSURE_BAND, 10);
+    expect(scoreVerdict(unsureFrom(t), t)).toBe('unsure');
+    expect(scoreVerdict(unsureFrom(t) - 0.001, t)).toBe('ham');
+    // A low threshold: the band stops at 0.
+    expect(unsureFrom(0.2)).toBe(0);
   });
 });
 
@@ -39,33 +36,78 @@ describe('C39: the owner’s lists', () => {
     const settings: SpamSettings = {
       mode: 'hold',
       threshold: DEFAULT_THRESHOLD,
+      sharing: 'both',
       allow: [{ kind: 'address', value: 'friend@example.com' }],
       block: [{ kind: 'phrase', value: 'backlinks' }],
     };
     const values = { email: 'friend@example.com', message: 'About the backlinks you asked for' };
     const c = { values, honeypot: false, found: features(values, lists), copiesBefore: 0 };
-    const judgement = judge(c, settings, layers(new Learner(), new Learner()));
+    const judgement = judge(c, settings, modelsOf(EMPTY, new Learner()));
     expect(judgement).toEqual({
       verdict: 'ham',
       score: 0,
       reason: { layer: 'allow list', signals: ['address friend@example.com'] },
     });
     // Alone on the block list, the same text is spam.
-    expect(judge(c, { ...settings, allow: [] }, layers(new Learner(), new Learner())).verdict).toBe('spam');
+    expect(judge(c, { ...settings, allow: [] }, modelsOf(EMPTY, new Learner())).verdict).toBe('spam');
   });
 });
 
 describe('C39: an owner’s mark', () => {
-  it('outweighs the prior on what it covers: 8 marks against 30 of the prior’s messages', () => {
-    const prior = new Learner();
-    for (let i = 0; i < 2000; i++) prior.learn(i < 30 ? ['word "quote"'] : [`word "p${i}"`], false);
-    for (let i = 0; i < 2000; i++) prior.learn([`word "s${i}"`], true);
+  // A prior that calls "quote" a strong sign of ham.
+  const prior: Prior = {
+    bias: 0,
+    calibration: [1, 0],
+    common: new Set(['word "the"']),
+    weights: new Map([['word "quote"', -1.5]]),
+  };
+  const marks = (spamWith: number) => {
     const own = new Learner();
-    for (let i = 0; i < 8; i++) own.learn(['word "quote"'], true);
-    for (let i = 0; i < 8; i++) own.learn([`word "h${i}"`], false);
-    // The prior alone: a ham word. With the owner's marks, as the filter weighs them: spam's.
-    expect(tokenProbability('word "quote"', [{ counts: prior, weight: 1 }])).toBeLessThan(0.2);
-    expect(tokenProbability('word "quote"', layers(prior, own))).toBeGreaterThan(0.55);
+    for (let i = 0; i < 8; i++)
+      own.learn(i < spamWith ? ['word "quote"', 'word "the"'] : ['word "the"'], true);
+    for (let i = 0; i < 8; i++) own.learn([`word "h${i}"`, 'word "the"'], false);
+    return own;
+  };
+  const found = ['word "quote"', 'word "the"'];
+  it('outweighs the prior on what it covers: 8 marks turn a ham word to spam', () => {
+    expect(score(found, prior, []).probability).toBeLessThan(0.2);
+    const marked = score(found, prior, [{ layer: 'project marks', counts: marks(8) }]);
+    expect(marked.probability).toBeGreaterThan(0.75);
+    // Its weight is the marks' alone: the prior's is set aside.
+    expect(marked.parts.filter((p) => p.layer === 'prior')).toEqual([]);
+    expect(marked.parts).toContainEqual({
+      feature: 'word "quote"',
+      layer: 'project marks',
+      weight: expect.any(Number),
+    });
+  });
+
+  it('needs three sightings, never weighs a common word, and moves a score at most MAX_COUNTED', () => {
+    const two = score(found, prior, [{ layer: 'project marks', counts: marks(2) }]);
+    expect(two.parts).toEqual([{ feature: 'word "quote"', layer: 'prior', weight: -1.5 }]);
+    const many = Array.from({ length: 40 }, (_, i) => `word "w${i}"`);
+    const own = new Learner();
+    for (let i = 0; i < 10; i++) own.learn(many, true);
+    own.learn(['word "x"'], false);
+    const moved = score(many, { ...prior, weights: new Map() }, [{ layer: 'project marks', counts: own }]);
+    expect(Math.log(moved.probability / (1 - moved.probability))).toBeCloseTo(MAX_COUNTED, 8);
+  });
+
+  it('the project’s marks speak for a feature before the deployment’s counts', () => {
+    const deployment = new Learner();
+    for (let i = 0; i < 8; i++) deployment.learn(['word "quote"'], false);
+    deployment.learn(['word "y"'], true);
+    const both = score(found, prior, [
+      { layer: 'project marks', counts: marks(8) },
+      { layer: 'deployment', counts: deployment },
+    ]);
+    expect(both.parts.filter((p) => p.feature === 'word "quote"').map((p) => p.layer)).toEqual([
+      'project marks',
+    ]);
+    const alone = score(found, prior, [{ layer: 'deployment', counts: deployment }]);
+    expect(alone.parts.filter((p) => p.feature === 'word "quote"').map((p) => p.layer)).toEqual([
+      'deployment',
+    ]);
   });
 });
 

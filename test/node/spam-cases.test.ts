@@ -6,16 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { loadLists } from '../../scripts/spam-lists.ts';
 import { shareOf, VISITORS_PER_ADDRESS } from '../../src/analytics/gather.ts';
 import { safeCell, safeText, shown } from '../../src/lib/printable.ts';
-import { classify, Learner, tokenProbability } from '../../src/spam/classifier.ts';
+import { evidence, explain, Learner, type Prior, score } from '../../src/spam/classifier.ts';
 import { features } from '../../src/spam/features.ts';
-import { comparedText, judge, layers, matchList } from '../../src/spam/judge.ts';
+import { campaignSignal, comparedText, judge, matchList, modelsOf } from '../../src/spam/judge.ts';
 import type { ListEntry, SpamSettings } from '../../src/spam/settings.ts';
 
 const lists = loadLists();
-const empty = () => layers(new Learner(), new Learner());
+const NO_PRIOR: Prior = { bias: 0, calibration: [1, 0], common: new Set(), weights: new Map() };
+const empty = () => modelsOf(NO_PRIOR, new Learner());
 const settings = (over: Partial<SpamSettings> = {}): SpamSettings => ({
   mode: 'hold',
-  threshold: 0.5,
+  threshold: 0.75,
+  sharing: 'both',
   allow: [],
   block: [],
   ...over,
@@ -121,7 +123,34 @@ describe('C39: each layer’s verdict, and its reason', () => {
       score: 1,
       reason: { layer: 'duplicate', signals: ['the same text 3 times in a day'] },
     });
-    expect(judge(caseOf(text, { copiesBefore: 1 }), settings(), empty()).reason?.layer).toBe('classifier');
+    expect(judge(caseOf(text, { copiesBefore: 1 }), settings(), empty()).reason?.layer).toBe('prior');
+  });
+
+  it('a copy of a campaign marked spam is spam, of one marked not spam ham, naming the campaign', () => {
+    const match = { similarity: 0.31, markedAt: '2026-11-20T10:00:00.000Z', own: false };
+    expect(judge({ ...caseOf(text), campaign: { ...match, label: 'spam' } }, settings(), empty())).toEqual({
+      verdict: 'spam',
+      score: 1,
+      reason: {
+        layer: 'campaign',
+        signals: ['31% like a message marked spam in another project on 2026-11-20'],
+      },
+    });
+    const kept = judge(
+      { ...caseOf(text), campaign: { ...match, label: 'ham', own: true } },
+      settings(),
+      empty(),
+    );
+    expect(kept.verdict).toBe('ham');
+    expect(kept.reason?.signals).toEqual([campaignSignal({ ...match, label: 'ham', own: true })]);
+    expect(kept.reason?.signals[0]).toBe('31% like a message marked not spam in this project on 2026-11-20');
+    // The lists come first: a campaign never outweighs the owner's allow list.
+    const allowed = judge(
+      { ...caseOf(text), campaign: { ...match, label: 'spam' } },
+      settings({ allow: [{ kind: 'phrase', value: 'price list' }] }),
+      empty(),
+    );
+    expect(allowed.reason?.layer).toBe('allow list');
   });
 
   it('the classifier’s reason names the signals that point the way of its verdict', () => {
@@ -130,21 +159,21 @@ describe('C39: each layer’s verdict, and its reason', () => {
       learner.learn(['word "catalogue"', `word "h${i}"`], false);
       learner.learn(['word "casino"', `word "s${i}"`], true);
     }
-    const models = layers(learner, new Learner());
+    const models = modelsOf(NO_PRIOR, learner);
     const ham = judge(
       { values: {}, honeypot: false, found: ['word "catalogue"'], copiesBefore: 0 },
       settings(),
       models,
     );
     expect(ham.verdict).toBe('ham');
-    expect(ham.reason).toEqual({ layer: 'classifier', signals: ['word "catalogue"'] });
+    expect(ham.reason).toEqual({ layer: 'project marks', signals: ['word "catalogue"'] });
     const mixed = judge(
       { values: {}, honeypot: false, found: ['word "catalogue"', 'word "casino"'], copiesBefore: 0 },
       settings(),
       models,
     );
     expect(mixed.verdict).toBe('unsure');
-    expect(mixed.reason).toEqual({ layer: 'classifier', signals: ['word "casino"'] });
+    expect(mixed.reason).toEqual({ layer: 'project marks', signals: ['word "casino"'] });
   });
 });
 
@@ -155,50 +184,42 @@ describe('C39: the classifier’s arithmetic', () => {
     tokens: new Map(tokens.map(([t, h, s]) => [t, [h, s] as const])),
   });
 
-  it("Robinson's probability of a token, from the counts of each model times its weight", () => {
-    const a = counts(10, 10, [['t', 1, 3]]);
-    // ham 1/10, spam 3/10: p = 0.75; n = 4: (0.45 × 0.5 + 4 × 0.75) / 4.45.
-    expect(tokenProbability('t', [{ counts: a, weight: 1 }])).toBeCloseTo(3.225 / 4.45, 12);
-    // Weighed twice, alone: the same ratios, twice the evidence.
-    expect(tokenProbability('t', [{ counts: a, weight: 2 }])).toBeCloseTo((0.225 + 8 * 0.75) / 8.45, 12);
-    // With another model that never saw it: its messages dilute the spam side only.
-    const b = counts(0, 20, []);
-    expect(
-      tokenProbability('t', [
-        { counts: a, weight: 1 },
-        { counts: b, weight: 1 },
-      ]),
-    ).toBeCloseTo((0.225 + 4 * (0.1 / (0.1 + 0.1))) / 4.45, 12);
-    expect(tokenProbability('unseen', [{ counts: a, weight: 1 }])).toBeUndefined();
-    expect(tokenProbability('t', [{ counts: counts(0, 10, [['t', 0, 3]]), weight: 1 }])).toBeUndefined();
-    expect(tokenProbability('t', [{ counts: counts(10, 0, [['t', 3, 0]]), weight: 1 }])).toBeUndefined();
+  it('a feature’s evidence: the log-ratio of its shares of spam and ham marks, Laplace-smoothed', () => {
+    const c = counts(10, 10, [
+      ['t', 1, 3],
+      ['rare', 0, 2],
+    ]);
+    // spam (3 + 1) / 12, ham (1 + 1) / 12: ln 2.
+    expect(evidence('t', c)).toBeCloseTo(Math.log(2), 12);
+    // Seen twice: too little.
+    expect(evidence('rare', c)).toBeUndefined();
+    expect(evidence('unseen', c)).toBeUndefined();
+    // Marks of one kind only say nothing yet.
+    expect(evidence('t', counts(0, 10, [['t', 0, 3]]))).toBeUndefined();
+    expect(evidence('t', counts(10, 0, [['t', 3, 0]]))).toBeUndefined();
   });
 
-  it('combines clues into a score, keeps those that say something, names the strongest each way, counts the strong', () => {
-    const c = counts(100, 100, [
-      ['spammy', 0, 50],
-      ['hammy', 50, 0],
-      ['bland', 10, 10],
-      ['lean', 4, 6],
+  it('the prior’s log-odds, calibrated: logistic(a·(bias + Σ weights) + b)', () => {
+    const prior: Prior = {
+      bias: -1,
+      calibration: [2, 0.5],
+      common: new Set(),
+      weights: new Map([
+        ['spammy', 3],
+        ['hammy', -2],
+      ]),
+    };
+    const z = 2 * (-1 + 3 - 2) + 0.5;
+    const result = score(['spammy', 'hammy', 'unknown', 'spammy'], prior, []);
+    expect(result.probability).toBeCloseTo(1 / (1 + Math.exp(-z)), 12);
+    expect(result.parts).toEqual([
+      { feature: 'spammy', layer: 'prior', weight: 6 },
+      { feature: 'hammy', layer: 'prior', weight: -4 },
     ]);
-    const models = [{ counts: c, weight: 1 }];
-    const pSpam = tokenProbability('spammy', models) ?? 0;
-    const pHam = tokenProbability('hammy', models) ?? 0;
-    const result = classify(['bland', 'lean', 'spammy', 'hammy'], models, 1);
-    // 'bland' (0.5) and 'lean' (0.59) say too little to be used.
-    expect(result.signals).toEqual([
-      { feature: 'spammy', p: pSpam },
-      { feature: 'hammy', p: pHam },
-    ]);
-    expect(result.strong).toBe(1);
-    expect(result.score).toBeCloseTo(0.5, 6);
-    const spam = classify(['spammy'], models);
-    const ham = classify(['hammy'], models);
-    expect(spam.score).toBeGreaterThan(0.95);
-    expect(ham.score).toBeLessThan(0.05);
-    expect(spam.score + ham.score).toBeCloseTo(1, 9);
-    expect(ham.strong).toBe(0);
-    expect(classify(['bland'], models)).toEqual({ score: 0.5, signals: [], strong: 0 });
+    // Explained each way: the layer that moved it most, its strongest signals first.
+    expect(explain(result.parts, true)).toEqual({ layer: 'prior', signals: [result.parts[0]] });
+    expect(explain(result.parts, false, 1)).toEqual({ layer: 'prior', signals: [result.parts[1]] });
+    expect(explain([], true)).toEqual({ layer: 'prior', signals: [] });
   });
 });
 

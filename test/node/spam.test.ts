@@ -6,13 +6,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadLists, PRIOR_PATH, readPrior } from '../../scripts/spam-lists.ts';
 import { NOT_IN_PRIOR, priorText, trainPrior } from '../../scripts/spam-prior.ts';
-import { chi2Q, classify, Learner } from '../../src/spam/classifier.ts';
+import { explain, Learner, type Prior, score } from '../../src/spam/classifier.ts';
 import { features, hostAndParents, looksGibberish, MAX_FEATURES } from '../../src/spam/features.ts';
 import { scoreVerdict } from '../../src/spam/judge.ts';
-import { priorCounts } from '../../src/spam/model.ts';
+import { priorOf } from '../../src/spam/model.ts';
 import { DEFAULT_THRESHOLD } from '../../src/spam/settings.ts';
 
 const lists = loadLists();
+const NO_PRIOR: Prior = { bias: 0, calibration: [1, 0], common: new Set(), weights: new Map() };
 
 describe('C39: what the classifier reads of a submission', () => {
   it('reads words, pairs, link domains with their parents, shorteners, disposable addresses and counts', () => {
@@ -85,28 +86,23 @@ describe('C39: what the classifier reads of a submission', () => {
 });
 
 describe('C39: the classifier', () => {
-  it('chi-squared: the tail of a known distribution', () => {
-    // For 2 degrees of freedom, Q(x) = e^(-x/2).
-    expect(chi2Q(2, 2)).toBeCloseTo(Math.exp(-1), 12);
-    // For 4, Q(x) = e^(-x/2) (1 + x/2).
-    expect(chi2Q(3, 4)).toBeCloseTo(Math.exp(-1.5) * 2.5, 12);
-    expect(chi2Q(0, 10)).toBe(1);
-  });
-
-  it('scores by the evidence, names the strongest signals, and is unsure without any', () => {
+  it('scores by the evidence of marks, names the strongest signals, and knows nothing without any', () => {
     const learner = new Learner();
     for (let i = 0; i < 20; i++) {
       learner.learn(['word "backlinks"', 'link domain bit.ly', `word "s${i}"`], true);
       learner.learn(['word "invoice"', 'word "thanks"', `word "h${i}"`], false);
     }
-    const models = [{ counts: learner, weight: 1 }];
-    const spam = classify(['word "backlinks"', 'link domain bit.ly'], models);
-    const ham = classify(['word "invoice"', 'word "thanks"'], models);
-    expect(spam.score).toBeGreaterThan(0.9);
-    expect(ham.score).toBeLessThan(0.1);
-    expect(spam.signals.map((s) => s.feature).sort()).toEqual(['link domain bit.ly', 'word "backlinks"']);
-    expect(spam.strong).toBe(2);
-    expect(classify(['word "never seen"'], models)).toEqual({ score: 0.5, signals: [], strong: 0 });
+    const layers = [{ layer: 'project marks' as const, counts: learner }];
+    const spam = score(['word "backlinks"', 'link domain bit.ly'], NO_PRIOR, layers);
+    const ham = score(['word "invoice"', 'word "thanks"'], NO_PRIOR, layers);
+    expect(spam.probability).toBeGreaterThan(0.9);
+    expect(ham.probability).toBeLessThan(0.1);
+    expect(
+      explain(spam.parts, true)
+        .signals.map((s) => s.feature)
+        .sort(),
+    ).toEqual(['link domain bit.ly', 'word "backlinks"']);
+    expect(score(['word "never seen"'], NO_PRIOR, layers)).toEqual({ probability: 0.5, parts: [] });
   });
 
   it('learning taken back leaves the counts as they were', () => {
@@ -129,19 +125,19 @@ describe('C39: the classifier', () => {
 });
 
 describe('C39: the prior the worker ships', () => {
-  it('is what the corpus training share makes, and holds no address domain', async () => {
+  it('is what the training lines of both corpora make, and weighs no address or link domain', async () => {
     const made = await trainPrior(lists);
     expect(readFileSync(PRIOR_PATH, 'utf8')).toBe(priorText(made));
-    expect(Object.keys(made.tokens).filter((f) => NOT_IN_PRIOR.test(f))).toEqual([]);
-    expect(Object.keys(made.tokens).length).toBeGreaterThan(10_000);
+    expect(Object.keys(made.weights).filter((f) => NOT_IN_PRIOR.test(f))).toEqual([]);
+    expect(Object.keys(made.weights).length).toBeGreaterThan(10_000);
+    // Calibrated: its scores were too timid on the form lines it never learnt.
+    expect(made.calibration[0]).toBeGreaterThan(1);
+    expect(made.common).toContain('word "the"');
   }, 120_000);
 
-  const verdictOf = (values: Record<string, string>) => {
-    const { score, strong } = classify(features(values, lists), [
-      { counts: priorCounts(readPrior()), weight: 1 },
-    ]);
-    return scoreVerdict(score, strong, DEFAULT_THRESHOLD);
-  };
+  const prior = priorOf(readPrior());
+  const verdictOf = (values: Record<string, string>) =>
+    scoreVerdict(score(features(values, lists), prior, []).probability, DEFAULT_THRESHOLD);
 
   it('never calls a short greeting spam, whatever address it comes from', () => {
     for (const email of ['jo@yahoo.com', 'jo@gmail.com', 'jo@hotmail.com', 'jo@aol.com']) {
@@ -149,8 +145,8 @@ describe('C39: the prior the worker ships', () => {
     }
   });
 
-  // A contact form's enquiries speak of orders, quotes and products, as the corpus's spam does:
-  // a few telling pairs are not enough to hold one (MIN_STRONG_CLUES), a pitch has many.
+  // A contact form's enquiries speak of orders, quotes and products, as spam does: the form corpus
+  // taught the prior which is which.
   it('never holds a short enquiry by the prior alone, and holds an SEO pitch', () => {
     const enquiries = [
       { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Engines\nand numbers' },

@@ -10,13 +10,14 @@ import { BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE } from '../../ops/inbox.ts
 import { MAX_STATS_DAYS } from '../../ops/stats.ts';
 import {
   DEFAULT_THRESHOLD,
-  HAM_CUTOFF,
   LIST_KINDS,
   MAX_ENTRY_LENGTH,
   MAX_LIST_ENTRIES,
   MAX_THRESHOLD,
   MIN_THRESHOLD,
   SPAM_MODES,
+  SPAM_SHARING,
+  UNSURE_BAND,
   VERDICTS,
 } from '../../spam/settings.ts';
 
@@ -177,7 +178,13 @@ export const SpamFilterBody = v.strictObject({
   threshold: v.optional(
     described(
       v.pipe(v.number(), v.minValue(MIN_THRESHOLD), v.maxValue(MAX_THRESHOLD)),
-      `The classifier's score above which a submission is spam (default ${DEFAULT_THRESHOLD}); from ${HAM_CUTOFF} up to it, unsure (to the inbox).`,
+      `The classifier's probability from which a submission is spam (default ${DEFAULT_THRESHOLD}); in the ${UNSURE_BAND} below it, unsure (to the inbox).`,
+    ),
+  ),
+  sharing: v.optional(
+    described(
+      v.picklist(SPAM_SHARING),
+      "both (the default): the project's marks teach the deployment's counts and campaigns, and it is judged with them; take: judged with them, teaching nothing; none: neither. Counts and signatures only, never text.",
     ),
   ),
   allow: v.optional(described(SpamListSchema, 'Always ham: replaces the list.')),

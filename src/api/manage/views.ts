@@ -5,7 +5,7 @@ import { DELIVERY_STATES, DISABLED_REASONS, FIELD_TYPES, KEY_KINDS } from '../..
 import { CHANNEL_KINDS, kindsOf } from '../../delivery/channels/index.ts';
 import { FileMetadataSchema } from '../../http/openapi.ts';
 import { described } from '../../http/query-values.ts';
-import { SPAM_LAYERS, SPAM_MODES, VERDICTS } from '../../spam/settings.ts';
+import { SPAM_LAYERS, SPAM_MODES, SPAM_SHARING, VERDICTS } from '../../spam/settings.ts';
 import { ListEntrySchema } from './schemas.ts';
 
 const iso = v.pipe(v.string(), v.isoTimestamp());
@@ -44,6 +44,10 @@ export const ProjectSchema = v.object({
   spamFilter: v.object({
     mode: v.picklist(SPAM_MODES),
     threshold: v.number(),
+    sharing: described(
+      v.picklist(SPAM_SHARING),
+      "What the project shares of its owner's marks with the deployment's other projects (of its place).",
+    ),
     allow: v.array(ListEntrySchema),
     block: v.array(ListEntrySchema),
     learned: described(

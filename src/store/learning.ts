@@ -1,0 +1,174 @@
+// C39: what a project's classifier, the deployment's counts and the campaign memory learn from the
+// owner's marks (spam_tokens and the project's learned_* counts, spam_shared_*, spam_campaigns),
+// following the marks exactly once each.
+import type { D1PreparedStatement } from '@cloudflare/workers-types';
+import { sql } from 'drizzle-orm';
+import { submissions } from '../../schema/tables.ts';
+import { gives, type SpamSharing } from '../spam/settings.ts';
+import { type CampaignWrite, campaignStatements, pruneCampaigns } from './campaigns.ts';
+import { type Db, storage } from './db.ts';
+import { waitingBefore } from './submissions.ts';
+
+/** The most features a project's classifier keeps: past it, those seen least are forgotten. */
+export const MAX_PROJECT_TOKENS = 20_000;
+/** The most features the deployment's counts keep (in each place). */
+export const MAX_SHARED_TOKENS = 100_000;
+
+/** A mark the project's classifier has not learnt as it is (the condition of submissions_untrained). */
+const UNTRAINED = sql`coalesce(${submissions.label}, '') <> coalesce(${submissions.trained}, '')`;
+
+export type ToTrain = {
+  id: string;
+  projectId: string;
+  data: string;
+  label: 'spam' | 'ham' | null;
+  trained: 'spam' | 'ham' | null;
+  /** What was learnt of it before is in the deployment's counts. */
+  shared: boolean;
+  /** What its project shares now. */
+  sharing: SpamSharing;
+};
+
+/** The submissions among `ids` whose mark the project's classifier has not learnt as it is. */
+export async function untrained(db: Db, ids: readonly string[]): Promise<ToTrain[]> {
+  if (ids.length === 0) return [];
+  const rows = await storage(() =>
+    db.all<Omit<ToTrain, 'shared'> & { shared: number }>(
+      sql`select s.id, s.project_id as projectId, s.data, s.label, s.trained, s.shared, p.spam_sharing as sharing
+          from submissions s join projects p on p.id = s.project_id
+          where s.id in (select value from json_each(${JSON.stringify(ids)}))
+          and coalesce(s.label, '') <> coalesce(s.trained, '')`,
+    ),
+  );
+  return rows.map((r) => ({ ...r, shared: r.shared === 1 }));
+}
+
+/** The sweep's share of the marks: those not learnt yet, received before `before`, oldest first. */
+export function untrainedBefore(db: Db, before: string, limit: number): Promise<string[]> {
+  return waitingBefore(db, UNTRAINED, before, limit);
+}
+
+/**
+ * Makes the project's classifier follow one submission's mark, in one D1 transaction: what it learnt
+ * of the submission before (`trained`) is taken back (from the deployment's counts too when it was
+ * `shared`), what its owner says now (`label`) is learnt (and given to the deployment when its
+ * project gives), its campaign entry follows (`campaign`: its signature, or none when too short),
+ * and `trained` becomes `label`. Every statement holds only while the row is as it was read, so a
+ * mark learnt twice (two consumers, the sweep beside one) or changed meanwhile changes nothing
+ * here, and is learnt as it is by the next pass. Then, past MAX_PROJECT_TOKENS, the features seen
+ * least are forgotten, and campaigns past their bounds.
+ */
+export async function train(
+  db: Db,
+  row: ToTrain,
+  found: readonly string[],
+  campaign: CampaignWrite,
+  now: number,
+): Promise<void> {
+  const d1 = db.$client;
+  const tokens = JSON.stringify([...new Set(found)]);
+  const guard = `exists (select 1 from submissions where id = ?5 and coalesce(trained, '') = ?6 and coalesce(label, '') = ?7 and shared = ?8)`;
+  const asRead = [row.id, row.trained ?? '', row.label ?? '', row.shared ? 1 : 0] as const;
+  const giving = row.label !== null && gives(row.sharing);
+  const statements: D1PreparedStatement[] = [];
+  const change = (kind: 'spam' | 'ham', sign: 1 | -1, shared: boolean) => {
+    const [ham, spam] = kind === 'ham' ? [sign, 0] : [0, sign];
+    statements.push(
+      d1
+        .prepare(
+          `insert into spam_tokens (project_id, token, ham, spam)
+           select ?1, value, max(?2, 0), max(?3, 0) from json_each(?4) where ${guard}
+           on conflict (project_id, token) do update set ham = max(ham + ?2, 0), spam = max(spam + ?3, 0)`,
+        )
+        .bind(row.projectId, ham, spam, tokens, ...asRead),
+      d1
+        .prepare(
+          `update projects set learned_ham = max(learned_ham + ?2, 0), learned_spam = max(learned_spam + ?3, 0)
+           where id = ?1 and ${guard}`,
+        )
+        // The same parameters as above (?4 unused here): one guard, word for word.
+        .bind(row.projectId, ham, spam, tokens, ...asRead),
+    );
+    if (!shared) return;
+    statements.push(
+      d1
+        .prepare(
+          `insert into spam_shared_tokens (token, ham, spam)
+           select value, max(?2, 0), max(?3, 0) from json_each(?4) where ${guard}
+           on conflict (token) do update set ham = max(ham + ?2, 0), spam = max(spam + ?3, 0)`,
+        )
+        .bind(row.projectId, ham, spam, tokens, ...asRead),
+      d1
+        .prepare(
+          `update spam_shared_totals set ham = max(ham + ?2, 0), spam = max(spam + ?3, 0)
+           where id = 1 and ${guard}`,
+        )
+        .bind(row.projectId, ham, spam, tokens, ...asRead),
+    );
+  };
+  if (row.trained !== null) change(row.trained, -1, row.shared);
+  if (row.label !== null) change(row.label, 1, giving);
+  const guarded = {
+    sql: `exists (select 1 from submissions where id = ?1 and coalesce(trained, '') = ?2 and coalesce(label, '') = ?3 and shared = ?4)`,
+    params: asRead,
+  };
+  const nowIso = new Date(now).toISOString();
+  statements.push(
+    ...campaignStatements(
+      d1,
+      guarded,
+      { submissionId: row.id, projectId: row.projectId, label: row.label, shared: giving, now: nowIso },
+      campaign,
+    ),
+    d1
+      .prepare(
+        'delete from spam_tokens where project_id = ? and ham = 0 and spam = 0 and token in (select value from json_each(?))',
+      )
+      .bind(row.projectId, tokens),
+    d1
+      .prepare(
+        'delete from spam_shared_tokens where ham = 0 and spam = 0 and token in (select value from json_each(?))',
+      )
+      .bind(tokens),
+    d1
+      .prepare(
+        `delete from spam_tokens where project_id = ?1 and token in (
+           select token from spam_tokens where project_id = ?1 order by ham + spam, token
+           limit max((select count(*) from spam_tokens where project_id = ?1) - ?2, 0))`,
+      )
+      .bind(row.projectId, MAX_PROJECT_TOKENS),
+    d1
+      .prepare(
+        `delete from spam_shared_tokens where token in (
+           select token from spam_shared_tokens order by ham + spam, token
+           limit max((select count(*) from spam_shared_tokens) - ?1, 0))`,
+      )
+      .bind(MAX_SHARED_TOKENS),
+    ...pruneCampaigns(d1, row.projectId, now),
+    d1
+      .prepare(
+        `update submissions set trained = label, shared = ?4
+         where id = ?1 and coalesce(trained, '') = ?2 and coalesce(label, '') = ?3 and shared = ?5`,
+      )
+      .bind(row.id, row.trained ?? '', row.label ?? '', giving ? 1 : 0, row.shared ? 1 : 0),
+  );
+  await storage(() => d1.batch(statements));
+}
+
+/**
+ * A project's marks as none of this place's deployment counts hold them: its copy's, after a move
+ * (what they gave stays counted in the place they were given in, and is never taken back here).
+ */
+export async function unshareMarks(db: Db, projectId: string): Promise<void> {
+  await storage(() =>
+    db.run(sql`update submissions set shared = 0 where project_id = ${projectId} and shared = 1`),
+  );
+}
+
+/** How many features a project's classifier keeps now (its storage, for the owner and the tests). */
+export async function learnedFeatures(db: Db, projectId: string): Promise<number> {
+  const [row] = await storage(() =>
+    db.all<{ n: number }>(sql`select count(*) as n from spam_tokens where project_id = ${projectId}`),
+  );
+  return row?.n ?? 0;
+}
