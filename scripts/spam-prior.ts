@@ -23,7 +23,7 @@ export const MIN_SIGHTINGS = 3;
  */
 export const NOT_IN_PRIOR = /^(?:address|link) domain /;
 /** What one mail of the public corpus counts for, beside one form message. */
-export const PRIOR_MAIL_WEIGHT = 0.1;
+export const PRIOR_MAIL_WEIGHT = 0.3;
 /**
  * Features found in at least this share of the training lines (a twentieth) are common: the owner's marks and
  * the deployment's counts never weigh them (spam/classifier.ts), since a few marks of short notes

@@ -33,4 +33,4 @@ CREATE TABLE `spam_shared_totals` (
 ALTER TABLE `projects` ADD `spam_sharing` text DEFAULT 'both' NOT NULL;--> statement-breakpoint
 ALTER TABLE `submissions` ADD `shared` integer DEFAULT false NOT NULL;--> statement-breakpoint
 INSERT INTO `spam_shared_totals` (`id`, `ham`, `spam`) VALUES (1, 0, 0);--> statement-breakpoint
-UPDATE `projects` SET `spam_threshold` = 0.75 WHERE `spam_threshold` = 0.5;
+UPDATE `projects` SET `spam_threshold` = 0.78 WHERE `spam_threshold` = 0.5;

@@ -47,7 +47,7 @@ export const MAX_ENTRY_LENGTH = 200;
  * the project's threshold (DEFAULT_THRESHOLD unless its owner moves it), spam; in the UNSURE_BAND
  * below it, unsure, which goes to the inbox, never to spam; below, ham.
  */
-export const DEFAULT_THRESHOLD = 0.75;
+export const DEFAULT_THRESHOLD = 0.78;
 export const MIN_THRESHOLD = 0.3;
 export const MAX_THRESHOLD = 0.99;
 export const UNSURE_BAND = 0.3;

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadFormCorpus } from '../../bench/form-corpus.ts';
 import { loadLists, PRIOR_PATH, readPrior } from '../../scripts/spam-lists.ts';
 import { NOT_IN_PRIOR, priorText, trainPrior } from '../../scripts/spam-prior.ts';
 import { explain, Learner, type Prior, score } from '../../src/spam/classifier.ts';
@@ -138,6 +139,27 @@ describe('C39: the prior the worker ships', () => {
   const prior = priorOf(readPrior());
   const verdictOf = (values: Record<string, string>) =>
     scoreVerdict(score(features(values, lists), prior, []).probability, DEFAULT_THRESHOLD);
+
+  it('is calibrated: on the form corpus’s held-out lines, what the default threshold means (docs/spam.md), and scores that rise with the share of spam', () => {
+    const held = loadFormCorpus()
+      .filter((l) => l.heldOut)
+      .map((l) => ({ spam: l.spam, p: score(features(l.values, lists), prior, []).probability }));
+    const spam = held.filter((l) => l.spam);
+    const genuine = held.filter((l) => !l.spam);
+    const isHeld = (l: { p: number }) => scoreVerdict(l.p, DEFAULT_THRESHOLD) === 'spam';
+    expect(spam.filter(isHeld).length / spam.length).toBeGreaterThanOrEqual(0.8);
+    expect(genuine.filter(isHeld).length / genuine.length).toBeLessThanOrEqual(1 / 50);
+    const unsure = genuine.filter((l) => scoreVerdict(l.p, DEFAULT_THRESHOLD) === 'unsure').length;
+    expect(unsure / genuine.length).toBeLessThanOrEqual(0.15);
+    // Low, middle and high scores: the share of spam among them rises, from few to nearly all.
+    const share = (lo: number, hi: number) => {
+      const band = held.filter((l) => l.p >= lo && l.p < hi);
+      return band.filter((l) => l.spam).length / band.length;
+    };
+    expect(share(0, 0.3)).toBeLessThan(0.1);
+    expect(share(0.3, 0.7)).toBeGreaterThan(share(0, 0.3));
+    expect(share(0.7, 1.01)).toBeGreaterThan(0.9);
+  });
 
   it('never calls a short greeting spam, whatever address it comes from', () => {
     for (const email of ['jo@yahoo.com', 'jo@gmail.com', 'jo@hotmail.com', 'jo@aol.com']) {
