@@ -104,7 +104,14 @@ describe('C40: form analytics in Chromium', () => {
     await third.goto('about:blank');
     const s = await statsWhen((x) => {
       const d = today(x);
-      return d?.views === 5 && d.starts === 3 && d.accepted === 2 && x.dropOff.some((f) => f.visitors > 0);
+      // The submit events (their time to submit) may land in a batch after the counts': waited for too.
+      return (
+        d?.views === 5 &&
+        d.starts === 3 &&
+        d.accepted === 2 &&
+        x.dropOff.some((f) => f.visitors > 0) &&
+        x.medianSecondsToSubmit !== null
+      );
     });
     expect(today(s)).toMatchObject({
       views: 5,
