@@ -63,6 +63,31 @@ async function teach(tag: string, sharing?: SpamSharing) {
   return { a, spam, ham };
 }
 
+describe("C39: an owner's marks", () => {
+  it('outweigh the prior on what they cover: a pitch the prior holds is ham once its owner marked three like it not spam', async () => {
+    const offer = (i: number) => ({ message: `Casino bonus ${i}: free spins today` });
+    const fresh = await project('none');
+    const before = await sendAndJudge(fresh.apiKey, fresh.projectId, offer(100));
+    expect([before.verdict, reasonOf(before).layer]).toEqual(['spam', 'prior']);
+    // A casino's own form: its owner says such offers are what their visitors send.
+    const p = await project('none');
+    const ham: string[] = [];
+    const spam: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ham.push((await sendAndJudge(p.apiKey, p.projectId, offer(i))).id);
+      spam.push(
+        (await sendAndJudge(p.apiKey, p.projectId, { message: `Wholesale plimsol harbent ${i}` })).id,
+      );
+    }
+    await mark(p.projectId, ham, 'ham');
+    await mark(p.projectId, spam, 'spam');
+    const after = await sendAndJudge(p.apiKey, p.projectId, offer(100));
+    expect(after.verdict).toBe('ham');
+    expect(reasonOf(after).layer).toBe('project marks');
+    expect(reasonOf(after).signals.join(' ')).toMatch(/casino|bonus|spins/);
+  });
+});
+
 describe("C39: the deployment's counts", () => {
   it('a new project judges with what another project’s owner marked: give and take, take only; neither does not', async () => {
     await teach('q');
