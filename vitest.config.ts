@@ -22,6 +22,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(new URL('./schema/migrations', import.meta.url).pathname);
   return {
     test: {
+      // Two files at a time: the tool's tests mostly wait on the processes they start (a dev server,
+      // a deploy's stand-in), so on two cores one file at a time leaves a core idle for most of a run.
+      maxWorkers: 2,
       projects: [
         {
           // The worker, inside workerd, against a real local D1.

@@ -106,11 +106,17 @@ beforeAll(async () => {
   mkdirSync(logs, { recursive: true });
   port = await freePort();
   // `npm run dev` in the copy, as a user starts it: its example project and key, in .wrangler/.
-  dev = spawn('npm', ['run', 'dev', '--', '--port', String(port), '--ip', '127.0.0.1'], {
-    cwd: project,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    detached: true,
-  });
+  // Its devtools port too: another test file's server may be starting at the same moment (9229).
+  const inspector = String(await freePort());
+  dev = spawn(
+    'npm',
+    ['run', 'dev', '--', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', inspector],
+    {
+      cwd: project,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+      detached: true,
+    },
+  );
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm run dev did not start:\n${log}`)), 120_000);

@@ -123,7 +123,20 @@ export async function startDev(
   port: number,
   extra: string[] = [],
 ): Promise<{ process: ChildProcess; log: () => string }> {
-  const args = ['--persist-to', dir, '--port', String(port), '--ip', '127.0.0.1', ...extra];
+  // Its own devtools port too: wrangler takes 9229 when it looks free, and two test files starting
+  // their servers at once would both take it.
+  const inspector = String(await freePort());
+  const args = [
+    '--persist-to',
+    dir,
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--inspector-port',
+    inspector,
+    ...extra,
+  ];
   const dev = spawn('npm', ['run', 'dev', '--', ...args], {
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
     detached: true,
