@@ -188,13 +188,15 @@ function caught(tests: string[]): boolean {
 }
 
 export function main(argv: string[]): number {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: argv,
     options: { only: { type: 'string', multiple: true }, list: { type: 'boolean' } },
     allowPositionals: true,
   });
+  // `--only 3 9`: the numbers after the first are positionals.
+  const only = values.only === undefined ? undefined : [...values.only, ...positionals].map(Number);
   const chosen = MUTANTS.map((m, i) => ({ ...m, n: i + 1 })).filter(
-    (m) => values.only === undefined || values.only.map(Number).includes(m.n),
+    (m) => only === undefined || only.includes(m.n),
   );
   if (values.list) {
     for (const m of chosen) console.log(`${String(m.n).padStart(2)}. ${m.rule}  (${m.file})`);
