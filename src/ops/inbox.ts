@@ -42,7 +42,7 @@ export type SubmissionView = {
 export const reasonOf = (stored: string | null) =>
   stored === null ? null : (JSON.parse(stored) as SpamReason);
 
-/** C39: a reason in one line, for a CSV cell or a terminal: `classifier: link domain bit.ly; url shortener`. */
+/** C39: a reason in one line, for a CSV cell or a terminal: `prior: link domain bit.ly; url shortener`. */
 export function reasonText(reason: SpamReason | null): string {
   if (reason === null) return '';
   return reason.signals.length === 0 ? reason.layer : `${reason.layer}: ${reason.signals.join('; ')}`;

@@ -34,7 +34,7 @@ const SUBMISSION_EXAMPLE = {
   files: [],
   spamVerdict: 'ham',
   spamScore: 0.03,
-  spamReason: { layer: 'classifier', signals: ['word "slides"', 'words "the workshop"'] },
+  spamReason: { layer: 'project marks', signals: ['word "slides"', 'words "the workshop"'] },
 };
 
 /** Rebuilding search over HTTP indexes this many now; the minute's sweep does the rest. */

@@ -148,7 +148,7 @@ export const SubmissionSchema = v.object({
   spamScore: described(v.nullable(v.number()), 'From 0 (ham) to 1 (spam); null when not judged.'),
   spamReason: described(
     v.nullable(v.object({ layer: v.picklist(SPAM_LAYERS), signals: v.array(v.string()) })),
-    'The layer that decided, and for the classifier its strongest signals.',
+    "The layer that decided (the classifier's: the one that moved its score most: project marks, deployment, prior) and its strongest signals.",
   ),
 });
 

@@ -69,7 +69,9 @@ export const StoredItem = v.object({
   ),
   spamReason: v.pipe(
     v.nullable(v.object({ layer: v.picklist(SPAM_LAYERS), signals: v.array(v.string()) })),
-    v.description('The layer that decided, and for the classifier its strongest signals (C39).'),
+    v.description(
+      "The layer that decided (the classifier's: the one that moved its score most) and its strongest signals (C39).",
+    ),
   ),
 });
 
@@ -124,6 +126,6 @@ export const STORED_EXAMPLE = {
     message: 'Hello!',
   },
   spam: false,
-  spamScore: 0.5,
-  spamReason: { layer: 'classifier', signals: [] },
+  spamScore: 0.08,
+  spamReason: { layer: 'prior', signals: ['word "hello"'] },
 };
