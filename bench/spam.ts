@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadLists, readPrior } from '../scripts/spam-lists.ts';
 import { campaignOf } from '../src/jobs/verdicts.ts';
-import { bandKeys, campaignText, packSignature, signature } from '../src/spam/campaign.ts';
+import { bandKeys, campaignText, signature } from '../src/spam/campaign.ts';
 import { type Counts, Learner, score } from '../src/spam/classifier.ts';
 import { features, type Lists } from '../src/spam/features.ts';
 import { judge as judgeCase, modelsOf, scoreVerdict } from '../src/spam/judge.ts';
@@ -118,6 +118,8 @@ console.log(
 );
 
 // Calibration: among the held-out lines a new project scores in each band, the share that is spam.
+// Each line scored once by the prior alone, as a new project scores it (the curve reads them too).
+const formScores = held.map((s) => ({ spam: s.spam, p: score(s.found, prior, []).probability }));
 const bands: [number, number][] = [
   [0, 0.1],
   [0.1, 0.3],
@@ -127,10 +129,7 @@ const bands: [number, number][] = [
   [0.9, 1.01],
 ];
 const calibration = bands.map(([lo, hi]) => {
-  const inBand = held.filter((s) => {
-    const p = score(s.found, prior, []).probability;
-    return p >= lo && p < hi;
-  });
+  const inBand = formScores.filter((s) => s.p >= lo && s.p < hi);
   const spam = inBand.filter((s) => s.spam).length;
   return `${lo.toFixed(1)}–${Math.min(hi, 1).toFixed(1)}: ${spam}/${inBand.length} spam`;
 });
@@ -150,7 +149,7 @@ Object.values(TEMPLATES).forEach((template, i) => {
     projectId: 'A',
     label: 'spam',
     shared: true,
-    signature: packSignature(signature(text)),
+    signature: signature(text),
     markedAt: '2026-11-26T00:00:00.000Z',
   };
   for (let n = 0; n < 20; n++) {
@@ -172,7 +171,7 @@ const spamMarks: CampaignMark[] = form
       projectId: 'A',
       label: 'spam',
       shared: true,
-      signature: packSignature(signature(t)),
+      signature: signature(t),
       markedAt: '2026-11-26T00:00:00.000Z',
     };
     return [mark];
@@ -230,7 +229,6 @@ for (const k of [0, 10, 25, 50, 100]) {
 }
 
 // What the dashboard's threshold slider shows at each value (data/spam-curve.json, committed).
-const formScores = held.map((s) => ({ spam: s.spam, p: score(s.found, prior, []).probability }));
 const curve = [];
 for (let t = MIN_THRESHOLD; t <= MAX_THRESHOLD + 1e-9; t = Math.round((t + 0.01) * 100) / 100) {
   const f = measure(formScores, t);

@@ -8,7 +8,7 @@ import type { DeliveryMessage } from '../src/delivery/outbox.ts';
 import worker from '../src/index.ts';
 import { database } from '../src/store/db.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
-import { expectEnvelope, submitWithEnv, VALID_BODY } from './helpers.ts';
+import { expectEnvelope, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 
 /**
  * Runs the worker's queue handler on one message, as Cloudflare would. getQueueResult says which
@@ -38,6 +38,16 @@ async function handle(body: DeliveryMessage, attempts: number, environment: Env)
  */
 export function consumeOutbox(submissionIds: string[], environment: Env = env, place?: string) {
   return handle({ submissionIds, ...(place === undefined ? {} : { place }) }, 1, environment);
+}
+
+/** Sends the values and runs the consumer on what was stored, as the queue would; returns the row. */
+export async function sendAndJudge(key: string, projectId: string, values: Record<string, unknown>) {
+  const before = new Set((await storedRows(projectId)).map((r) => r.id));
+  await expectEnvelope(await submit({ key, json: values }), 201);
+  const row = (await storedRows(projectId)).find((r) => !before.has(r.id));
+  if (row === undefined) throw new Error('not stored');
+  await consumeOutbox([row.id]);
+  return (await storedRows(projectId)).find((r) => r.id === row.id) as typeof row;
 }
 
 /**

@@ -21,7 +21,7 @@ import {
 } from '../src/store/learning.ts';
 import { asTool, expectEnvelope, fetchWorker, seedProject, storedRows, submit } from './helpers.ts';
 import { api, ok, problem, secretKeyOf } from './manage/helpers.ts';
-import { consumeOutbox } from './queue.ts';
+import { consumeOutbox, sendAndJudge } from './queue.ts';
 
 const db = database(env.DB);
 
@@ -45,16 +45,6 @@ async function project(spamFilter?: Parameters<typeof updateProject>[2]['spamFil
   if (spamFilter !== undefined) await updateProject(asTool(), p.projectId, { spamFilter });
   if (withWebhook) await addWebhook(asTool(), p.projectId, 'https://hooks.example/forms');
   return p;
-}
-
-/** Sends the values and runs the consumer on what was stored, as the queue would; returns the row. */
-async function sendAndJudge(key: string, projectId: string, values: Record<string, unknown>) {
-  const before = new Set((await storedRows(projectId)).map((r) => r.id));
-  await expectEnvelope(await submit({ key, json: values }), 201);
-  const row = (await storedRows(projectId)).find((r) => !before.has(r.id));
-  if (row === undefined) throw new Error('not stored');
-  await consumeOutbox([row.id]);
-  return (await storedRows(projectId)).find((r) => r.id === row.id) as typeof row;
 }
 
 const deliveriesOf = (submissionId: string) =>

@@ -13,8 +13,8 @@ import type { SpamSharing } from '../src/spam/settings.ts';
 import { CAMPAIGN_DAYS, MAX_PROJECT_CAMPAIGNS } from '../src/store/campaigns.ts';
 import { database } from '../src/store/db.ts';
 import { train, untrained } from '../src/store/learning.ts';
-import { asTool, expectEnvelope, seedProject, storedRows, submit } from './helpers.ts';
-import { consumeOutbox } from './queue.ts';
+import { asTool, seedProject } from './helpers.ts';
+import { consumeOutbox, sendAndJudge } from './queue.ts';
 
 const db = database(env.DB);
 
@@ -22,16 +22,6 @@ async function project(sharing?: SpamSharing) {
   const p = await seedProject();
   if (sharing !== undefined) await updateProject(asTool(), p.projectId, { spamFilter: { sharing } });
   return p;
-}
-
-/** Sends the values and runs the consumer on what was stored, as the queue would; returns the row. */
-async function sendAndJudge(key: string, projectId: string, values: Record<string, unknown>) {
-  const before = new Set((await storedRows(projectId)).map((r) => r.id));
-  await expectEnvelope(await submit({ key, json: values }), 201);
-  const row = (await storedRows(projectId)).find((r) => !before.has(r.id));
-  if (row === undefined) throw new Error('not stored');
-  await consumeOutbox([row.id]);
-  return (await storedRows(projectId)).find((r) => r.id === row.id) as typeof row;
 }
 
 /** Marks the rows as the owner would, and lets the consumer learn them. */

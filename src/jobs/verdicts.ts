@@ -4,14 +4,7 @@
 // counts) and of the campaigns marked lately. The form post itself costs nothing more: one D1
 // round trip.
 import { sha256Text } from '../lib/hex.ts';
-import {
-  bandKeys,
-  campaignText,
-  SAME_CAMPAIGN,
-  signature,
-  similarity,
-  unpackSignature,
-} from '../spam/campaign.ts';
+import { bandKeys, campaignText, SAME_CAMPAIGN, signature, similarity } from '../spam/campaign.ts';
 import { features } from '../spam/features.ts';
 import { type CampaignMatch, comparedText, judge, modelsOf } from '../spam/judge.ts';
 import { type Assets, loadModel } from '../spam/model.ts';
@@ -40,9 +33,7 @@ export function campaignOf(
   if (sig === undefined) return undefined;
   let best: CampaignMatch | undefined;
   for (const c of candidates) {
-    const theirs = unpackSignature(c.signature);
-    if (theirs === undefined) continue;
-    const alike = similarity(sig, theirs);
+    const alike = similarity(sig, c.signature);
     if (alike < SAME_CAMPAIGN) continue;
     const match: CampaignMatch = {
       label: c.label,

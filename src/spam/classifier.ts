@@ -24,8 +24,7 @@ export type Prior = {
 };
 
 /** The layers of what a project learnt: its owner's marks, and the deployment's counts. */
-export const COUNTED_LAYERS = ['project marks', 'deployment'] as const;
-export type CountedLayer = (typeof COUNTED_LAYERS)[number];
+export type CountedLayer = 'project marks' | 'deployment';
 export type ScoreLayer = CountedLayer | 'prior';
 
 export type Signal = { feature: string; layer: ScoreLayer; weight: number };

@@ -4,6 +4,7 @@
 // MAX_PROJECT_CAMPAIGNS a project and MAX_CAMPAIGNS a place, the oldest forgotten first; gone with
 // its submission.
 import type { D1Database, D1PreparedStatement } from '@cloudflare/workers-types';
+import { unpackSignature } from '../spam/campaign.ts';
 
 /** How long a marked message is remembered as a campaign. */
 export const CAMPAIGN_DAYS = 14;
@@ -17,7 +18,8 @@ export type CampaignMark = {
   projectId: string;
   label: 'spam' | 'ham';
   shared: boolean;
-  signature: string;
+  /** Unpacked once, as read. */
+  signature: number[];
   markedAt: string;
 };
 
@@ -98,35 +100,40 @@ export function pruneCampaigns(d1: D1Database, projectId: string, now: number): 
 
 /**
  * The marked messages of the last CAMPAIGN_DAYS that share a band key with those given: the
- * project's own, and (when it takes from the deployment) those other projects gave as spam. A mark
- * of not spam protects its copies in its own project only: one owner's word never lets a campaign
- * through everywhere.
+ * project's own, and those other projects gave as spam (kept only when the project takes from the
+ * deployment, which its row, read in the same batch, says: store/spam.ts). A mark of not spam
+ * protects its copies in its own project only: one owner's word never lets a campaign through
+ * everywhere.
  */
 export function candidatesStatement(
   d1: D1Database,
   projectId: string,
-  takes: boolean,
   bands: readonly string[],
   since: string,
 ): D1PreparedStatement {
   return d1
     .prepare(
       `select submission_id as submissionId, project_id as projectId, label, shared, signature, marked_at as markedAt
-       from spam_campaigns where marked_at >= ?3 and (project_id = ?1 or (?2 = 1 and shared = 1 and label = 'spam'))
-       and submission_id in (select submission_id from spam_campaign_bands where band in (select value from json_each(?4)))
+       from spam_campaigns where marked_at >= ?2 and (project_id = ?1 or (shared = 1 and label = 'spam'))
+       and submission_id in (select submission_id from spam_campaign_bands where band in (select value from json_each(?3)))
        order by marked_at desc limit 50`,
     )
-    .bind(projectId, takes ? 1 : 0, since, JSON.stringify(bands));
+    .bind(projectId, since, JSON.stringify(bands));
 }
 
-/** Rows of candidatesStatement as marks. */
+/** Rows of candidatesStatement as marks (a signature that does not read back is left out). */
 export function marksOf(rows: readonly Record<string, unknown>[]): CampaignMark[] {
-  return rows.map((r) => ({
-    submissionId: String(r.submissionId),
-    projectId: String(r.projectId),
-    label: r.label === 'ham' ? 'ham' : 'spam',
-    shared: r.shared === 1,
-    signature: String(r.signature),
-    markedAt: String(r.markedAt),
-  }));
+  return rows.flatMap((r) => {
+    const signature = unpackSignature(String(r.signature));
+    if (signature === undefined) return [];
+    const mark: CampaignMark = {
+      submissionId: String(r.submissionId),
+      projectId: String(r.projectId),
+      label: r.label === 'ham' ? 'ham' : 'spam',
+      shared: r.shared === 1,
+      signature,
+      markedAt: String(r.markedAt),
+    };
+    return [mark];
+  });
 }

@@ -132,8 +132,8 @@ export async function filtersOf(
            group by content_hash`,
         )
         .bind(id, JSON.stringify(hashes), since),
-      // Whether it takes is known only once its row is read: those of every project, filtered below.
-      candidatesStatement(d1, id, true, bands, campaignsSince),
+      // Whether it takes is known only once its row is read: others' marks are filtered below.
+      candidatesStatement(d1, id, bands, campaignsSince),
     );
   }
   statements.push(
