@@ -108,7 +108,8 @@ export async function buildWorker(outdir = WORKER_DIR, minify = true): Promise<W
  */
 export function startupModules(metafile: Metafile): Map<string, number> {
   const outputs = metafile.outputs;
-  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
+  // The worker's own entry: each chunk loaded by import() is an entry point of esbuild's too.
+  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === 'src/index.ts');
   const seen = new Set<string>();
   const queue = entry === undefined ? [] : [entry];
   for (let path = queue.pop(); path !== undefined; path = queue.pop()) {
