@@ -14,9 +14,15 @@ import { campaignOf } from '../src/jobs/verdicts.ts';
 import { bandKeys, campaignText, signature } from '../src/spam/campaign.ts';
 import { type Counts, Learner, score } from '../src/spam/classifier.ts';
 import { features, type Lists } from '../src/spam/features.ts';
-import { judge as judgeCase, modelsOf, scoreVerdict } from '../src/spam/judge.ts';
+import { type Case, judge as judgeCase, modelsOf, scoreVerdict } from '../src/spam/judge.ts';
 import { priorOf } from '../src/spam/model.ts';
-import { DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD, type SpamSettings } from '../src/spam/settings.ts';
+import {
+  DEFAULT_THRESHOLD,
+  MAX_THRESHOLD,
+  MIN_THRESHOLD,
+  SIGNALS_OFF,
+  type SpamSettings,
+} from '../src/spam/settings.ts';
 import type { CampaignMark } from '../src/store/campaigns.ts';
 import { type FormSample, loadFormCorpus } from './form-corpus.ts';
 import { loadCorpus, split } from './spam-corpus.ts';
@@ -49,14 +55,21 @@ const settings: SpamSettings = {
   sharing: 'both',
   allow: [],
   block: [],
+  ...SIGNALS_OFF,
 };
 type Tally = { spam: number; spamHeld: number; ham: number; hamHeld: number; unsure: number };
-function tally(lines: Line[], own: Counts, shared?: Counts): Tally {
+function tally(
+  lines: Line[],
+  own: Counts,
+  shared?: Counts,
+  sent: Pick<Case, 'signals' | 'language'> = {},
+  expect: Partial<SpamSettings> = {},
+): Tally {
   const t: Tally = { spam: 0, spamHeld: 0, ham: 0, hamHeld: 0, unsure: 0 };
   for (const s of lines) {
     const { verdict } = judgeCase(
-      { values: s.values, honeypot: false, found: s.found, copiesBefore: 0 },
-      settings,
+      { values: s.values, honeypot: false, found: s.found, copiesBefore: 0, ...sent },
+      { ...settings, ...expect },
       modelsOf(prior, own, shared),
     );
     if (s.spam) {
@@ -116,6 +129,35 @@ const deployment = ORDERS.map((seed) => {
 console.log(
   `  a new project taking from a deployment taught 30 marks elsewhere (five orders): ${line(deployment)}`,
 );
+// C39: the form's signals that move a score (src/spam/signals.ts), on the same held-out lines of a
+// new project: what each costs a genuine message, and what it adds against spam.
+console.log('  the same lines with the signals that move a score (a new project):');
+const SIGNALLED: [string, Pick<Case, 'signals' | 'language'>, Partial<SpamSettings>][] = [
+  ['a browser through the widget', { signals: { page: true, token: 'valid' } }, {}],
+  [
+    'a script (curl: its user agent, no Accept-Language, no token)',
+    { signals: { page: true, token: 'missing', agent: 'curl', noLanguage: true } },
+    {},
+  ],
+  ['a browser without the widget (no token)', { signals: { page: true, token: 'missing' } }, {}],
+  [
+    'from a country not expected',
+    { signals: { page: true, token: 'valid', country: 'RU' } },
+    { countries: ['DE'] },
+  ],
+  [
+    'in a language not expected',
+    { signals: { page: true, token: 'valid' }, language: 'ru' },
+    { languages: ['de'] },
+  ],
+  [
+    'a script from a country not expected',
+    { signals: { page: true, token: 'missing', agent: 'curl', noLanguage: true, country: 'RU' } },
+    { countries: ['DE'] },
+  ],
+];
+for (const [what, sent, expect] of SIGNALLED)
+  console.log(`    ${what}: ${line(tally(held, NONE, undefined, sent, expect))}`);
 
 // Calibration: among the held-out lines a new project scores in each band, the share that is spam.
 // Each line scored once by the prior alone, as a new project scores it (the curve reads them too).

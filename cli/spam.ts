@@ -1,5 +1,6 @@
 // `forms spam …`: a project's spam filter (C39): what it does with spam, the threshold, the allow
-// and block lists, and how much it learnt from its owner's marks. Marks themselves are
+// and block lists, the form's signals (the widget required, a proof of work, the expected countries
+// and languages), and how much it learnt from its owner's marks. Marks themselves are
 // `forms inbox mark … --as spam|not-spam`.
 import { type Command, Option } from 'commander';
 import type { ProjectView } from '../src/ops/project-view.ts';
@@ -38,6 +39,10 @@ function filterText(projectId: string, f: Filter): string {
     `Spam filter of ${projectId}: ${MODE_TEXT[f.mode]}`,
     `Threshold: ${f.threshold} (spam from this probability on; unsure, to the inbox, from ${unsureFrom(f.threshold)} up to it)`,
     `Sharing: ${SHARING_TEXT[f.sharing]}`,
+    `Widget required: ${f.requireWidget ? 'yes: a page post without its token is spam' : 'no: a missing token is one signal among others'}`,
+    `Proof of work: ${f.proofOfWork ? 'required: a post without one is refused (400)' : 'off'}`,
+    `Expected countries: ${f.countries.length === 0 ? 'any' : f.countries.join(', ')}`,
+    `Expected languages: ${f.languages.length === 0 ? 'any' : f.languages.join(', ')}`,
     `Learnt from your marks: ${f.learned.spam} spam, ${f.learned.ham} not spam`,
     'Always allowed:',
     ...listText(f.allow),
@@ -45,6 +50,24 @@ function filterText(projectId: string, f: Filter): string {
     ...listText(f.block),
   ].join('\n');
 }
+
+const ON_OFF = ['on', 'off'];
+/** A comma-separated list; empty: none (any country, any language). */
+const codeList = (text: string) =>
+  text
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+
+type SetOptions = {
+  mode?: Filter['mode'];
+  threshold?: number;
+  sharing?: Filter['sharing'];
+  requireWidget?: 'on' | 'off';
+  proofOfWork?: 'on' | 'off';
+  countries?: string[];
+  languages?: string[];
+};
 
 const kindArgument = (text: string) => {
   if (!(LIST_KINDS as readonly string[]).includes(text)) {
@@ -86,23 +109,37 @@ export function spamCommands(cli: Command, { withOps, print }: Context): void {
         "with the deployment's other projects: both (the default), take, none",
       ).choices(SPAM_SHARING),
     )
-    .action(
-      withOps(
-        async (
-          ops,
-          global,
-          projectId: string,
-          opts: { mode?: Filter['mode']; threshold?: number; sharing?: Filter['sharing'] },
-        ) => {
-          if (opts.mode === undefined && opts.threshold === undefined && opts.sharing === undefined) {
-            throw new UsageError('Give --mode, --threshold, --sharing, or any of them');
-          }
-          const p = await ops.updateProject(projectId, {
-            spamFilter: { mode: opts.mode, threshold: opts.threshold, sharing: opts.sharing },
-          });
-          show(global, p);
-        },
+    .addOption(
+      new Option('--require-widget <on|off>', 'a page post without the widget’s token is spam').choices(
+        ON_OFF,
       ),
+    )
+    .addOption(
+      new Option('--proof-of-work <on|off>', 'refuse (400) a post without a proof of work').choices(ON_OFF),
+    )
+    .option('--countries <codes>', 'expected countries, comma-separated (DE,AT); "" for any', codeList)
+    .option('--languages <tags>', 'expected languages, comma-separated (de,en); "" for any', codeList)
+    .action(
+      withOps(async (ops, global, projectId: string, opts: SetOptions) => {
+        if (Object.values(opts).every((o) => o === undefined)) {
+          throw new UsageError(
+            'Give --mode, --threshold, --sharing, --require-widget, --proof-of-work, --countries, --languages, or any of them',
+          );
+        }
+        const onOff = (o: 'on' | 'off' | undefined) => (o === undefined ? undefined : o === 'on');
+        const p = await ops.updateProject(projectId, {
+          spamFilter: {
+            mode: opts.mode,
+            threshold: opts.threshold,
+            sharing: opts.sharing,
+            requireWidget: onOff(opts.requireWidget),
+            proofOfWork: onOff(opts.proofOfWork),
+            countries: opts.countries,
+            languages: opts.languages,
+          },
+        });
+        show(global, p);
+      }),
     );
   for (const [name, list, says] of [
     ['allow', 'allow', 'always ham'],

@@ -59,6 +59,13 @@ export const projects = sqliteTable(
     spamSharing: text('spam_sharing', { enum: SPAM_SHARING }).notNull().default('both'),
     spamAllow: text('spam_allow'),
     spamBlock: text('spam_block'),
+    // C39: the signals a form has: a submission without the widget's token is spam (else a signal
+    // among others); a missing or invalid proof of work refuses it (400, in the isolate); the
+    // countries its visitors post from and the languages they write in (JSON arrays; NULL: any).
+    spamRequireWidget: integer('spam_require_widget', { mode: 'boolean' }).notNull().default(false),
+    spamProofOfWork: integer('spam_proof_of_work', { mode: 'boolean' }).notNull().default(false),
+    spamCountries: text('spam_countries'),
+    spamLanguages: text('spam_languages'),
     // C39: how many submissions the project's classifier learnt from its owner's marks, each way
     // (its words are in spam_tokens).
     learnedHam: integer('learned_ham').notNull().default(0),

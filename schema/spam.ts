@@ -53,3 +53,16 @@ export const spamCampaignBands = sqliteTable(
     index('spam_campaign_bands_submission').on(t.submissionId),
   ],
 );
+
+// C39: the widget tokens and proofs of work that stored submissions carried, each owned by the
+// first submission that carried it, kept until it expires (the sweep deletes it then): a second
+// submission with the same one is spam. Only a digest of the nonce, never the token itself.
+export const spamNonces = sqliteTable(
+  'spam_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    submissionId: text('submission_id').notNull(),
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [index('spam_nonces_expires_at').on(t.expiresAt)],
+);

@@ -49,6 +49,11 @@ export const submissions = sqliteTable(
     verdict: text('verdict', { enum: VERDICTS }),
     spamScore: real('spam_score'),
     spamReason: text('spam_reason'),
+    // C39: what its request said, checked in the isolate and written in its own insert (no round
+    // trip more): the widget's token and fill time, a proof of work, a script's user agent, the
+    // country (src/spam/signals.ts, JSON). Read once by the verdict and cleared with it: nothing of
+    // it is kept beyond the reason.
+    signals: text('signals'),
     // C39: the SHA-256 of the submission's text (NULL: too little text to compare), for duplicates.
     contentHash: text('content_hash'),
     // C39: what its owner marked it (spam, ham), and what the project's classifier has learnt from

@@ -9,7 +9,15 @@ import { formRoutes } from './api/html-form/routes.ts';
 import { submitRoutes } from './api/submit/routes.ts';
 import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
-import { EVENTS_PATH, MANAGE_PATH, PLACES_PATH, READ_PATH, SESSION_PATH, VERIFY_PATH } from './http/paths.ts';
+import {
+  EVENTS_PATH,
+  MANAGE_PATH,
+  PLACES_PATH,
+  READ_PATH,
+  SESSION_PATH,
+  VERIFY_PATH,
+  WIDGET_TOKEN_PATH,
+} from './http/paths.ts';
 
 // The trie router alone: exact paths (no trailing-slash leniency, C16) at a third of the default's size.
 export const app = new Hono<AppEnv>({ router: new TrieRouter() });
@@ -45,11 +53,13 @@ for (const path of [
 ])
   app.all(path, toSurfaces);
 
-// C40: form analytics' events, loaded on the first one (events.ts): a page view sends one, and
-// needs neither the management API nor the submission path's pipeline.
-app.all(EVENTS_PATH, async (c) =>
-  (await import('./events.ts')).eventsApp().fetch(c.req.raw, c.env, executionContextOf(c)),
-);
+// C40: form analytics' events, and (C39) the widget's token, loaded on the first of either
+// (events.ts): a page view sends them, and needs neither the management API nor the submission
+// path's pipeline.
+const toEvents = async (c: Context<AppEnv>) =>
+  (await import('./events.ts')).eventsApp().fetch(c.req.raw, c.env, executionContextOf(c));
+app.all(EVENTS_PATH, toEvents);
+app.all(WIDGET_TOKEN_PATH, toEvents);
 
 // C16: every other path is 404. C3, C4, C18: errors are shaped once.
 app.notFound(answerNotFound);

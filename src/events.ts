@@ -1,9 +1,10 @@
-// Form analytics' events (C40), as an app of its own that the worker loads on the first event: a
-// page view sends one, so it must not load the management API (surfaces.ts), and a form post never
+// Form analytics' events (C40) and the widget's token (C39), as an app of its own that the worker
+// loads on the first of either: a page view sends one, so it must not load the management API (surfaces.ts), and a form post never
 // evaluates it (docs/layout.md, the lazy boundary).
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { eventRoutes } from './api/events/routes.ts';
+import { tokenRoutes } from './api/events/widget-token.ts';
 import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
 
@@ -13,6 +14,7 @@ export function eventsApp(): Hono<AppEnv> {
   if (built === undefined) {
     built = new Hono<AppEnv>({ router: new TrieRouter() });
     eventRoutes(built);
+    tokenRoutes(built);
     built.notFound(answerNotFound);
     built.onError(answerError);
   }

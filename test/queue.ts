@@ -4,6 +4,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { deliveries } from '../schema/tables.ts';
+import { issueToken } from '../src/accept/widget-token.ts';
 import type { DeliveryMessage } from '../src/delivery/outbox.ts';
 import worker from '../src/index.ts';
 import { database } from '../src/store/db.ts';
@@ -40,10 +41,30 @@ export function consumeOutbox(submissionIds: string[], environment: Env = env, p
   return handle({ submissionIds, ...(place === undefined ? {} : { place }) }, 1, environment);
 }
 
-/** Sends the values and runs the consumer on what was stored, as the queue would; returns the row. */
+/** What a person's browser sends (C39): a user agent, Accept-Language. */
+export const BROWSER_HEADERS = {
+  'User-Agent':
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+  'Accept-Language': 'en-GB,en;q=0.9',
+};
+
+/** The values with the widget's token of a page opened a minute ago (C39), as /widget.js sends them. */
+export async function throughWidget(projectId: string, values: Record<string, unknown>, ago = 60_000) {
+  const { token } = await issueToken(env.ADMIN_TOKEN as string, projectId, Date.now() - ago);
+  return { ...values, _widget_token: token, _fill_ms: 20_000 };
+}
+
+/**
+ * Sends the values as a person would, through the widget, and runs the consumer on what was
+ * stored, as the queue would; returns the row. The filter's text layers speak alone: the request
+ * is a browser's (C39's signals are tested in spam-signals.test.ts).
+ */
 export async function sendAndJudge(key: string, projectId: string, values: Record<string, unknown>) {
   const before = new Set((await storedRows(projectId)).map((r) => r.id));
-  await expectEnvelope(await submit({ key, json: values }), 201);
+  await expectEnvelope(
+    await submit({ key, json: await throughWidget(projectId, values), headers: BROWSER_HEADERS }),
+    201,
+  );
   const row = (await storedRows(projectId)).find((r) => !before.has(r.id));
   if (row === undefined) throw new Error('not stored');
   await consumeOutbox([row.id]);

@@ -365,7 +365,13 @@ describe('C39: the verdict and the settings over the management API and the read
     const after = await ok<{ project: { spamFilter: unknown } }>(
       await api('PATCH', `/projects/${p.projectId}`, {
         body: {
-          spamFilter: { mode: 'mark', threshold: 0.65, block: [{ kind: 'phrase', value: 'Guest post' }] },
+          spamFilter: {
+            mode: 'mark',
+            threshold: 0.65,
+            block: [{ kind: 'phrase', value: 'Guest post' }],
+            countries: ['de', 'at', 'DE'],
+            languages: ['DE', 'en-gb'],
+          },
         },
       }),
     );
@@ -375,6 +381,11 @@ describe('C39: the verdict and the settings over the management API and the read
       sharing: 'both',
       allow: [],
       block: [{ kind: 'phrase', value: 'Guest post' }],
+      // C39: codes as written by convention, each once; the others as they were.
+      requireWidget: false,
+      proofOfWork: false,
+      countries: ['DE', 'AT'],
+      languages: ['de', 'en-GB'],
       learned: { ham: 0, spam: 0 },
     });
     expect(
@@ -391,6 +402,18 @@ describe('C39: the verdict and the settings over the management API and the read
         400,
       ),
     ).toBe("'not an address' is not an e-mail address");
+    expect(
+      await problem(
+        await api('PATCH', `/projects/${p.projectId}`, { body: { spamFilter: { countries: ['Germany'] } } }),
+        400,
+      ),
+    ).toBe("'Germany' is not a country code: two letters, ISO 3166-1 (DE, FR, US)");
+    expect(
+      await problem(
+        await api('PATCH', `/projects/${p.projectId}`, { body: { spamFilter: { languages: ['en_GB'] } } }),
+        400,
+      ),
+    ).toBe("'en_GB' is not a language tag: BCP 47 (en, de, pt-BR)");
   });
 
   it('the inbox filters by verdict and shows it; an export with spam carries the score and the reason; the read API shows them', async () => {

@@ -13,10 +13,14 @@ const FORM_ACTION = /\/f\/(f_[a-z0-9]{4,32})$/;
 /**
  * C40: the analytics endpoint for a form: beside its endpoint (a form with a key), or beside its
  * action (a plain HTML form posting to `/f/<form-id>` of the widget's own origin). None for a form
- * marked `data-analytics="off"`.
+ * marked `data-analytics="off"`, unless `evenOff` (C39: the widget's token is asked for there too).
  */
-export function trackerOf(form: HTMLFormElement, widgetOrigin?: string): Tracker | undefined {
-  if (form.dataset.analytics === 'off') return undefined;
+export function trackerOf(
+  form: HTMLFormElement,
+  widgetOrigin?: string,
+  evenOff = false,
+): Tracker | undefined {
+  if (form.dataset.analytics === 'off' && !evenOff) return undefined;
   const { endpoint, key } = form.dataset;
   try {
     if (endpoint && key) return { url: new URL(EVENTS_PATH, endpoint).href, id: { key } };

@@ -1,4 +1,4 @@
-// The form widget, served by the worker's static assets as /widget.js. Dependency-free;
+// The form widget, served by the worker's static assets as /widget.js (with altcha-lib's solver only);
 // compiled and minified by `npm run build:assets`. Usage:
 //   <form data-endpoint="https://forms.example/api/v1/submit" data-key="edgeform_…"> … </form>
 //   <script src="https://forms.example/widget.js" defer></script>
@@ -6,6 +6,7 @@
 // A form with a file input is sent as multipart, with its files, to its own `action`: the project's
 // HTML form address (`/f/<form-id>`), which is also where the form posts when scripts are off.
 import { track, trackerOf } from './analytics.ts';
+import { type Guard, guard, guardPlainForm } from './guard.ts';
 
 type Options = { endpoint: string; key: string; success?: string; timeoutMs?: number };
 type Reply = {
@@ -142,17 +143,21 @@ export function collect(form: HTMLFormElement): Record<string, unknown> {
 
 /**
  * C30: a form with a named file input goes as multipart (its files with it) to its own `action`,
- * the HTML form address; any other form as typed JSON to the endpoint.
+ * the HTML form address; any other form as typed JSON to the endpoint. C39: with the guard's
+ * fields (the widget's token, the fill time, a proof of work).
  */
 export function formPayload(
   form: HTMLFormElement,
   endpoint: string,
+  extra: Record<string, string> = {},
 ): { endpoint: string; data: Record<string, unknown> | FormData } {
   const action = form.getAttribute('action');
   if (form.querySelector('input[type=file][name]') && action) {
-    return { endpoint: new URL(action, document.baseURI).href, data: new FormData(form) };
+    const data = new FormData(form);
+    for (const [name, value] of Object.entries(extra)) data.set(name, value);
+    return { endpoint: new URL(action, document.baseURI).href, data };
   }
-  return { endpoint, data: collect(form) };
+  return { endpoint, data: { ...collect(form), ...extra } };
 }
 
 const FIELD_IN_MESSAGE = /^Field '(.+)' /;
@@ -208,6 +213,8 @@ function ui(form: HTMLFormElement) {
 
 export function attach(form: HTMLFormElement, options: Options): void {
   const view = ui(form);
+  const g: Guard | undefined =
+    typeof fetch === 'function' ? guard(form, options.endpoint, { key: options.key }) : undefined;
   let sending = false;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -222,10 +229,12 @@ export function attach(form: HTMLFormElement, options: Options): void {
     const emit = (name: string, detail: unknown) =>
       form.dispatchEvent(new CustomEvent(name, { detail, bubbles: true }));
     try {
-      const outcome = await send({ ...options, ...formPayload(form, options.endpoint) });
+      const extra = (await g?.fields()) ?? {};
+      const outcome = await send({ ...options, ...formPayload(form, options.endpoint, extra) });
       if (outcome.ok) {
         view.show('success', options.success ?? outcome.reply.data?.message ?? 'Sent');
         form.reset();
+        g?.renew();
         emit('forms:success', outcome);
       } else {
         const data = outcome.reply.data ?? {};
@@ -259,8 +268,12 @@ function attachAll(): void {
     attach(form, success === undefined ? { endpoint, key } : { endpoint, key, success });
   }
   for (const form of Array.from(document.querySelectorAll<HTMLFormElement>('form'))) {
-    const tracker = trackerOf(form, widgetOrigin);
-    if (tracker !== undefined) track(form, tracker);
+    const tracker = trackerOf(form, widgetOrigin, true);
+    if (tracker === undefined) continue;
+    // C39: a plain form posting to this worker carries the widget's token as hidden inputs.
+    if ('form' in tracker.id && !form.dataset.endpoint)
+      guardPlainForm(form, guard(form, tracker.url, tracker.id));
+    if (form.dataset.analytics !== 'off') track(form, tracker);
   }
 }
 

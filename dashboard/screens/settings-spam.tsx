@@ -1,7 +1,8 @@
 // C39: a project's spam filter in Settings: what it does with spam, the classifier's threshold
 // (with what it catches and wrongly holds at that value on the held-out contact-form messages and
 // the public mail corpus), what it shares with the deployment's other projects, the allow and block
-// lists, and how many of the owner's marks it learnt.
+// lists, the signals only a form has (settings-spam-signals.tsx), and how many of the owner's marks
+// it learnt.
 import { useState } from 'preact/hooks';
 import curve from '../../data/spam-curve.json';
 import {
@@ -19,6 +20,7 @@ import {
 import { api, projectPath } from '../api.ts';
 import type { Project } from '../server-types.ts';
 import { act, Section } from '../ui.tsx';
+import { SpamSignals } from './settings-spam-signals.tsx';
 
 const MODES: Record<SpamMode, { label: string; help: string }> = {
   off: { label: 'Off', help: 'nothing is judged; a filled honeypot is still held.' },
@@ -211,17 +213,25 @@ function SpamList({
 }
 
 export function SpamFilterSettings({ project, reload }: { project: Project; reload: () => void }) {
-  const { mode, threshold, sharing, learned } = project.spamFilter;
+  const { mode, threshold, sharing, learned, requireWidget, proofOfWork, countries, languages } =
+    project.spamFilter;
   return (
     <Section title="Spam filter">
       <p class="help">
         Every submission gets a verdict, a score from 0 to 1 and a reason: a filled honeypot, a list's entry,
-        the same text a third time in a day, a copy of a campaign marked before, or the classifier's strongest
-        signals and where it learnt them (your marks, the other projects', the shipped prior). Spam is stored,
-        never dropped. Marking a submission spam or not spam teaches the classifier.
+        the widget's token or fill time, the same text a third time in a day, a copy of a campaign marked
+        before, or the classifier's strongest signals and where it learnt them (your marks, the other
+        projects', the shipped prior). Spam is stored, never dropped. Marking a submission spam or not spam
+        teaches the classifier.
       </p>
       {/* Made anew when the saved mode, threshold or sharing changes, not when a list does: a choice not yet saved survives those. */}
       <ModeAndThreshold key={`${mode} ${threshold} ${sharing}`} project={project} reload={reload} />
+      {/* Likewise, made anew when a saved signal setting changes (the codes as the API wrote them). */}
+      <SpamSignals
+        key={JSON.stringify([requireWidget, proofOfWork, countries, languages])}
+        project={project}
+        reload={reload}
+      />
       <SpamList project={project} which="allow" reload={reload} />
       <SpamList project={project} which="block" reload={reload} />
       <p>

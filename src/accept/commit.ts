@@ -71,13 +71,14 @@ export const writeEnv = (env: Env, place: string = DEFAULT_PLACE) => ({
 
 /**
  * The row of an accepted submission, with its outbox marker (C26) when its project has targets,
- * and (C35) the challenge it passed in its own request.
+ * (C35) the challenge it passed in its own request, and (C39) what its request said.
  */
 export function acceptedRow(
   project: { id: string; hasTargets: boolean },
   value: Record<string, unknown>,
   spam: boolean,
   challenged = false,
+  signals?: string,
 ): NewSubmission {
   return {
     id: uuidv7(),
@@ -88,6 +89,7 @@ export function acceptedRow(
     // Spam is delivered to nobody.
     outbox: project.hasTargets && !spam ? 1 : null,
     ...(challenged ? { challenge: 'turnstile' } : {}),
+    ...(signals === undefined ? {} : { signals }),
   };
 }
 

@@ -8,6 +8,7 @@ import { limitEarly, limitShared, type Payer } from '../auth/rate-limit.ts';
 import type { AppEnv } from '../http/env.ts';
 import { IDEMPOTENCY_HEADER } from '../http/headers.ts';
 import { parseIdempotencyKey } from './idempotency.ts';
+import { readSignals } from './signals.ts';
 import { checkOrigin, requireFields, type Sent, store, validate, verifyTurnstile } from './steps.ts';
 import { TURNSTILE_HEADER } from './turnstile.ts';
 
@@ -46,7 +47,9 @@ export async function acceptSubmission<Kind extends string>(
   const idempotencyKey = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)); // 5: its form (C20)
   const sent = await intake.read(c, project, kind); // 6–8: size, syntax, an object (C10, C11, C29, C30)
   const accepted = validate(project, sent, c.req.header(TURNSTILE_HEADER)); // 9 (C11–C13, C22, C28)
+  // C39: the widget's token, a proof of work (400 without one, when required), what the request says.
+  const signals = await readSignals(c, project, accepted.value, accepted.widget, Date.now());
   await limitShared(c, c.env, payer); // C21: the budget every visitor shares, for a valid submission
   const verdict = await verifyTurnstile(c, project, accepted, idempotencyKey); // C22
-  return store(c, project, payer, accepted, idempotencyKey, verdict); // 10: stored, or replayed (C17, C20)
+  return store(c, project, payer, accepted, idempotencyKey, verdict, signals); // 10: stored, or replayed (C17, C20)
 }

@@ -13,6 +13,7 @@ import { findIdempotencyKey } from '../store/intake.ts';
 import { type Place, placeOf } from '../store/places.ts';
 import { acceptedRow, commitRow, writeEnv } from './commit.ts';
 import { bodyHash, claimKey, replayFirst } from './idempotency.ts';
+import { takeWidget, type WidgetSent } from './signals.ts';
 import { checkTurnstile, isTestSecret, takeToken } from './turnstile.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];
@@ -61,25 +62,28 @@ export type Accepted = {
   value: Submission;
   spam: boolean;
   token: string | undefined;
+  /** C39: what the widget sent beside the values (its token, fill time, proof of work). */
+  widget: WidgetSent;
   /** C20: what a retry must repeat, to be hashed when the request carries an Idempotency-Key. */
   idempotencyBytes: Uint8Array | undefined;
 };
 
 /**
- * C5 steps 8–9: the Turnstile token and the honeypot are taken out (never fields, never stored,
- * C22); an object with nothing in it is refused before validation (C11); then every field (C12,
+ * C5 steps 8–9: the Turnstile token, the widget's fields and the honeypot are taken out (never
+ * fields, never stored, C22, C39); an object with nothing in it is refused before validation (C11); then every field (C12,
  * C13, C28), the body's own problems first; and nothing left to store (`discard`) is refused too.
  */
 export function validate(project: ResolvedProject, sent: Sent, tokenHeader: string | undefined): Accepted {
   const { body } = sent;
   const token = takeToken(body, tokenHeader);
+  const widget = takeWidget(body);
   const spam = takeHoneypot(body, project.honeypot) || sent.spam === true;
   if (Object.keys(body).length === 0 && sent.errors.length === 0) throw noFields();
   const result = validateSubmission(project.compiled, body, sent.notIntegerText);
   if (!result.ok) throw validationFailed([...sent.errors, ...result.errors]);
   if (sent.errors.length > 0) throw validationFailed([...sent.errors]);
   if (Object.keys(result.value).length === 0) throw noFields();
-  return { value: result.value, spam, token, idempotencyBytes: sent.idempotencyBytes };
+  return { value: result.value, spam, token, widget, idempotencyBytes: sent.idempotencyBytes };
 }
 
 /**
@@ -151,12 +155,13 @@ export async function store(
   accepted: Accepted,
   idempotencyKey: string | undefined,
   { spentToken, challenged, hash }: Verdict,
+  signals?: string,
 ): Promise<{ replayed: boolean }> {
   // C41: the database and bucket of the project's place.
   const place = placeOf(c.env, project.place);
   const db = place.d1;
   const files = Object.entries(accepted.value).filter((e): e is FileEntry => e[1] instanceof UploadedFile);
-  const base = acceptedRow(project, accepted.value, accepted.spam, challenged);
+  const base = acceptedRow(project, accepted.value, accepted.spam, challenged, signals);
   const row = files.length === 0 ? base : { ...base, files: JSON.stringify(files.map(([name]) => name)) };
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
   // Files put in R2 for a row that was surely not stored are deleted again, after the answer.

@@ -11,6 +11,7 @@ import {
   type FieldType,
   FORMATS,
   type Format,
+  RESERVED_FIELDS,
   RULES_OF,
   TURNSTILE_FIELD,
 } from './catalogue.ts';
@@ -166,11 +167,14 @@ function checkBounds(where: string, rules: FieldRules): void {
   }
 }
 
-/** A field's name, and not the Turnstile token's. */
+/** A field's name, and none of the names that carry a check (a Turnstile token, the widget's). */
 function checkName(name: string, malformed: () => InvalidInput): void {
   if (!FIELD_NAME.test(name)) throw malformed();
   if (name === TURNSTILE_FIELD) {
     throw invalid(`'${TURNSTILE_FIELD}' is reserved for the Turnstile token, which is never stored`);
+  }
+  if (RESERVED_FIELDS.has(name)) {
+    throw invalid(`'${name}' is reserved for the widget's spam checks, which are never stored`);
   }
 }
 

@@ -5,6 +5,8 @@
 export const SUBMIT_PATH = '/api/v1/submit';
 /** C40: form analytics' events, from the widget. */
 export const EVENTS_PATH = '/api/v1/events';
+/** C39: the widget's token (and a proof-of-work challenge). */
+export const WIDGET_TOKEN_PATH = '/api/v1/widget-token';
 /** C24: the read API, for servers: its replies carry no CORS headers. */
 export const READ_PATH = '/api/v1/submissions';
 

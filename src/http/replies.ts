@@ -105,6 +105,16 @@ export const validationFailed = (errors: string[]) => new ApiError(400, 'Validat
 /** C22 */
 export const spamCheckFailed = () => new ApiError(403, 'Request refused', 'Spam check failed');
 
+/** C39: a project that requires a proof of work, and a submission without a valid one. */
+export const proofOfWorkFailed = (why: 'missing' | 'invalid' | 'expired') =>
+  new ApiError(
+    400,
+    'Invalid request body',
+    why === 'missing'
+      ? "This form requires a proof of work (the 'altcha' field): send it through /widget.js, which solves it"
+      : `The proof of work (the 'altcha' field) is ${why}: reload the page, or let /widget.js solve a new one`,
+  );
+
 /** C20 */
 export const inProgress = () =>
   new ApiError(

@@ -7,7 +7,7 @@ import { untrainedBefore } from '../store/learning.ts';
 import { markedBefore, writeOutbox } from '../store/outbox.ts';
 import { type Place, places } from '../store/places.ts';
 import { indexSubmissions, pendingSearch } from '../store/search.ts';
-import { unjudgedBefore } from '../store/spam.ts';
+import { forgetNonces, unjudgedBefore } from '../store/spam.ts';
 import { sendDeliveries } from './deliveries.ts';
 import { learnMarks } from './learning.ts';
 import { judgeSubmissions } from './verdicts.ts';
@@ -56,6 +56,7 @@ async function sweepPlace(env: Env, queue: Queue, place: Place, now: number): Pr
   // C39: the verdicts and marks whose message never came, before the deliveries they decide.
   await judgeSubmissions(db, env.ASSETS, await unjudgedBefore(db, before, SWEEP_LIMIT), now);
   await learnMarks(db, env.ASSETS, await untrainedBefore(db, before, TRAIN_SWEEP_LIMIT), now);
+  await forgetNonces(db, at);
   await writeOutbox(db, await markedBefore(db, before, SWEEP_LIMIT));
   // C34: the words of submissions whose message never came, and of those stored before search.
   await indexSubmissions(db, await pendingSearch(db, before, SEARCH_SWEEP_LIMIT));

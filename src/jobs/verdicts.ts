@@ -1,17 +1,21 @@
 // C39: the spam filter's verdicts, a job of the queue consumer (and the sweep) before a submission's
 // deliveries are written: the submissions just stored are judged by spam/judge.ts with what D1
 // holds of their project (its settings, lists, own counts and copies), of the deployment (its
-// counts) and of the campaigns marked lately. The form post itself costs nothing more: one D1
-// round trip.
+// counts) and of the campaigns marked lately, and with what their requests said (their signals,
+// whose tokens and proofs are claimed here, so that a second use is found). The form post itself
+// costs nothing more: one D1 round trip.
 import { sha256Text } from '../lib/hex.ts';
 import { bandKeys, campaignText, SAME_CAMPAIGN, signature, similarity } from '../spam/campaign.ts';
 import { features } from '../spam/features.ts';
 import { type CampaignMatch, comparedText, judge, modelsOf } from '../spam/judge.ts';
+import { languageMismatch, loadLanguages } from '../spam/language.ts';
 import { type Assets, loadModel } from '../spam/model.ts';
+import { type Signals, signalsOf } from '../spam/signals.ts';
 import { CAMPAIGN_DAYS, type CampaignMark } from '../store/campaigns.ts';
 import type { Db } from '../store/db.ts';
 import {
   type Asked,
+  type Claim,
   DUPLICATE_WINDOW_MS,
   filtersOf,
   type Judged,
@@ -50,6 +54,30 @@ export function campaignOf(
   return best;
 }
 
+// A token's and a proof's nonces apart, whatever their spelling.
+const tokenNonce = (s: Signals | undefined) => (s?.nonce === undefined ? undefined : `t:${s.nonce}`);
+const powNonce = (s: Signals | undefined) => (s?.pow === undefined ? undefined : `p:${s.pow}`);
+
+/** The nonces a submission claims: its valid token's, and its proof's. */
+function claimsOf(submissionId: string, s: Signals | undefined): Claim[] {
+  const claims: Claim[] = [];
+  const token = tokenNonce(s);
+  if (s?.token === 'valid' && token !== undefined && s.nonceUntil !== undefined)
+    claims.push({ nonce: token, submissionId, until: s.nonceUntil });
+  const pow = powNonce(s);
+  if (pow !== undefined && s?.powUntil !== undefined)
+    claims.push({ nonce: pow, submissionId, until: s.powUntil });
+  return claims;
+}
+
+const ADDRESS_OR_LINK = /^\S+@\S+$|^https?:\/\//iu;
+
+/** The text a submission's language is told by: its text values, addresses and links aside. */
+export const messageText = (values: Record<string, unknown>) =>
+  Object.values(values)
+    .filter((v): v is string => typeof v === 'string' && !ADDRESS_OR_LINK.test(v.trim()))
+    .join('\n');
+
 /** Judges the submissions among `ids` still unjudged, and writes their verdicts (one read batch, one write batch). */
 export async function judgeSubmissions(
   db: Db,
@@ -71,9 +99,11 @@ export async function judgeSubmissions(
         found: features(values, model.lists),
         hash: text === undefined ? null : await sha256Text(text),
         signature: spun === undefined ? undefined : signature(spun),
+        signals: signalsOf(row.signals),
       };
     }),
   );
+  const claims = cases.flatMap((c) => claimsOf(c.row.id, c.signals));
   const asked = new Map<string, Asked>();
   for (const c of cases) {
     const entry = asked.get(c.row.projectId) ?? { features: [], hashes: [], bands: [] };
@@ -86,12 +116,19 @@ export async function judgeSubmissions(
     entry.features = [...new Set(entry.features)];
     entry.bands = [...new Set(entry.bands)];
   }
-  const filters = await filtersOf(
+  const { filters, owners } = await filtersOf(
     db,
     asked,
     new Date(now - DUPLICATE_WINDOW_MS).toISOString(),
     new Date(now - CAMPAIGN_DAYS * 86_400_000).toISOString(),
+    claims,
   );
+  // Another submission's nonce: this one carried a token or a proof used before.
+  const usedBefore = (nonce: string | undefined, id: string) =>
+    nonce !== undefined && (owners.get(nonce) ?? id) !== id;
+  // The language models are read only when a project in the batch expects some languages.
+  const expecting = [...filters.values()].some((f) => f.settings.languages.length > 0);
+  const languages = expecting ? await loadLanguages(assets) : undefined;
   // The copies stored before, and those judged earlier in this same pass (oldest first).
   const seen = new Map<string, number>();
   const judged: Judged[] = [];
@@ -108,6 +145,15 @@ export async function judgeSubmissions(
         found: c.found,
         copiesBefore: earlier,
         campaign: campaignOf(c.signature, filter.campaigns, c.row.projectId),
+        signals: c.signals,
+        reuse: {
+          token: c.signals?.token === 'valid' && usedBefore(tokenNonce(c.signals), c.row.id),
+          pow: usedBefore(powNonce(c.signals), c.row.id),
+        },
+        language:
+          languages === undefined || filter.settings.languages.length === 0
+            ? undefined
+            : languageMismatch(languages, messageText(c.values), filter.settings.languages),
       },
       filter.settings,
       modelsOf(model.prior, filter.own, filter.shared),

@@ -1,10 +1,13 @@
 // Faults of the services a request depends on, raised where they happen and answered 503 by the
 // one error handler (C18). They know nothing of replies, so that storage code can raise them.
 
+/** What may be unavailable: a service, or (C39) the operator's secret the widget's checks are signed with. */
+type Service = 'd1' | 'turnstile' | 'r2' | 'access' | 'secret';
+
 /** A service we depend on failed or could not be reached. */
 export class UnavailableError extends Error {
-  readonly service: 'd1' | 'turnstile' | 'r2' | 'access';
-  constructor(service: 'd1' | 'turnstile' | 'r2' | 'access', cause: unknown) {
+  readonly service: Service;
+  constructor(service: Service, cause: unknown) {
     super(`${service} unavailable`, { cause });
     this.name = 'UnavailableError';
     this.service = service;

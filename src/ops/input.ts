@@ -5,7 +5,7 @@
 import { UNKNOWN_FIELD_POLICIES, type UnknownFieldPolicy } from '../../schema/tables.ts';
 import { placeholdersOf } from '../delivery/confirm.ts';
 import { isEmailAddress } from '../delivery/email.ts';
-import { TURNSTILE_FIELD } from '../fields/catalogue.ts';
+import { RESERVED_FIELDS } from '../fields/catalogue.ts';
 import { FIELD_NAME } from '../fields/spec.ts';
 import { InvalidInput } from '../lib/faults.ts';
 import { parseTime } from '../lib/time.ts';
@@ -15,6 +15,7 @@ import {
   type ListEntry,
   type ListKind,
   MAX_ENTRY_LENGTH,
+  MAX_EXPECTED,
   MAX_LIST_ENTRIES,
   MAX_THRESHOLD,
   MIN_THRESHOLD,
@@ -57,7 +58,7 @@ export function parseSince(text: string): string {
 
 /** C22: the honeypot is a form control's name, and not one of the project's fields. */
 export function parseHoneypot(name: string, fields: readonly { name: string }[]): string {
-  if (!FIELD_NAME.test(name) || name === TURNSTILE_FIELD) {
+  if (!FIELD_NAME.test(name) || RESERVED_FIELDS.has(name)) {
     throw new InvalidInput(`Invalid honeypot field '${name}': 1–100 characters without spaces or ':'`);
   }
   if (fields.some((f) => f.name === name)) {
@@ -222,7 +223,38 @@ export type SpamFilterInput = {
   sharing?: string | undefined;
   allow?: readonly { kind: string; value: string }[] | undefined;
   block?: readonly { kind: string; value: string }[] | undefined;
+  requireWidget?: boolean | undefined;
+  proofOfWork?: boolean | undefined;
+  countries?: readonly string[] | undefined;
+  languages?: readonly string[] | undefined;
 };
+
+const COUNTRY = /^[A-Za-z]{2}$/;
+// BCP 47's common form: a language (2–3 letters), then script, region or variant subtags.
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * C39: expected countries (ISO 3166-1 alpha-2, upper-cased) or languages (BCP 47, the language
+ * lower-cased, the region upper-cased, as written by convention), without repeats.
+ */
+function parseCodes(which: 'countries' | 'languages', codes: readonly string[]): string[] {
+  if (codes.length > MAX_EXPECTED) throw new InvalidInput(`At most ${MAX_EXPECTED} expected ${which}`);
+  const out: string[] = [];
+  for (const raw of codes) {
+    const code = typeof raw === 'string' ? raw.trim() : '';
+    if (which === 'countries') {
+      if (!COUNTRY.test(code))
+        throw new InvalidInput(`'${code}' is not a country code: two letters, ISO 3166-1 (DE, FR, US)`);
+      out.push(code.toUpperCase());
+      continue;
+    }
+    if (!LANGUAGE_TAG.test(code) || code.length > 35)
+      throw new InvalidInput(`'${code}' is not a language tag: BCP 47 (en, de, pt-BR)`);
+    const [language = '', ...rest] = code.split('-');
+    out.push([language.toLowerCase(), ...rest.map((t) => (t.length === 2 ? t.toUpperCase() : t))].join('-'));
+  }
+  return [...new Set(out)];
+}
 
 function parseSpamList(which: string, entries: readonly { kind: string; value: string }[]): ListEntry[] {
   if (entries.length > MAX_LIST_ENTRIES) {
@@ -251,7 +283,7 @@ function parseSpamList(which: string, entries: readonly { kind: string; value: s
   return out;
 }
 
-/** C39: the spam filter's settings, checked: a mode, a threshold within its bounds, two lists. */
+/** C39: the spam filter's settings, checked: a mode, a threshold within its bounds, two lists, the form's signals. */
 export function parseSpamFilter(input: SpamFilterInput): Partial<SpamSettings> {
   const out: Partial<SpamSettings> = {};
   if (input.mode !== undefined) {
@@ -277,5 +309,9 @@ export function parseSpamFilter(input: SpamFilterInput): Partial<SpamSettings> {
   }
   if (input.allow !== undefined) out.allow = parseSpamList('allow', input.allow);
   if (input.block !== undefined) out.block = parseSpamList('block', input.block);
+  if (input.requireWidget !== undefined) out.requireWidget = input.requireWidget;
+  if (input.proofOfWork !== undefined) out.proofOfWork = input.proofOfWork;
+  if (input.countries !== undefined) out.countries = parseCodes('countries', input.countries);
+  if (input.languages !== undefined) out.languages = parseCodes('languages', input.languages);
   return out;
 }

@@ -5,7 +5,7 @@ import type { FieldDef } from '../fields/validation.ts';
 import type { SpamSettings } from '../spam/settings.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
 import { parseRules } from '../store/projects.ts';
-import { listOf } from '../store/spam.ts';
+import { codesOf, listOf } from '../store/spam.ts';
 import type { ProjectDetails } from './context.ts';
 
 /** A stored field as its definition (C28): name, type, required, and its rules when it has any. */
@@ -88,6 +88,10 @@ export function projectView(p: ProjectDetails, place: string = DEFAULT_PLACE): P
       sharing: p.spamSharing,
       allow: listOf(p.spamAllow),
       block: listOf(p.spamBlock),
+      requireWidget: p.spamRequireWidget,
+      proofOfWork: p.spamProofOfWork,
+      countries: codesOf(p.spamCountries),
+      languages: codesOf(p.spamLanguages),
       learned: { ham: p.learnedHam, spam: p.learnedSpam },
     },
     createdAt: p.createdAt,

@@ -25,7 +25,8 @@ export type Prior = {
 
 /** The layers of what a project learnt: its owner's marks, and the deployment's counts. */
 export type CountedLayer = 'project marks' | 'deployment';
-export type ScoreLayer = CountedLayer | 'prior';
+/** C39: besides the text's layers, what the request said and the message's language (signals.ts). */
+export type ScoreLayer = CountedLayer | 'prior' | 'request' | 'language';
 
 export type Signal = { feature: string; layer: ScoreLayer; weight: number };
 export type Score = {
@@ -69,12 +70,14 @@ function cover(feature: string, layers: readonly { layer: CountedLayer; counts: 
 /**
  * The score of a message's features under the prior and the counted layers (most specific first).
  * A feature a layer covers is weighed by that layer alone, the prior's weight of it set aside: what
- * an owner marked outweighs what the prior learnt elsewhere.
+ * an owner marked outweighs what the prior learnt elsewhere. `extra`: what the form's signals add
+ * (signals.ts), each a part of the score like a feature.
  */
 export function score(
   found: readonly string[],
   prior: Prior,
   layers: readonly { layer: CountedLayer; counts: Counts }[],
+  extra: readonly Signal[] = [],
 ): Score {
   const [a, b] = prior.calibration;
   let z = a * prior.bias + b;
@@ -94,6 +97,10 @@ export function score(
     }
   }
   z += Math.max(-MAX_COUNTED, Math.min(MAX_COUNTED, counted));
+  for (const part of extra) {
+    z += part.weight;
+    parts.push(part);
+  }
   return { probability: logistic(z), parts };
 }
 

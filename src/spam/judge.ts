@@ -11,6 +11,7 @@ import {
   unsureFrom,
   type Verdict,
 } from './settings.ts';
+import { heldBy, type Reuse, type Signals, signalParts } from './signals.ts';
 
 export type Judgement = { verdict: Verdict; score: number | null; reason: SpamReason | null };
 
@@ -46,6 +47,11 @@ export type Case = {
   copiesBefore: number;
   /** The nearest marked message of the same campaign, if any. */
   campaign?: CampaignMatch | undefined;
+  /** What its request said (signals.ts), and whether its token or proof was used before. */
+  signals?: Signals | undefined;
+  reuse?: Reuse;
+  /** Its language, when the project expects others and it is surely none of them. */
+  language?: string | undefined;
 };
 
 /** The third copy of the same text within a day is spam: two may be a person sending again. */
@@ -118,15 +124,23 @@ export function judge(c: Case, settings: SpamSettings, models: Models): Judgemen
   if (allowed !== undefined) return verdictOf('allow list', false, [label(allowed)]);
   const blocked = matchList(settings.block, c);
   if (blocked !== undefined) return verdictOf('block list', true, [label(blocked)]);
+  const held = heldBy(c.signals, settings, c.reuse ?? { token: false, pow: false });
+  if (held !== undefined) return verdictOf(held.layer, true, [held.signal]);
   if (c.copiesBefore + 1 >= DUPLICATE_COPIES) {
     return verdictOf('duplicate', true, [`the same text ${c.copiesBefore + 1} times in a day`]);
   }
   if (c.campaign !== undefined) {
     return verdictOf('campaign', c.campaign.label === 'spam', [campaignSignal(c.campaign)]);
   }
-  const { probability, parts } = score(c.found, models.prior, models.layers);
+  const extra = signalParts(c.signals, settings, c.language);
+  const { probability, parts } = score(c.found, models.prior, models.layers, extra);
   const verdict = scoreVerdict(probability, settings.threshold);
   // The signals that point the way of the verdict: towards spam unless it is ham.
   const { layer, signals } = explain(parts, verdict !== 'ham', SIGNALS);
-  return { verdict, score: probability, reason: { layer, signals: signals.map((s) => s.feature) } };
+  const named = signals.map((s) => s.feature);
+  // C39: every signal of the form's own that moved it the verdict's way is named, however little
+  // it weighed beside the text's strongest.
+  for (const p of extra)
+    if (p.weight > 0 && verdict !== 'ham' && !named.includes(p.feature)) named.push(p.feature);
+  return { verdict, score: probability, reason: { layer, signals: named } };
 }

@@ -15,20 +15,26 @@ export const VERDICTS = ['ham', 'unsure', 'spam', 'none'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /**
- * The layer a verdict came from (a Turnstile failure and a rate limit refuse the request: nothing is
- * stored): the honeypot, the owner's lists, the same text again, a campaign marked before, or the
- * classifier's layer that moved the score most: the project's marks, the deployment's counts, the
- * prior. `classifier` names the verdicts stored before the classifier named its layers.
+ * The layer a verdict came from (a Turnstile failure, a missing proof of work and a rate limit
+ * refuse the request: nothing is stored): the honeypot, the owner's lists, the widget's token and
+ * fill time, a proof of work used before, the same text again, a campaign marked before, or the
+ * layer that moved the score most: the project's marks, the deployment's counts, the prior, what
+ * the request said, the message's language. `classifier` names the verdicts stored before the
+ * classifier named its layers.
  */
 export const SPAM_LAYERS = [
   'honeypot',
   'allow list',
   'block list',
+  'widget',
+  'proof of work',
   'duplicate',
   'campaign',
   'project marks',
   'deployment',
   'prior',
+  'request',
+  'language',
   'classifier',
 ] as const;
 export type SpamLayer = (typeof SPAM_LAYERS)[number];
@@ -67,12 +73,30 @@ export type SpamSharing = (typeof SPAM_SHARING)[number];
 export const takes = (sharing: SpamSharing) => sharing !== 'none';
 export const gives = (sharing: SpamSharing) => sharing === 'both';
 
+/** At most this many expected countries and languages. */
+export const MAX_EXPECTED = 50;
+
 export type SpamSettings = {
   mode: SpamMode;
   threshold: number;
   sharing: SpamSharing;
   allow: ListEntry[];
   block: ListEntry[];
+  /** C39: a submission from a page without the widget's token is spam. */
+  requireWidget: boolean;
+  /** C39: a submission without a valid proof of work is refused (400), in the isolate. */
+  proofOfWork: boolean;
+  /** C39: the countries (ISO 3166-1 alpha-2) and languages (BCP 47) expected; empty: any. */
+  countries: string[];
+  languages: string[];
+};
+
+/** C39: a new project's signal settings: no widget required, no proof of work, any country and language. */
+export const SIGNALS_OFF = {
+  requireWidget: false,
+  proofOfWork: false,
+  countries: [] as string[],
+  languages: [] as string[],
 };
 
 /** A submission's verdict as stored and shown: score 0–1 (null when not judged) and its reason. */

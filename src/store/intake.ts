@@ -26,12 +26,14 @@ export type ProjectConfig = {
   turnstileSecret: string | null;
   /** C29: where an HTML form goes after a success, unless it names its own `_next`. */
   thankYouUrl: string | null;
+  /** C39: a submission without a valid proof of work is refused, in the isolate. */
+  proofOfWork: boolean;
 };
 
 // The project's settings, its fields in order and its origins as JSON arrays, and whether it has
 // an active target, read beside the key (or the form address) in one query. Names are quoted, as
 // Drizzle writes them, so that a statement reads the same whichever wrote it.
-const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret, p.thank_you_url,
+const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret, p.thank_you_url, p.spam_proof_of_work,
   (select json_group_array(json_object('name', f.name, 'type', f.type, 'required', f.required = 1, 'rules', json(f.rules)))
      from (select * from fields where project_id = p.id order by position) as f) as fields,
   (select json_group_array(origin) from allowed_origins where project_id = p.id) as origins,
@@ -53,6 +55,7 @@ type ProjectRow = {
   honeypot: string | null;
   turnstile_secret: string | null;
   thank_you_url: string | null;
+  spam_proof_of_work: 0 | 1;
   fields: string;
   origins: string;
   has_targets: 0 | 1;
@@ -81,6 +84,7 @@ async function findProjectConfig(
     honeypot: row.honeypot,
     turnstileSecret: row.turnstile_secret,
     thankYouUrl: row.thank_you_url,
+    proofOfWork: row.spam_proof_of_work === 1,
     fields: fieldDefs.map(({ rules, ...f }) => ({
       ...f,
       required: f.required === 1,
@@ -154,6 +158,8 @@ export type NewSubmission = {
   files?: string | null;
   /** C35: the challenge it passed in its own request ('turnstile'), or none. */
   challenge?: string | null;
+  /** C39: what its request said (src/accept/signals.ts, JSON), until its verdict is written. */
+  signals?: string | null;
   /** C32: the hash of the key it came with (not a column): its last use is recorded. */
   keyHash?: string;
 };
@@ -187,6 +193,7 @@ const COLUMN_NAMES: Record<Column, string> = {
   files: 'files',
   outbox: 'outbox',
   challenge: 'challenge',
+  signals: 'signals',
 };
 
 /** The optional columns a statement's rows need, as bits (the cache's key) and as columns. */
@@ -199,12 +206,19 @@ function shapeOf(rows: readonly NewSubmission[]): Shape {
   // its deliveries, and no extra round trip, nor extra row.
   const withOutbox = rows.some((r) => r.outbox === 1);
   const withChallenge = rows.some((r) => r.challenge != null);
+  const withSignals = rows.some((r) => r.signals != null);
   const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];
   if (keyed) columns.push('idempotencyKey', 'bodyHash');
   if (withFiles) columns.push('files');
   if (withOutbox) columns.push('outbox');
   if (withChallenge) columns.push('challenge');
-  const flags = (keyed ? 8 : 0) + (withFiles ? 4 : 0) + (withOutbox ? 2 : 0) + (withChallenge ? 1 : 0);
+  if (withSignals) columns.push('signals');
+  const flags =
+    (withSignals ? 16 : 0) +
+    (keyed ? 8 : 0) +
+    (withFiles ? 4 : 0) +
+    (withOutbox ? 2 : 0) +
+    (withChallenge ? 1 : 0);
   return { flags, keyed, columns };
 }
 
@@ -217,7 +231,7 @@ const insertSqls = new Map<number, string>();
  * returns the ids it stored. Rows without cannot, so theirs is a plain insert.
  */
 function insertSql(n: number, shape: Shape): string {
-  const cacheKey = n * 16 + shape.flags;
+  const cacheKey = n * 32 + shape.flags;
   let built = insertSqls.get(cacheKey);
   if (built === undefined) {
     const names = shape.columns.map((column) => `"${COLUMN_NAMES[column]}"`).join(', ');

@@ -25,6 +25,8 @@ export type ToJudge = {
   spam: boolean;
   label: 'spam' | 'ham' | null;
   receivedAt: string;
+  /** C39: what its request said (src/spam/signals.ts, JSON), or NULL. */
+  signals: string | null;
 };
 
 /** The submissions among `ids` still to be judged. */
@@ -39,6 +41,7 @@ export function unjudged(db: Db, ids: readonly string[]): Promise<ToJudge[]> {
         spam: submissions.spam,
         label: submissions.label,
         receivedAt: submissions.receivedAt,
+        signals: submissions.signals,
       })
       .from(submissions)
       .where(and(inIds(ids), isNull(submissions.verdict)))
@@ -52,15 +55,22 @@ export function unjudgedBefore(db: Db, before: string, limit: number): Promise<s
 }
 
 /** A list as stored (JSON, or NULL for none); anything else reads as empty. */
-export function listOf(stored: string | null): ListEntry[] {
+export function listOf<T = ListEntry>(stored: string | null): T[] {
   if (stored === null) return [];
   try {
     const parsed = JSON.parse(stored) as unknown;
-    return Array.isArray(parsed) ? (parsed as ListEntry[]) : [];
+    return Array.isArray(parsed) ? (parsed as T[]) : [];
   } catch {
     return [];
   }
 }
+
+/** C39: a project's expected countries or languages as stored: NULL for any. */
+export const codesOf = (stored: string | null): string[] =>
+  listOf<unknown>(stored).filter((c): c is string => typeof c === 'string');
+
+/** C39: a widget token's or a proof's nonce, claimed by the submission that carried it. */
+export type Claim = { nonce: string; submissionId: string; until: string };
 
 export type ProjectFilter = {
   settings: SpamSettings;
@@ -83,6 +93,10 @@ type ProjectRow = {
   spam_sharing: SpamSharing;
   spam_allow: string | null;
   spam_block: string | null;
+  spam_require_widget: 0 | 1;
+  spam_proof_of_work: 0 | 1;
+  spam_countries: string | null;
+  spam_languages: string | null;
   learned_ham: number;
   learned_spam: number;
 };
@@ -97,18 +111,20 @@ const countsOf = (rows: readonly Record<string, unknown>[]) => {
 /**
  * Per project: its settings, its own counts of the features given, how many of its judged
  * submissions since `since` carry each hash given, and the campaigns marked since `campaignsSince`
- * its submissions may belong to; and the deployment's counts of every feature given. All in one
- * D1 batch.
+ * its submissions may belong to; and the deployment's counts of every feature given. C39: the
+ * nonces of tokens and proofs are claimed, each by the first submission that carried it, and
+ * `owners` says who holds each. All in one D1 batch.
  */
 export async function filtersOf(
   db: Db,
   asked: ReadonlyMap<string, Asked>,
   since: string,
   campaignsSince: string,
-): Promise<Map<string, ProjectFilter>> {
+  claims: readonly Claim[] = [],
+): Promise<{ filters: Map<string, ProjectFilter>; owners: Map<string, string> }> {
   const d1 = db.$client;
   const ids = [...asked.keys()];
-  if (ids.length === 0) return new Map();
+  if (ids.length === 0) return { filters: new Map(), owners: new Map() };
   const everyFeature = new Set<string>();
   const statements: D1PreparedStatement[] = [];
   for (const id of ids) {
@@ -117,7 +133,9 @@ export async function filtersOf(
     statements.push(
       d1
         .prepare(
-          'select spam_mode, spam_threshold, spam_sharing, spam_allow, spam_block, learned_ham, learned_spam from projects where id = ?',
+          `select spam_mode, spam_threshold, spam_sharing, spam_allow, spam_block, spam_require_widget,
+             spam_proof_of_work, spam_countries, spam_languages, learned_ham, learned_spam
+           from projects where id = ?`,
         )
         .bind(id),
       d1
@@ -143,11 +161,28 @@ export async function filtersOf(
         'select token, ham, spam from spam_shared_tokens where token in (select value from json_each(?))',
       )
       .bind(JSON.stringify([...everyFeature])),
+    // In the order given (oldest first): of two submissions with the same nonce, the first owns it.
+    d1
+      .prepare(
+        `insert into spam_nonces (nonce, submission_id, expires_at)
+         select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+         from json_each(?) where true on conflict (nonce) do nothing`,
+      )
+      .bind(JSON.stringify(claims.map((c) => [c.nonce, c.submissionId, c.until]))),
+    d1
+      .prepare('select nonce, submission_id from spam_nonces where nonce in (select value from json_each(?))')
+      .bind(JSON.stringify(claims.map((c) => c.nonce))),
   );
   const results = await storage(() => d1.batch<Record<string, unknown>>(statements));
   const per = 4;
   const totals = results[per * ids.length]?.results[0] as { ham: number; spam: number } | undefined;
   const sharedTokens = countsOf(results[per * ids.length + 1]?.results ?? []);
+  const owners = new Map<string, string>();
+  for (const r of (results[per * ids.length + 3]?.results ?? []) as {
+    nonce: string;
+    submission_id: string;
+  }[])
+    owners.set(r.nonce, r.submission_id);
   const out = new Map<string, ProjectFilter>();
   ids.forEach((id, i) => {
     const project = results[per * i]?.results[0] as ProjectRow | undefined;
@@ -163,6 +198,10 @@ export async function filtersOf(
         sharing: project.spam_sharing,
         allow: listOf(project.spam_allow),
         block: listOf(project.spam_block),
+        requireWidget: project.spam_require_widget === 1,
+        proofOfWork: project.spam_proof_of_work === 1,
+        countries: codesOf(project.spam_countries),
+        languages: codesOf(project.spam_languages),
       },
       own: {
         ham: project.learned_ham,
@@ -177,7 +216,7 @@ export async function filtersOf(
       campaigns: marksOf(results[per * i + 3]?.results ?? []).filter((m) => taking || m.projectId === id),
     });
   });
-  return out;
+  return { filters: out, owners };
 }
 
 export type Judged = Judgement & {
@@ -201,7 +240,7 @@ export async function writeVerdicts(db: Db, judged: readonly Judged[]): Promise<
         const held = j.hold && j.verdict === 'spam' ? 1 : 0;
         return d1
           .prepare(
-            `update submissions set verdict = ?1, spam_score = ?2, spam_reason = ?3, content_hash = ?4,
+            `update submissions set verdict = ?1, spam_score = ?2, spam_reason = ?3, content_hash = ?4, signals = null,
                spam = case when ?5 = 1 and label is null then 1 else spam end,
                outbox = case when ?5 = 1 and label is null then null else outbox end
              where id = ?6 and verdict is null`,
@@ -219,6 +258,11 @@ export async function writeVerdicts(db: Db, judged: readonly Judged[]): Promise<
   );
 }
 
+/** C39: the nonces of tokens and proofs past their expiry: a second use of one is refused as expired anyway. */
+export async function forgetNonces(db: Db, now: string): Promise<void> {
+  await storage(() => db.$client.prepare('delete from spam_nonces where expires_at < ?').bind(now).run());
+}
+
 /** C39: a project's spam settings, as stored. */
 export function spamColumns(s: Partial<SpamSettings>) {
   return {
@@ -227,5 +271,13 @@ export function spamColumns(s: Partial<SpamSettings>) {
     ...(s.sharing !== undefined ? { spamSharing: s.sharing } : {}),
     ...(s.allow !== undefined ? { spamAllow: s.allow.length === 0 ? null : JSON.stringify(s.allow) } : {}),
     ...(s.block !== undefined ? { spamBlock: s.block.length === 0 ? null : JSON.stringify(s.block) } : {}),
+    ...(s.requireWidget !== undefined ? { spamRequireWidget: s.requireWidget } : {}),
+    ...(s.proofOfWork !== undefined ? { spamProofOfWork: s.proofOfWork } : {}),
+    ...(s.countries !== undefined
+      ? { spamCountries: s.countries.length === 0 ? null : JSON.stringify(s.countries) }
+      : {}),
+    ...(s.languages !== undefined
+      ? { spamLanguages: s.languages.length === 0 ? null : JSON.stringify(s.languages) }
+      : {}),
   };
 }

@@ -43,6 +43,7 @@ describe('project create', () => {
       honeypot: null,
       turnstileSecret: null,
       thankYouUrl: null,
+      proofOfWork: false,
     });
   });
 

@@ -145,6 +145,10 @@ describe('C19 + C32: the tool and the management API give the same results', () 
         Authorization: `Bearer ${runs.remote.key}`,
         'Content-Type': 'application/json',
         Origin: 'https://example.com',
+        // A person's browser (C39: a script's request would weigh towards spam, and the local
+        // row, stored as the worker would, says nothing of its request).
+        'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+        'Accept-Language': 'en',
       },
       body: JSON.stringify(fields),
     });

@@ -1,9 +1,9 @@
 // C33: the dashboard in Chromium, as a site owner sets a project up, against `npm run dev`, signed
 // in on the project: add a field and see the Embed snippet change; add a webhook, see its delivery
 // fail and redeliver it; the confirmation and a Slack target (C35, C36); the spam filter's settings
-// (C39) and its verdict in the inbox; the stats (C40) and the audit log; Google Sheets, Notion,
-// Airtable and Telegram against a stand-in (C38); 375 px and dark. What every screen gets
-// (axe-core, nothing from another origin, a screenshot) is in test/e2e/dashboard.ts.
+// (C39), its verdict in the inbox, and the signals only a form has; the stats (C40) and the audit
+// log; Google Sheets, Notion, Airtable and Telegram against a stand-in (C38); 375 px and dark. What
+// every screen gets (axe-core, nothing from another origin, a screenshot) is in test/e2e/dashboard.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { receiverOnLoopback } from '../cli/helpers.ts';
 import { knownAccount, standIn } from '../standin.ts';
@@ -228,6 +228,42 @@ describe('C33: the dashboard', () => {
       .getByText('Spam filter: spam (score 1.00) — block list: phrase guest post')
       .waitFor();
     await shot('inbox-verdict');
+  });
+
+  it('C39: the signals only a form has: the widget required, the countries and languages expected, saved', async () => {
+    await nav('Settings').click();
+    const filter = page.getByRole('region', { name: 'Spam filter' });
+    const widget = filter.getByRole('checkbox', { name: /^Widget required/ });
+    // Each control says what it costs a genuine visitor.
+    const described = await widget.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe(
+      'A page without /widget.js, or with scripts off, is held as spam; your server posting with a secret key is not affected.',
+    );
+    await widget.check();
+    const countries = filter.getByLabel(/^Expected countries/);
+    // The server's refusal is shown, as any setting's is.
+    await countries.fill('Germany');
+    await filter.getByRole('button', { name: 'Save the signals' }).click();
+    await page.getByText("'Germany' is not a country code: two letters, ISO 3166-1 (DE, FR, US)").waitFor();
+    await countries.fill('DE');
+    await filter.getByLabel(/^Expected languages/).fill('de, en');
+    await filter.getByRole('button', { name: 'Save the signals' }).click();
+    await page.locator('.note').getByText('Saved', { exact: true }).last().waitFor();
+    const stored = async () => {
+      const { data } = await api('GET', `/projects/${projectId}`);
+      return (data.project as { spamFilter: Record<string, unknown> }).spamFilter;
+    };
+    await expect
+      .poll(stored)
+      .toMatchObject({ requireWidget: true, proofOfWork: false, countries: ['DE'], languages: ['de', 'en'] });
+    await page.reload();
+    const saved = page.getByRole('region', { name: 'Spam filter' });
+    expect(await saved.getByRole('checkbox', { name: /^Widget required/ }).isChecked()).toBe(true);
+    expect(await saved.getByRole('checkbox', { name: /^Proof of work/ }).isChecked()).toBe(false);
+    expect(await saved.getByLabel(/^Expected countries/).inputValue()).toBe('DE');
+    expect(await saved.getByLabel(/^Expected languages/).inputValue()).toBe('de, en');
+    await saved.getByRole('group', { name: 'Signals only a form has' }).scrollIntoViewIfNeeded();
+    await shot('settings-spam-signals');
   });
 
   it('stats (C40: the funnel and where visitors gave up) and the audit log', async () => {

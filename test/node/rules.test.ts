@@ -8,7 +8,13 @@ import { merged } from '../../src/analytics/gather.ts';
 import { Learner, MAX_COUNTED, type Prior, score } from '../../src/spam/classifier.ts';
 import { features } from '../../src/spam/features.ts';
 import { judge, modelsOf, scoreVerdict } from '../../src/spam/judge.ts';
-import { DEFAULT_THRESHOLD, type SpamSettings, UNSURE_BAND, unsureFrom } from '../../src/spam/settings.ts';
+import {
+  DEFAULT_THRESHOLD,
+  SIGNALS_OFF,
+  type SpamSettings,
+  UNSURE_BAND,
+  unsureFrom,
+} from '../../src/spam/settings.ts';
 import type { Visit } from '../../src/store/analytics.ts';
 
 const lists = loadLists();
@@ -39,6 +45,7 @@ describe('C39: the owner’s lists', () => {
       sharing: 'both',
       allow: [{ kind: 'address', value: 'friend@example.com' }],
       block: [{ kind: 'phrase', value: 'backlinks' }],
+      ...SIGNALS_OFF,
     };
     const values = { email: 'friend@example.com', message: 'About the backlinks you asked for' };
     const c = { values, honeypot: false, found: features(values, lists), copiesBefore: 0 };

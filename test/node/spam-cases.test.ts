@@ -9,7 +9,7 @@ import { safeCell, safeText, shown } from '../../src/lib/printable.ts';
 import { evidence, explain, Learner, type Prior, score } from '../../src/spam/classifier.ts';
 import { features } from '../../src/spam/features.ts';
 import { campaignSignal, comparedText, judge, matchList, modelsOf } from '../../src/spam/judge.ts';
-import type { ListEntry, SpamSettings } from '../../src/spam/settings.ts';
+import { type ListEntry, SIGNALS_OFF, type SpamSettings } from '../../src/spam/settings.ts';
 
 const lists = loadLists();
 const NO_PRIOR: Prior = { bias: 0, calibration: [1, 0], common: new Set(), weights: new Map() };
@@ -20,6 +20,7 @@ const settings = (over: Partial<SpamSettings> = {}): SpamSettings => ({
   sharing: 'both',
   allow: [],
   block: [],
+  ...SIGNALS_OFF,
   ...over,
 });
 const caseOf = (

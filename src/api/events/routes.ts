@@ -45,13 +45,19 @@ export type EventBody = v.InferOutput<typeof EventBody>;
 /** C40: a visitor who sends Global Privacy Control or Do Not Track is not counted. */
 export const declines = (c: Context) => c.req.header('Sec-GPC') === '1' || c.req.header('DNT') === '1';
 
-async function parseEvent(c: Context): Promise<EventBody> {
+/** A small JSON body (text/plain or JSON: the widget sends it without a preflight), by its schema. */
+export async function readSmall<T extends v.GenericSchema>(
+  c: Context,
+  max: number,
+  schema: T,
+  what: string,
+): Promise<v.InferOutput<T>> {
   let bytes: Uint8Array;
   try {
-    bytes = await readWithin(c.req.raw, MAX_EVENT_BYTES);
+    bytes = await readWithin(c.req.raw, max);
   } catch (error) {
     if (error instanceof Error && 'status' in error && error.status === 413)
-      throw replies.invalidBody(`An event is at most ${MAX_EVENT_BYTES} bytes`);
+      throw replies.invalidBody(`${what} is at most ${max} bytes`);
     throw error;
   }
   let json: unknown;
@@ -60,17 +66,24 @@ async function parseEvent(c: Context): Promise<EventBody> {
   } catch {
     throw replies.notJson();
   }
-  const parsed = v.safeParse(EventBody, json);
+  const parsed = v.safeParse(schema, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const path = issue?.path?.map((p) => p.key).join('.');
-    throw replies.invalidBody(`Invalid event${path ? ` (${path})` : ''}: ${issue?.message ?? 'malformed'}`);
+    throw replies.invalidBody(
+      `Invalid ${what.replace(/^An? /, '').toLowerCase()}${path ? ` (${path})` : ''}: ${issue?.message ?? 'malformed'}`,
+    );
   }
   return parsed.output;
 }
 
-/** The project the event is for: its publishable key's, or its form id's. */
-async function projectOf(c: Context<AppEnv>, event: EventBody): Promise<ResolvedProject> {
+const parseEvent = (c: Context) => readSmall(c, MAX_EVENT_BYTES, EventBody, 'An event');
+
+/** The project a page's request is for: its publishable key's, or its form id's. */
+export async function projectOf(
+  c: Context<AppEnv>,
+  event: { key?: string | undefined; form?: string | undefined },
+): Promise<ResolvedProject> {
   if (event.key !== undefined) {
     const { project } = await projectOfKeyText(c, event.key);
     // An event comes from a page: a secret key has no business there (C23).

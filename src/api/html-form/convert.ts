@@ -1,6 +1,7 @@
 // C29: an HTML form's values arrive as text (and, C30, as files); each is converted by its field's
 // type before the same validation as the JSON endpoint, so that a form and the equivalent JSON
 // body store the same row.
+import { FILL_FIELD, WIDGET_TOKEN_FIELD } from '../../fields/catalogue.ts';
 import { UploadedFile } from '../../fields/file.ts';
 import type { FieldDef } from '../../fields/validation.ts';
 import { sha256Hex, sniffType } from '../../files/bytes.ts';
@@ -9,7 +10,11 @@ export type FormText = { name: string; value: string };
 export type FormFile = { name: string; filename: string; bytes: Uint8Array };
 export type FormEntry = FormText | FormFile;
 
-/** C29: form controls, never stored: `_next`, `_error`, `_gotcha`, and any other name from `_`. */
+/**
+ * C29: form controls, never stored: `_next`, `_error`, `_gotcha`, and any other name from `_`;
+ * but the widget's token and fill time (C39) are passed on with the values, for the pipeline to
+ * take out as the JSON endpoint does.
+ */
 export type Controls = { next?: string; error?: string; gotcha?: string };
 
 export const duplicateError = (name: string) => `Field '${name}' was sent more than once`;
@@ -101,7 +106,7 @@ export async function convertForm(
       continue;
     }
     seen.add(entry.name);
-    if (entry.name.startsWith('_')) {
+    if (entry.name.startsWith('_') && entry.name !== WIDGET_TOKEN_FIELD && entry.name !== FILL_FIELD) {
       if (!isFile(entry)) {
         if (entry.name === '_next') controls.next = entry.value;
         else if (entry.name === '_error') controls.error = entry.value;

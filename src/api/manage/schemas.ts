@@ -12,6 +12,7 @@ import {
   DEFAULT_THRESHOLD,
   LIST_KINDS,
   MAX_ENTRY_LENGTH,
+  MAX_EXPECTED,
   MAX_LIST_ENTRIES,
   MAX_THRESHOLD,
   MIN_THRESHOLD,
@@ -189,6 +190,30 @@ export const SpamFilterBody = v.strictObject({
   ),
   allow: v.optional(described(SpamListSchema, 'Always ham: replaces the list.')),
   block: v.optional(described(SpamListSchema, 'Always spam: replaces the list.')),
+  requireWidget: v.optional(
+    described(
+      v.boolean(),
+      "A submission from a page without /widget.js's token is spam (default false: it is one signal among others). A secret key's (a server's) needs none.",
+    ),
+  ),
+  proofOfWork: v.optional(
+    described(
+      v.boolean(),
+      "A submission without a valid proof of work (the 'altcha' field, which /widget.js solves in the background) is refused with 400 (default false).",
+    ),
+  ),
+  countries: v.optional(
+    described(
+      v.pipe(v.array(v.string()), v.maxLength(MAX_EXPECTED)),
+      'The countries its visitors post from (ISO 3166-1 alpha-2); another weighs towards spam. Empty: any. Replaces the list.',
+    ),
+  ),
+  languages: v.optional(
+    described(
+      v.pipe(v.array(v.string()), v.maxLength(MAX_EXPECTED)),
+      'The languages its messages are written in (BCP 47); a message surely in another weighs towards spam. Empty: any. Replaces the list.',
+    ),
+  ),
 });
 
 export const ProjectPatch = v.strictObject({

@@ -50,6 +50,10 @@ export const ProjectSchema = v.object({
     ),
     allow: v.array(ListEntrySchema),
     block: v.array(ListEntrySchema),
+    requireWidget: v.boolean(),
+    proofOfWork: v.boolean(),
+    countries: v.array(v.string()),
+    languages: v.array(v.string()),
     learned: described(
       v.object({ ham: v.number(), spam: v.number() }),
       "How many of its owner's marks the project's classifier learnt, each way.",

@@ -1,0 +1,85 @@
+// C39: what a submission's request says beside its values, read in the isolate between validation
+// and the store: the widget's token (its HMAC checked here, no D1) and fill time, the proof of work
+// (a project that requires one refuses a submission without a valid one, 400), a script's user
+// agent, a missing Accept-Language, the country. The consumer judges them (src/spam/signals.ts);
+// they travel in the submission's own insert, so the accepted path stays one D1 round trip.
+import type { Context } from 'hono';
+import { FILL_FIELD, PROOF_FIELD, WIDGET_TOKEN_FIELD } from '../fields/catalogue.ts';
+import type { AppEnv } from '../http/env.ts';
+import { proofOfWorkFailed } from '../http/replies.ts';
+import { UnavailableError } from '../lib/faults.ts';
+import { charsOf, type Signals, scriptAgent } from '../spam/signals.ts';
+import { checkToken, TOKEN_LIFETIME_MS, widgetSecret } from './widget-token.ts';
+
+type ResolvedProject = AppEnv['Variables']['project'];
+
+/** What the widget sent beside the values: taken out of the body before validation, never stored. */
+export type WidgetSent = { token?: string; fillMs?: number; proof?: string };
+
+/** A widget's report of its fill time this much longer than its token's age is made up. */
+const CLAIM_SLACK_MS = 5_000;
+/** The longest fill time a widget reports (a day, as analytics take it). */
+const MAX_FILL_MS = 86_400_000;
+
+/** Takes the widget's fields out of a body (JSON values, or a form's text). */
+export function takeWidget(body: Record<string, unknown>): WidgetSent {
+  const token = body[WIDGET_TOKEN_FIELD];
+  const fill = body[FILL_FIELD];
+  const proof = body[PROOF_FIELD];
+  delete body[WIDGET_TOKEN_FIELD];
+  delete body[FILL_FIELD];
+  delete body[PROOF_FIELD];
+  const fillMs = typeof fill === 'string' && /^\d{1,9}$/.test(fill) ? Number(fill) : fill;
+  return {
+    ...(typeof token === 'string' && token !== '' ? { token } : {}),
+    ...(typeof fillMs === 'number' && Number.isSafeInteger(fillMs) && fillMs >= 0 && fillMs <= MAX_FILL_MS
+      ? { fillMs }
+      : {}),
+    ...(typeof proof === 'string' && proof !== '' ? { proof } : {}),
+  };
+}
+
+/**
+ * The submission's signals, as its row stores them (JSON). A project that requires a proof of
+ * work refuses the request here when the proof is missing, forged, of another project or expired.
+ */
+export async function readSignals(
+  c: Context<AppEnv>,
+  project: ResolvedProject,
+  values: Record<string, unknown>,
+  sent: WidgetSent,
+  now: number,
+): Promise<string> {
+  const secret = widgetSecret(c.env);
+  const signals: Signals = { page: project.keyKind !== 'secret' };
+  if (project.proofOfWork) {
+    if (sent.proof === undefined) throw proofOfWorkFailed('missing');
+    // The operator's misconfiguration, never the visitor's fault: 503, as an outage.
+    if (secret === undefined) throw new UnavailableError('secret', new Error('ADMIN_TOKEN is not set'));
+    const { checkProof } = await import('./proof-of-work.ts');
+    const proof = await checkProof(secret, project.id, sent.proof);
+    if (!proof.ok) throw proofOfWorkFailed(proof.why);
+    signals.pow = proof.nonce;
+    signals.powUntil = proof.expiresAt;
+  }
+  if (!signals.page) return JSON.stringify(signals);
+  if (sent.token === undefined) signals.token = 'missing';
+  else if (secret !== undefined) {
+    const token = await checkToken(secret, project.id, sent.token, now);
+    signals.token = token.state;
+    if (token.nonce !== undefined && token.issuedMs !== undefined && token.startMs !== undefined) {
+      signals.nonce = token.nonce;
+      signals.nonceUntil = new Date(token.issuedMs + TOKEN_LIFETIME_MS).toISOString();
+      signals.fillMs = Math.max(0, now - token.startMs);
+      signals.chars = charsOf(values);
+      if (sent.fillMs !== undefined && sent.fillMs > signals.fillMs + CLAIM_SLACK_MS)
+        signals.claimedMs = sent.fillMs;
+    }
+  }
+  const agent = scriptAgent(c.req.header('User-Agent'));
+  if (agent !== undefined) signals.agent = agent;
+  if ((c.req.header('Accept-Language') ?? '').trim() === '') signals.noLanguage = true;
+  const country = (c.req.raw.cf as { country?: unknown } | undefined)?.country;
+  if (typeof country === 'string' && /^[A-Z]{2}$/.test(country)) signals.country = country;
+  return JSON.stringify(signals);
+}

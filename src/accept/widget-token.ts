@@ -1,0 +1,130 @@
+// C39: the widget's token: proof that a submission came through a page that ran /widget.js, and
+// since when. `<start>.<issued>.<nonce>.<mac>`: the time the form was first seen (kept when the
+// widget renews a token), the time this token was issued (both in milliseconds, base 36), a random
+// nonce, and an HMAC of the project and all three under a key derived from the operator token.
+// Issued and checked in the isolate: no D1. Its reuse is found after the store, by the consumer
+// (the nonce is unique in spam_nonces).
+import { TOKEN_LENGTH } from '../lib/hex.ts';
+import type { TokenState } from '../spam/signals.ts';
+
+/** A token is good for this long after it was issued; the widget renews an older one. */
+export const TOKEN_LIFETIME_MS = 60 * 60_000;
+/** A renewed token keeps its first time for at most this long: a page open for days starts over. */
+export const MAX_CARRY_MS = 24 * 60 * 60_000;
+/** The clocks of two isolates may differ by this much. */
+const SKEW_MS = 60_000;
+const MAC_BYTES = 16;
+const NONCE_BYTES = 12;
+
+const encoder = new TextEncoder();
+
+/**
+ * The secret the widget's token and the proof of work are signed with: derived from the operator
+ * token, when it is set and long enough (C32); without it, neither is issued nor checked.
+ */
+export const widgetSecret = (env: { ADMIN_TOKEN?: string }) => {
+  const token = env.ADMIN_TOKEN;
+  return token !== undefined && token.length >= TOKEN_LENGTH ? token : undefined;
+};
+
+let keyOf: { secret: string; key: Promise<CryptoKey> } | undefined;
+
+/** The HMAC key, derived (HKDF) from the operator's secret once per isolate: nothing else to keep. */
+function macKey(secret: string): Promise<CryptoKey> {
+  if (keyOf?.secret !== secret) {
+    const key = (async () => {
+      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey']);
+      return crypto.subtle.deriveKey(
+        {
+          name: 'HKDF',
+          hash: 'SHA-256',
+          salt: new Uint8Array(0),
+          info: encoder.encode('edge-forms widget token'),
+        },
+        base,
+        { name: 'HMAC', hash: 'SHA-256', length: 256 },
+        false,
+        ['sign'],
+      );
+    })();
+    keyOf = { secret, key };
+  }
+  return keyOf.key;
+}
+
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
+
+async function mac(secret: string, projectId: string, start: string, issued: string, nonce: string) {
+  const signed = await crypto.subtle.sign(
+    'HMAC',
+    await macKey(secret),
+    encoder.encode(`${projectId}\n${start}\n${issued}\n${nonce}`),
+  );
+  return base64url(new Uint8Array(signed).slice(0, MAC_BYTES));
+}
+
+/** Two strings equal in constant time (for the same length). */
+function same(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+export type TokenCheck = {
+  state: Exclude<TokenState, 'missing'>;
+  /** A signed token's nonce and first time (forged: none). */
+  nonce?: string;
+  startMs?: number;
+  issuedMs?: number;
+};
+
+const TOKEN = /^([0-9a-z]{1,11})\.([0-9a-z]{1,11})\.([\w-]{16})\.([\w-]{22})$/;
+
+/** What a token says, for this project, at `now`: signed by us (and still good), too old, or forged. */
+export async function checkToken(
+  secret: string,
+  projectId: string,
+  token: string,
+  now: number,
+): Promise<TokenCheck> {
+  const parts = TOKEN.exec(token);
+  if (parts === null) return { state: 'forged' };
+  const [, start = '', issued = '', nonce = '', signature = ''] = parts;
+  if (!same(signature, await mac(secret, projectId, start, issued, nonce))) return { state: 'forged' };
+  const startMs = Number.parseInt(start, 36);
+  const issuedMs = Number.parseInt(issued, 36);
+  // Signed by us, so never in the future nor started after it was issued, unless clocks disagree.
+  if (issuedMs > now + SKEW_MS || startMs > issuedMs) return { state: 'forged' };
+  const state = now - issuedMs > TOKEN_LIFETIME_MS ? 'expired' : 'valid';
+  return { state, nonce, startMs, issuedMs };
+}
+
+/**
+ * A new token for the project. Given the token the page holds (renewing it before it expires),
+ * the new one keeps its first time, so that the fill time counts from when the form was first seen.
+ */
+export async function issueToken(
+  secret: string,
+  projectId: string,
+  now: number,
+  previous?: string,
+): Promise<{ token: string; expiresAt: number }> {
+  let startMs = now;
+  if (previous !== undefined) {
+    const old = await checkToken(secret, projectId, previous, now);
+    if (old.state !== 'forged' && old.startMs !== undefined && now - old.startMs <= MAX_CARRY_MS)
+      startMs = old.startMs;
+  }
+  const start = startMs.toString(36);
+  const issued = now.toString(36);
+  const nonce = base64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES)));
+  return {
+    token: `${start}.${issued}.${nonce}.${await mac(secret, projectId, start, issued, nonce)}`,
+    expiresAt: now + TOKEN_LIFETIME_MS,
+  };
+}

@@ -1,0 +1,202 @@
+// C39: the signals only a form has, in Chromium against `npm run dev`: the example page with the
+// widget, which asks for its token when the form is first seen. A person's pace is ham; the same
+// page filled and sent by a script within half a second is accepted (a bot learns nothing) and
+// held, layer `widget`; a project that requires the widget holds a curl post without a token; one
+// that requires a proof of work takes the widget's (solved in the background) and refuses curl's.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submissions } from '../../schema/tables.ts';
+import { openDatabase } from '../../scripts/database.ts';
+import { updateProject } from '../../src/ops/project-settings.ts';
+import { createProjectFromSpecs } from '../../src/ops/projects.ts';
+import { tempDir } from '../cli/helpers.ts';
+import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
+
+const PAGE = readFileSync(join(import.meta.dirname, '../../examples/contact.html'), 'utf8');
+/** A person's browser, not one that says it is headless: only the pace tells a person from a script. */
+const USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const FIELDS = [
+  'name:string',
+  'email:string:format=email',
+  'phone:integer',
+  'enquiry:boolean',
+  'message:string',
+];
+const MESSAGE = 'Hello, could you tell me whether the workshop on Saturday still has places for two people?';
+const SUCCESS = 'Thank you! We received your message.';
+
+const dir = tempDir('signals');
+let site: Site | undefined;
+let browser: Browser | undefined;
+let workerUrl = '';
+let pageUrl = '';
+
+/** The example page as a site would serve it, with the key asked for; analytics off (C40 aside). */
+function render(url: URL, worker: string): string {
+  return PAGE.replaceAll('http://localhost:8787', worker)
+    .replace('edgeform_PASTE_THE_KEY_FROM_NPM_RUN_DEV', url.searchParams.get('key') ?? '')
+    .replace('<form', '<form data-analytics="off"');
+}
+
+async function withDb<T>(action: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>) {
+  return reading(async () => {
+    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+    try {
+      return await action(db);
+    } finally {
+      await close();
+    }
+  });
+}
+
+/** A project of its own in the database `npm run dev` is serving, with the spam settings given. */
+function madeProject(name: string, spamFilter?: { requireWidget?: boolean; proofOfWork?: boolean }) {
+  return withDb(async (db) => {
+    const made = await createProjectFromSpecs(db, { name, fields: FIELDS });
+    if (spamFilter !== undefined)
+      await updateProject({ db, actor: { kind: 'tool' } }, made.projectId, { spamFilter });
+    return made;
+  });
+}
+
+type Judged = { verdict: string | null; reason: { layer: string; signals: string[] } | null };
+
+/** The project's submissions once the queue's consumer judged them all (within seconds). */
+async function judged(projectId: string, count = 1): Promise<Judged[]> {
+  const read = () =>
+    withDb(async (db) =>
+      (
+        await db
+          .select({ verdict: submissions.verdict, reason: submissions.spamReason })
+          .from(submissions)
+          .where(eq(submissions.projectId, projectId))
+      ).map((r) => ({ verdict: r.verdict, reason: JSON.parse(r.reason ?? 'null') })),
+    );
+  await expect
+    .poll(async () => (await read()).filter((r) => r.verdict !== null).length, { timeout: 30_000 })
+    .toBe(count);
+  return read();
+}
+
+async function open(key: string): Promise<Page> {
+  if (!browser) throw new Error('no browser');
+  const context = await browser.newContext({ userAgent: USER_AGENT, locale: 'en-GB' });
+  const page = await context.newPage();
+  await page.goto(`${pageUrl}/contact.html?key=${encodeURIComponent(key)}`);
+  await page.waitForFunction("'EdgeForms' in window");
+  return page;
+}
+
+/** The widget's answer: its success, once the worker said 201. */
+async function succeeded(page: Page, name?: string) {
+  const status = page.locator('[data-forms-status][data-state="success"]');
+  await status.waitFor({ timeout: 20_000 });
+  expect(await status.textContent()).toBe(SUCCESS);
+  if (name !== undefined) await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** A person types: 60 to 100 ms a key. */
+async function typed(page: Page, selector: string, text: string) {
+  await page.click(selector);
+  for (const char of text) await page.keyboard.type(char, { delay: 60 + Math.floor(Math.random() * 41) });
+}
+
+/** A script's post, as curl sends it: no widget, no token, no Accept-Language. */
+function curl(key: string, body: Record<string, unknown>) {
+  return fetch(`${workerUrl}/api/v1/submit`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      'User-Agent': 'curl/8.5.0',
+      Accept: '*/*',
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+beforeAll(async () => {
+  site = await startSite(dir, { path: '/contact.html', render });
+  ({ browser, workerUrl, pageUrl } = site);
+});
+
+afterAll(async () => {
+  await site?.stop();
+});
+
+describe('C39: the signals only a form has, in Chromium', () => {
+  it("a person's pace through the widget: 201, then ham", async () => {
+    const project = await madeProject('Person');
+    const page = await open(project.apiKey);
+    await page.waitForTimeout(800);
+    await typed(page, '#name', 'Ada Lovelace');
+    await page.waitForTimeout(400);
+    await typed(page, '#email', 'ada@example.com');
+    await page.waitForTimeout(600);
+    await typed(page, '#message', MESSAGE);
+    await page.waitForTimeout(300);
+    await page.click('button[type=submit]');
+    await succeeded(page);
+    const [row] = await judged(project.projectId);
+    expect(row?.verdict).toBe('ham');
+    await page.context().close();
+  });
+
+  it('the same page filled and sent by a script within half a second: 201, then held, "filled in 0.x s"', async () => {
+    const project = await madeProject('Script');
+    const page = await open(project.apiKey);
+    await page.fill('#name', 'Ada Lovelace');
+    await page.fill('#email', 'ada@example.com');
+    await page.fill('#message', MESSAGE);
+    await page.click('button[type=submit]');
+    // A bot learns nothing: the page says what it says to a person.
+    await succeeded(page, 'signals-script-fill');
+    const [row] = await judged(project.projectId);
+    expect(row?.verdict).toBe('spam');
+    expect(row?.reason?.layer).toBe('widget');
+    expect(row?.reason?.signals).toHaveLength(1);
+    expect(row?.reason?.signals[0]).toMatch(/^filled in 0\.\d s$/);
+    await page.context().close();
+  });
+
+  it('a project that requires the widget: a curl post with its key is 201, then held, "no widget token"', async () => {
+    const project = await madeProject('Widget required', { requireWidget: true });
+    const res = await curl(project.apiKey, {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      message: MESSAGE,
+    });
+    expect(res.status).toBe(201);
+    expect(await judged(project.projectId)).toEqual([
+      { verdict: 'spam', reason: { layer: 'widget', signals: ['no widget token'] } },
+    ]);
+  });
+
+  it("a project that requires a proof of work: the widget's post is 201 (solved in the background), curl's 400", async () => {
+    const project = await madeProject('Proof of work', { proofOfWork: true });
+    const page = await open(project.apiKey);
+    await typed(page, '#name', 'Ada Lovelace');
+    await typed(page, '#message', 'Two places on Saturday, please.');
+    await page.click('button[type=submit]');
+    await succeeded(page);
+    const res = await curl(project.apiKey, { name: 'Ada Lovelace', message: MESSAGE });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      data: {
+        message: 'Invalid request body',
+        error: {
+          message:
+            "This form requires a proof of work (the 'altcha' field): send it through /widget.js, which solves it",
+        },
+      },
+      status: { code: 400, message: 'Bad Request' },
+    });
+    // Only the widget's submission was stored.
+    expect(await judged(project.projectId)).toHaveLength(1);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,215 @@
+// C39: the form's signals as the judge reads them (src/spam/signals.ts, src/spam/judge.ts): which
+// hold a submission whatever its text, which only move its score and by how much, and how a
+// script's user agent is told from a browser's; the widget's token (src/accept/widget-token.ts)
+// signed, checked and renewed.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkToken, issueToken, MAX_CARRY_MS, TOKEN_LIFETIME_MS } from '../../src/accept/widget-token.ts';
+import { Learner, type Prior } from '../../src/spam/classifier.ts';
+import { judge, modelsOf } from '../../src/spam/judge.ts';
+import { SIGNALS_OFF, type SpamSettings } from '../../src/spam/settings.ts';
+import {
+  charsOf,
+  heldBy,
+  MAX_REQUEST,
+  minFillMs,
+  type Signals,
+  scriptAgent,
+  signalParts,
+  signalsOf,
+  WEIGHTS,
+} from '../../src/spam/signals.ts';
+
+const SECRET = 'a'.repeat(43);
+const NOT_REUSED = { token: false, pow: false };
+const settings = (over: Partial<SpamSettings> = {}): SpamSettings => ({
+  mode: 'hold',
+  threshold: 0.78,
+  sharing: 'none',
+  allow: [],
+  block: [],
+  ...SIGNALS_OFF,
+  ...over,
+});
+// A prior that knows nothing: the score is the signals' alone (the base rate 0.5).
+const NO_PRIOR: Prior = { bias: 0, calibration: [1, 0], common: new Set(), weights: new Map() };
+const judged = (signals: Signals | undefined, over: Partial<SpamSettings> = {}, language?: string) =>
+  judge(
+    { values: { message: 'hello' }, honeypot: false, found: [], copiesBefore: 0, signals, language },
+    settings(over),
+    modelsOf(NO_PRIOR, new Learner()),
+  );
+const valid: Signals = { page: true, token: 'valid', nonce: 'n', fillMs: 60_000, chars: 100 };
+
+describe('C39: the signals that hold a submission', () => {
+  it('a forged token, a token or proof used before, an impossible fill, a claimed fill', () => {
+    expect(heldBy({ page: true, token: 'forged' }, settings(), NOT_REUSED)?.signal).toBe(
+      'forged widget token',
+    );
+    expect(heldBy(valid, settings(), { token: true, pow: false })?.signal).toBe('widget token used before');
+    expect(heldBy(valid, settings(), { token: false, pow: true })).toEqual({
+      layer: 'proof of work',
+      signal: 'proof of work used before',
+    });
+    expect(heldBy({ ...valid, fillMs: 400 }, settings(), NOT_REUSED)?.signal).toBe('filled in 0.4 s');
+    expect(heldBy({ ...valid, fillMs: 8_000, claimedMs: 90_000 }, settings(), NOT_REUSED)?.signal).toBe(
+      'claimed filled in 90.0 s; token 8.0 s old',
+    );
+    expect(heldBy(valid, settings(), NOT_REUSED)).toBeUndefined();
+  });
+
+  it('no token holds only when the project requires the widget, and never a server (secret key)', () => {
+    const missing: Signals = { page: true, token: 'missing' };
+    expect(heldBy(missing, settings(), NOT_REUSED)).toBeUndefined();
+    expect(heldBy(missing, settings({ requireWidget: true }), NOT_REUSED)?.signal).toBe('no widget token');
+    expect(heldBy({ page: false }, settings({ requireWidget: true }), NOT_REUSED)).toBeUndefined();
+  });
+
+  it('the fill time a person needs grows with the text, and pasting a long one is never held for it', () => {
+    expect(minFillMs(0)).toBe(1_500);
+    expect(minFillMs(50)).toBe(3_500);
+    expect(minFillMs(100_000)).toBe(10_000);
+    fc.assert(
+      fc.property(fc.nat(200_000), fc.nat(200_000), (a, b) => {
+        const [lo, hi] = a < b ? [a, b] : [b, a];
+        expect(minFillMs(lo)).toBeLessThanOrEqual(minFillMs(hi));
+        expect(minFillMs(hi)).toBeLessThanOrEqual(10_000);
+      }),
+    );
+    expect(charsOf({ a: 'héllo', b: 3, c: '👋🏽' })).toBe(7);
+  });
+
+  it('the layer that holds comes after the allow list: an address its owner trusts is never held', () => {
+    const trusted = judge(
+      {
+        values: { email: 'friend@example.com' },
+        honeypot: false,
+        found: [],
+        copiesBefore: 0,
+        signals: { page: true, token: 'forged' },
+      },
+      settings({ allow: [{ kind: 'address', value: 'friend@example.com' }] }),
+      modelsOf(NO_PRIOR, new Learner()),
+    );
+    expect(trusted.verdict).toBe('ham');
+  });
+});
+
+describe('C39: the signals that move a score', () => {
+  it('what a request says weighs at most MAX_REQUEST together, each named', () => {
+    const curl: Signals = { page: true, token: 'missing', agent: 'curl', noLanguage: true };
+    const parts = signalParts(curl, settings(), undefined);
+    expect(parts.map((p) => p.feature)).toEqual([
+      'script user agent (curl)',
+      'no Accept-Language',
+      'no widget token',
+    ]);
+    expect(parts.reduce((s, p) => s + p.weight, 0)).toBeCloseTo(MAX_REQUEST);
+    const j = judged(curl);
+    expect(j.score).toBeCloseTo(1 / (1 + Math.exp(-MAX_REQUEST)));
+    expect(j.reason).toEqual({
+      layer: 'request',
+      signals: ['script user agent (curl)', 'no Accept-Language', 'no widget token'],
+    });
+  });
+
+  it('a country or a language the owner did not expect, with what was expected', () => {
+    const parts = signalParts(
+      { page: true, token: 'valid', country: 'RU' },
+      settings({ countries: ['DE', 'AT'] }),
+      'ru',
+    );
+    expect(parts).toEqual([
+      { feature: 'country RU; expected DE, AT', layer: 'request', weight: WEIGHTS.country },
+      { feature: 'language ru; expected ', layer: 'language', weight: WEIGHTS.language },
+    ]);
+    const j = judged({ page: true, token: 'valid' }, { languages: ['de', 'en'] }, 'ru');
+    expect(j.reason).toEqual({ layer: 'language', signals: ['language ru; expected de, en'] });
+    expect(signalParts({ page: true, country: 'DE' }, settings({ countries: ['DE'] }), undefined)).toEqual(
+      [],
+    );
+    expect(signalParts({ page: true, country: 'RU' }, settings(), undefined)).toEqual([]);
+  });
+
+  it("a server's request (a secret key) is judged by its text and language alone", () => {
+    const server: Signals = { page: false, agent: 'curl', noLanguage: true, country: 'RU' };
+    expect(signalParts(server, settings({ countries: ['DE'] }), undefined)).toEqual([]);
+    expect(signalParts(server, settings({ languages: ['de'] }), 'ru').map((p) => p.layer)).toEqual([
+      'language',
+    ]);
+  });
+
+  it('stored signals that cannot be read count as none', () => {
+    expect(signalsOf(null)).toBeUndefined();
+    expect(signalsOf('not json')).toBeUndefined();
+    expect(signalsOf('[1]')).toBeUndefined();
+    expect(signalsOf(JSON.stringify(valid))).toEqual(valid);
+  });
+});
+
+describe("C39: a script's user agent", () => {
+  it('names the scripts and headless browsers that say so, and none of the browsers people use', () => {
+    expect(scriptAgent('curl/8.5.0')).toBe('curl');
+    expect(scriptAgent('python-requests/2.32.3')).toBe('Python');
+    expect(scriptAgent('Go-http-client/2.0')).toBe('Go-http-client');
+    expect(
+      scriptAgent('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 HeadlessChrome/131.0 Safari/537.36'),
+    ).toBe('headless browser');
+    expect(scriptAgent(undefined)).toBe('none');
+    expect(scriptAgent('  ')).toBe('none');
+    for (const ua of [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+    ])
+      expect(scriptAgent(ua)).toBeUndefined();
+  });
+
+  it('never throws on any header value', () => {
+    fc.assert(fc.property(fc.string(), (ua) => void scriptAgent(ua)));
+  });
+});
+
+describe("C39: the widget's token", () => {
+  it('is valid for its project until it expires, and forged for any other or once altered', async () => {
+    const now = Date.now();
+    const { token, expiresAt } = await issueToken(SECRET, 'p1', now);
+    expect(expiresAt).toBe(now + TOKEN_LIFETIME_MS);
+    expect(await checkToken(SECRET, 'p1', token, now + 1_000)).toMatchObject({
+      state: 'valid',
+      startMs: now,
+    });
+    expect((await checkToken(SECRET, 'p2', token, now)).state).toBe('forged');
+    expect((await checkToken('b'.repeat(43), 'p1', token, now)).state).toBe('forged');
+    expect((await checkToken(SECRET, 'p1', token, now + TOKEN_LIFETIME_MS + 1)).state).toBe('expired');
+    // Issued in the future (beyond clocks' disagreement): not ours.
+    expect((await checkToken(SECRET, 'p1', token, now - 5 * 60_000)).state).toBe('forged');
+  });
+
+  it('renewed, keeps the time the form was first seen, for at most a day', async () => {
+    const start = Date.now() - 50 * 60_000;
+    const first = await issueToken(SECRET, 'p1', start);
+    const renewed = await issueToken(SECRET, 'p1', Date.now(), first.token);
+    expect((await checkToken(SECRET, 'p1', renewed.token, Date.now())).startMs).toBe(start);
+    const old = await issueToken(SECRET, 'p1', Date.now() - MAX_CARRY_MS - 60_000);
+    const fresh = await issueToken(SECRET, 'p1', Date.now(), old.token);
+    expect((await checkToken(SECRET, 'p1', fresh.token, Date.now())).startMs).toBeGreaterThan(
+      Date.now() - 5_000,
+    );
+    // Another project's token starts nothing over.
+    const other = await issueToken(SECRET, 'p2', start);
+    const mine = await issueToken(SECRET, 'p1', Date.now(), other.token);
+    expect((await checkToken(SECRET, 'p1', mine.token, Date.now())).startMs).toBeGreaterThan(start);
+  });
+
+  it('any string sent as a token is forged or checked, never an error', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 80 }), async (t) => {
+        const { state } = await checkToken(SECRET, 'p1', t, Date.now());
+        expect(state).toBe('forged');
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
