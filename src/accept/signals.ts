@@ -8,7 +8,7 @@ import { FILL_FIELD, PROOF_FIELD, WIDGET_TOKEN_FIELD } from '../fields/catalogue
 import type { AppEnv } from '../http/env.ts';
 import { proofOfWorkFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
-import { charsOf, type Signals, scriptAgent } from '../spam/signals.ts';
+import { charsOf, type Signals, scriptAgent } from '../spam/sender.ts';
 import { checkToken, TOKEN_LIFETIME_MS, widgetSecret } from './widget-token.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];

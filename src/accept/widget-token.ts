@@ -5,7 +5,7 @@
 // Issued and checked in the isolate: no D1. Its reuse is found after the store, by the consumer
 // (the nonce is unique in spam_nonces).
 import { TOKEN_LENGTH } from '../lib/hex.ts';
-import type { TokenState } from '../spam/signals.ts';
+import type { TokenState } from '../spam/sender.ts';
 
 /** A token is good for this long after it was issued; the widget renews an older one. */
 export const TOKEN_LIFETIME_MS = 60 * 60_000;

@@ -5,72 +5,9 @@
 // forged or used before, a form filled faster than a person can), the others move its score.
 // Pure: no D1, no crypto.
 import type { Signal } from './classifier.ts';
+import type { Signals } from './sender.ts';
 
-/** What the widget's token said: none sent, sent and signed by us, forged, or too old. */
-export const TOKEN_STATES = ['valid', 'missing', 'forged', 'expired'] as const;
-export type TokenState = (typeof TOKEN_STATES)[number];
-
-/** What the isolate recorded of a submission's request (the `signals` column, JSON). */
-export type Signals = {
-  /**
-   * It came from a page: a publishable key or a form address. A secret key is a server's (C23):
-   * the browser's signals (token, user agent, Accept-Language, country) say nothing of it.
-   */
-  page: boolean;
-  token?: TokenState;
-  /** The token's nonce (valid or expired): a second submission with it is spam. */
-  nonce?: string;
-  /** When the token's nonce stops mattering (ISO time): it has expired by then. */
-  nonceUntil?: string;
-  /** Milliseconds from the token's first issue (the form first seen) to the submission. */
-  fillMs?: number;
-  /** The characters of its text values. */
-  chars?: number;
-  /**
-   * The widget's own count, from the first input to the send, kept only when it claims more time
-   * than the token has existed: a script's report, never a person's.
-   */
-  claimedMs?: number;
-  /** The script its User-Agent names ('none': it sent none). */
-  agent?: string;
-  /** It sent no Accept-Language (every browser does). */
-  noLanguage?: true;
-  /** The country Cloudflare placed its address in (ISO 3166-1 alpha-2). */
-  country?: string;
-  /** The proof of work's challenge nonce, when it carried a valid one: a second use is spam. */
-  pow?: string;
-  powUntil?: string;
-};
-
-/**
- * User-Agents that scripts and headless browsers send by default (a person's browser never does).
- * Matched at the start or as a word; the name shown is the script's.
- */
-const SCRIPT_AGENTS: readonly [RegExp, string][] = [
-  [/^curl\//i, 'curl'],
-  [/^wget\//i, 'Wget'],
-  [/python-requests|python-urllib|aiohttp|httpx|scrapy/i, 'Python'],
-  [/^go-http-client/i, 'Go-http-client'],
-  [/^java\/|okhttp|apache-httpclient/i, 'Java'],
-  [/^node-fetch|^axios|^undici|^node$|^got\b/i, 'Node.js'],
-  [/^ruby|^faraday/i, 'Ruby'],
-  [/^php|guzzlehttp/i, 'PHP'],
-  [/^libwww-perl|^lwp::/i, 'Perl'],
-  [/^postmanruntime/i, 'Postman'],
-  [/^insomnia/i, 'Insomnia'],
-  [
-    /headlesschrome|phantomjs|slimerjs|puppeteer|playwright|selenium|electron\/.*\bheadless/i,
-    'headless browser',
-  ],
-  [/\b(bot|crawler|spider)\b/i, 'crawler'],
-];
-
-/** The script a User-Agent names, 'none' when there is none, undefined for a browser's. */
-export function scriptAgent(userAgent: string | undefined): string | undefined {
-  const ua = userAgent?.trim() ?? '';
-  if (ua === '') return 'none';
-  return SCRIPT_AGENTS.find(([pattern]) => pattern.test(ua))?.[1];
-}
+export type { Signals } from './sender.ts';
 
 /** A person takes at least this long to fill in and send any form, however little it asks. */
 export const MIN_FILL_MS = 1_500;
@@ -81,13 +18,6 @@ export const MAX_TYPING_MS = 8_500;
 
 /** The least time a person takes to fill in a form with this many characters of text. */
 export const minFillMs = (chars: number) => MIN_FILL_MS + Math.min(chars * MS_PER_CHAR, MAX_TYPING_MS);
-
-/** The characters of a submission's text values (what a person would have typed or pasted). */
-export function charsOf(values: Record<string, unknown>): number {
-  let n = 0;
-  for (const value of Object.values(values)) if (typeof value === 'string') n += [...value].length;
-  return n;
-}
 
 /** How a fill time reads in a reason: "filled in 0.4 s". */
 export const fillSignal = (ms: number) => `filled in ${(Math.max(0, ms) / 1000).toFixed(1)} s`;

@@ -7,14 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { checkToken, issueToken, MAX_CARRY_MS, TOKEN_LIFETIME_MS } from '../../src/accept/widget-token.ts';
 import { Learner, type Prior } from '../../src/spam/classifier.ts';
 import { judge, modelsOf } from '../../src/spam/judge.ts';
+import { charsOf, scriptAgent } from '../../src/spam/sender.ts';
 import { SIGNALS_OFF, type SpamSettings } from '../../src/spam/settings.ts';
 import {
-  charsOf,
   heldBy,
   MAX_REQUEST,
   minFillMs,
   type Signals,
-  scriptAgent,
   signalParts,
   signalsOf,
   WEIGHTS,

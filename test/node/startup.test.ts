@@ -48,7 +48,7 @@ const SUBMISSION_PATH = [
   'src/delivery/outbox.ts',
   // C39: what a request says, checked in the isolate (the widget's token; the proof of work's
   // library is loaded only for a project that requires one).
-  'src/spam/signals.ts',
+  'src/spam/sender.ts',
 ];
 /** The packages it runs on. */
 const PACKAGES = ['hono', 'hono-openapi', '@hono/standard-validator', 'valibot', 'drizzle-orm', 'ipaddr.js'];
