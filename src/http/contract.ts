@@ -11,9 +11,10 @@ import type { HonoBase } from 'hono/hono-base';
 import { type DescribeRouteOptions, describeRoute as describe, uniqueSymbol, validator } from 'hono-openapi';
 import * as v from 'valibot';
 import { readWithin } from './body.ts';
+import { preflight } from './cors.ts';
 import type { ApiError } from './envelope.ts';
 import { isJsonMediaType } from './media-type.ts';
-import { errorResponses } from './openapi.ts';
+import { errorResponses, preflightOperation } from './openapi.ts';
 import {
   invalidParameter,
   methodNotAllowed,
@@ -21,7 +22,7 @@ import {
   readMethodNotAllowed,
   unsupportedMediaType,
 } from './replies.ts';
-import { send } from './send.ts';
+import { send, sendMethodNotAllowed } from './send.ts';
 
 export { resolver } from 'hono-openapi';
 
@@ -102,6 +103,36 @@ export const notAllowedOperation = describeRoute(() => ({
   description: 'Not a method of this path: 405, with `Allow`.',
   responses: errorResponses([{ name: 'method not allowed', reply: methodNotAllowed('GET') }]),
 }));
+
+/**
+ * C14, C16: a path a page's script posts to (the submit path, a form's address, the widget's):
+ * its CORS preflight, and 405 for every method it does not take, each documented under its tag.
+ */
+export function pagePath(
+  // biome-ignore lint/suspicious/noExplicitAny: any app's environment
+  app: HonoBase<any>,
+  path: string,
+  tag: string,
+  preflightId: string,
+  parameters?: readonly unknown[],
+): void {
+  const withParameters = parameters === undefined ? {} : { parameters: [...parameters] };
+  app.options(
+    path,
+    describeRoute(
+      () => ({ ...preflightOperation(preflightId), tags: [tag], ...withParameters }) as DescribeRouteOptions,
+    ),
+    preflight,
+  );
+  app.on(
+    NOT_ALLOWED,
+    path,
+    describeRoute({ tags: [tag], ...withParameters } as DescribeRouteOptions),
+    notAllowedOperation,
+    sendMethodNotAllowed,
+  );
+  app.all(path, sendMethodNotAllowed);
+}
 
 const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'];
 

@@ -13,14 +13,13 @@ import { projectOfKeyText } from '../../auth/authenticate.ts';
 import { allowed, clientAddress, countFailedAuthentication, mayLookUpKeys } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
 import { readWithin } from '../../http/body.ts';
-import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
-import { corsHeaders, preflight } from '../../http/cors.ts';
+import { describeRoute, pagePath } from '../../http/contract.ts';
+import { corsHeaders } from '../../http/cors.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { type Documented, errorResponses, preflightOperation } from '../../http/openapi.ts';
+import { type Documented, errorResponses } from '../../http/openapi.ts';
 import { EVENTS_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
-import { sendMethodNotAllowed } from '../../http/send.ts';
 import { FORM_ID, type ResolvedProject, resolveForm } from '../../projects/cache.ts';
 import { placeOf } from '../../store/places.ts';
 
@@ -202,17 +201,5 @@ const eventOperation = describeRoute(() => ({
 
 export function eventRoutes(app: HonoBase<AppEnv>): void {
   app.post(EVENTS_PATH, eventOperation, record);
-  app.options(
-    EVENTS_PATH,
-    describeRoute(() => ({ ...preflightOperation('eventsPreflight'), tags: [EVENTS_TAG] })),
-    preflight,
-  );
-  app.on(
-    NOT_ALLOWED,
-    EVENTS_PATH,
-    describeRoute({ tags: [EVENTS_TAG] }),
-    notAllowedOperation,
-    sendMethodNotAllowed,
-  );
-  app.all(EVENTS_PATH, sendMethodNotAllowed);
+  pagePath(app, EVENTS_PATH, EVENTS_TAG, 'eventsPreflight');
 }

@@ -9,20 +9,13 @@ import * as v from 'valibot';
 import { checkOrigin } from '../../accept/steps.ts';
 import { issueToken, widgetSecret } from '../../accept/widget-token.ts';
 import { allowed, clientAddress } from '../../auth/rate-limit.ts';
-import { describeRoute, NOT_ALLOWED, notAllowedOperation, resolver } from '../../http/contract.ts';
-import { preflight } from '../../http/cors.ts';
+import { describeRoute, pagePath, resolver } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { REASON_PHRASES } from '../../http/envelope.ts';
-import {
-  type Documented,
-  errorResponses,
-  okEnvelope,
-  okResponse,
-  preflightOperation,
-} from '../../http/openapi.ts';
+import { type Documented, errorResponses, okEnvelope, okResponse } from '../../http/openapi.ts';
 import { WIDGET_TOKEN_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
-import { sendJson, sendMethodNotAllowed } from '../../http/send.ts';
+import { sendJson } from '../../http/send.ts';
 import { UnavailableError } from '../../lib/faults.ts';
 import { FORM_ID } from '../../projects/cache.ts';
 import { projectOf, readSmall } from './routes.ts';
@@ -130,17 +123,5 @@ const tokenOperation = describeRoute(() => ({
 
 export function tokenRoutes(app: HonoBase<AppEnv>): void {
   app.post(WIDGET_TOKEN_PATH, tokenOperation, issue);
-  app.options(
-    WIDGET_TOKEN_PATH,
-    describeRoute(() => ({ ...preflightOperation('widgetTokenPreflight'), tags: [TAG] })),
-    preflight,
-  );
-  app.on(
-    NOT_ALLOWED,
-    WIDGET_TOKEN_PATH,
-    describeRoute({ tags: [TAG] }),
-    notAllowedOperation,
-    sendMethodNotAllowed,
-  );
-  app.all(WIDGET_TOKEN_PATH, sendMethodNotAllowed);
+  pagePath(app, WIDGET_TOKEN_PATH, TAG, 'widgetTokenPreflight');
 }

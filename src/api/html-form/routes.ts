@@ -11,8 +11,7 @@ import { acceptSubmission, type Intake, type Progress } from '../../accept/pipel
 import { clientAddress, countFailedAuthentication, mayLookUpKeys } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
 import { maxSizeError } from '../../fields/rules.ts';
-import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
-import { preflight } from '../../http/cors.ts';
+import { describeRoute, pagePath } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError, REASON_PHRASES } from '../../http/envelope.ts';
 import { REPLAYED_HEADER } from '../../http/headers.ts';
@@ -23,7 +22,6 @@ import {
   HEADER_DOCS,
   IDEMPOTENCY_KEY_PARAMETER,
   JSON_MEDIA,
-  preflightOperation,
 } from '../../http/openapi.ts';
 import { PAGE_HEADERS } from '../../http/page.ts';
 import * as replies from '../../http/replies.ts';
@@ -39,7 +37,7 @@ import {
   uploadTooLarge,
 } from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
-import { send, sendMethodNotAllowed } from '../../http/send.ts';
+import { send } from '../../http/send.ts';
 import { UnavailableError } from '../../lib/faults.ts';
 import { allowedRedirect } from '../../lib/urls.ts';
 import { FORM_ID, formCacheKey, type ResolvedProject, resolveForm } from '../../projects/cache.ts';
@@ -289,22 +287,6 @@ const formOperation = describeRoute(() => ({
 
 export function formRoutes(app: HonoBase<AppEnv>): void {
   app.post(FORM_PATH, formOperation, handleForm);
-  app.options(
-    FORM_PATH,
-    describeRoute(() => ({
-      ...preflightOperation('formPreflight'),
-      tags: [FORM_TAG],
-      parameters: [formIdParameter],
-    })),
-    preflight,
-  );
   // C16: as the submit path, its other methods are 405.
-  app.on(
-    NOT_ALLOWED,
-    FORM_PATH,
-    describeRoute({ tags: [FORM_TAG], parameters: [formIdParameter] }),
-    notAllowedOperation,
-    sendMethodNotAllowed,
-  );
-  app.all(FORM_PATH, sendMethodNotAllowed);
+  pagePath(app, FORM_PATH, FORM_TAG, 'formPreflight', [formIdParameter]);
 }

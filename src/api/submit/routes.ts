@@ -9,8 +9,7 @@ import { payerOfKey, projectOfKey } from '../../auth/authenticate.ts';
 import { config } from '../../config.ts';
 import { requiredError, typeError, unknownError } from '../../fields/validation.ts';
 import { readWithin } from '../../http/body.ts';
-import { describeRoute, NOT_ALLOWED, notAllowedOperation } from '../../http/contract.ts';
-import { preflight } from '../../http/cors.ts';
+import { describeRoute, pagePath } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { REPLAYED_HEADER } from '../../http/headers.ts';
 import { isJsonMediaType } from '../../http/media-type.ts';
@@ -19,11 +18,10 @@ import {
   errorResponses,
   IDEMPOTENCY_KEY_PARAMETER,
   JSON_MEDIA,
-  preflightOperation,
 } from '../../http/openapi.ts';
 import { SUBMIT_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
-import { sendJson, sendMethodNotAllowed } from '../../http/send.ts';
+import { sendJson } from '../../http/send.ts';
 import { parseObject } from './body.ts';
 
 /** A key in the Authorization header, and a JSON object in the body. */
@@ -154,17 +152,5 @@ const submitOperation = describeRoute(() => ({
 
 export function submitRoutes(app: HonoBase<AppEnv>): void {
   app.post(SUBMIT_PATH, submitOperation, submit);
-  app.options(
-    SUBMIT_PATH,
-    describeRoute(() => ({ ...preflightOperation('preflight'), tags: [SUBMIT_TAG] })),
-    preflight,
-  );
-  app.on(
-    NOT_ALLOWED,
-    SUBMIT_PATH,
-    describeRoute({ tags: [SUBMIT_TAG] }),
-    notAllowedOperation,
-    sendMethodNotAllowed,
-  );
-  app.all(SUBMIT_PATH, sendMethodNotAllowed);
+  pagePath(app, SUBMIT_PATH, SUBMIT_TAG, 'preflight');
 }
