@@ -9,7 +9,7 @@
 /// <reference path="./nlpjs.d.ts" />
 import { Language } from '@nlpjs/language-min';
 import { normalise } from './features.ts';
-import type { Assets } from './model.ts';
+import { assetLoader } from './model.ts';
 
 export const LANGUAGES_PATH = '/spam/languages.json';
 
@@ -61,20 +61,10 @@ export function detectorOf(file: LanguagesFile): Detector {
   return { scripts, tags, known: new Set([...tags.values()].flat()) };
 }
 
-let loading: Promise<Detector> | undefined;
-
 /** The detector, its models fetched from the assets binding once per isolate (again after a failure). */
-export function loadLanguages(assets: Assets): Promise<Detector> {
-  loading ??= (async () => {
-    const response = await assets.fetch(new Request(`https://assets.invalid${LANGUAGES_PATH}`));
-    if (!response.ok) throw new Error(`the language models answered ${response.status}`);
-    return detectorOf((await response.json()) as LanguagesFile);
-  })();
-  loading.catch(() => {
-    loading = undefined;
-  });
-  return loading;
-}
+export const loadLanguages = assetLoader(LANGUAGES_PATH, 'the language models', (json) =>
+  detectorOf(json as LanguagesFile),
+);
 
 /** A BCP 47 tag's language, lower-cased: `pt-BR` → `pt`, `zh-Hant` → `zh`, `FIL` → `fil`. */
 export const primaryTag = (tag: string) => (tag.trim().split(/[-_]/)[0] ?? '').toLowerCase();

@@ -34,20 +34,27 @@ export function modelOf(file: ModelFile): Model {
   };
 }
 
-let loading: Promise<Model> | undefined;
-
 /** What the model is read from: the worker's ASSETS binding (or, in the tool's tests, the file). */
 export type Assets = { fetch(request: Request): Promise<Response> };
 
-/** The model, fetched from the assets binding once per isolate (again after a failure). */
-export function loadModel(assets: Assets): Promise<Model> {
-  loading ??= (async () => {
-    const response = await assets.fetch(new Request(`https://assets.invalid${MODEL_PATH}`));
-    if (!response.ok) throw new Error(`the spam model answered ${response.status}`);
-    return modelOf((await response.json()) as ModelFile);
-  })();
-  loading.catch(() => {
-    loading = undefined;
-  });
-  return loading;
+/**
+ * A loader of one asset of the spam filter, made into what it is read as: fetched from the assets
+ * binding once per isolate, and again after a failure (`what` names it in the error).
+ */
+export function assetLoader<T>(path: string, what: string, make: (json: unknown) => T) {
+  let loading: Promise<T> | undefined;
+  return (assets: Assets): Promise<T> => {
+    loading ??= (async () => {
+      const response = await assets.fetch(new Request(`https://assets.invalid${path}`));
+      if (!response.ok) throw new Error(`${what} answered ${response.status}`);
+      return make(await response.json());
+    })();
+    loading.catch(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
 }
+
+/** The model, fetched from the assets binding once per isolate (again after a failure). */
+export const loadModel = assetLoader(MODEL_PATH, 'the spam model', (json) => modelOf(json as ModelFile));
