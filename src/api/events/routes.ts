@@ -79,7 +79,7 @@ export async function readSmall<T extends v.GenericSchema>(
 const parseEvent = (c: Context) => readSmall(c, MAX_EVENT_BYTES, EventBody, 'An event');
 
 /** The project a page's request is for: its publishable key's, or its form id's. */
-export async function projectOf(
+async function projectOf(
   c: Context<AppEnv>,
   event: { key?: string | undefined; form?: string | undefined },
 ): Promise<ResolvedProject> {
@@ -96,6 +96,25 @@ export async function projectOf(
     await countFailedAuthentication(c, c.env);
     throw replies.formNotFound();
   }
+  return project;
+}
+
+/**
+ * C15, C21, C40: the project of a page's request (an event, the widget's token), its origin
+ * checked as a submission's, and the request limited per project and client address.
+ */
+export async function pageProject(
+  c: Context<AppEnv>,
+  asked: { key?: string | undefined; form?: string | undefined },
+): Promise<ResolvedProject> {
+  const project = await projectOf(c, asked);
+  checkOrigin(c, project, c.req.header('Origin'));
+  const address = clientAddress(c);
+  if (
+    address !== undefined &&
+    !(await allowed(c, c.env.EVENT_RATE_LIMIT, 'EVENT_RATE_LIMIT', `${project.id} ${address}`))
+  )
+    throw replies.tooManyRequests();
   return project;
 }
 
@@ -118,14 +137,7 @@ const waitUntilOf = (c: Context) => {
 async function record(c: Context<AppEnv>): Promise<Response> {
   if (declines(c)) return noContent(c);
   const event = await parseEvent(c);
-  const project = await projectOf(c, event);
-  checkOrigin(c, project, c.req.header('Origin'));
-  const address = clientAddress(c);
-  if (
-    address !== undefined &&
-    !(await allowed(c, c.env.EVENT_RATE_LIMIT, 'EVENT_RATE_LIMIT', `${project.id} ${address}`))
-  )
-    throw replies.tooManyRequests();
+  const project = await pageProject(c, event);
   const day = new Date().toISOString().slice(0, 10);
   // C41: the visitor's day salt and counts are kept in the project's place.
   const salt = await daySalt(placeOf(c.env, project.place).d1, day);

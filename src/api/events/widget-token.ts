@@ -6,9 +6,7 @@
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import * as v from 'valibot';
-import { checkOrigin } from '../../accept/steps.ts';
 import { issueToken, widgetSecret } from '../../accept/widget-token.ts';
-import { allowed, clientAddress } from '../../auth/rate-limit.ts';
 import { describeRoute, pagePath, resolver } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { REASON_PHRASES } from '../../http/envelope.ts';
@@ -18,7 +16,7 @@ import * as replies from '../../http/replies.ts';
 import { sendJson } from '../../http/send.ts';
 import { UnavailableError } from '../../lib/faults.ts';
 import { FORM_ID } from '../../projects/cache.ts';
-import { projectOf, readSmall } from './routes.ts';
+import { pageProject, readSmall } from './routes.ts';
 
 /** A token request is a key or a form id and the token held, nothing more. */
 const MAX_TOKEN_REQUEST_BYTES = 1024;
@@ -40,14 +38,7 @@ const TokenReply = okEnvelope(200, {
 
 async function issue(c: Context<AppEnv>): Promise<Response> {
   const asked = await readSmall(c, MAX_TOKEN_REQUEST_BYTES, TokenRequest, 'A token request');
-  const project = await projectOf(c, asked);
-  checkOrigin(c, project, c.req.header('Origin'));
-  const address = clientAddress(c);
-  if (
-    address !== undefined &&
-    !(await allowed(c, c.env.EVENT_RATE_LIMIT, 'EVENT_RATE_LIMIT', `${project.id} ${address}`))
-  )
-    throw replies.tooManyRequests();
+  const project = await pageProject(c, asked);
   const secret = widgetSecret(c.env);
   if (secret === undefined) throw new UnavailableError('secret', new Error('ADMIN_TOKEN is not set'));
   const now = Date.now();
