@@ -1,0 +1,192 @@
+// C43: a project's fields as one self-contained TypeScript module for a site's own code: the type of
+// a submission, its JSON Schema, and a Standard Schema v1 validator that judges exactly as the
+// worker does, with its messages, codes and parameters (`forms types`, the dashboard's Embed
+// screen). The module imports nothing: the fixed validator (generated-runtime.ts) reads a table of
+// the fields whose messages are the worker's own functions' output, and whose email and UUID
+// expressions are valibot's, so neither can drift from what the worker says.
+import { EMAIL_REGEX, UUID_REGEX } from 'valibot';
+import { safeJson } from '../lib/printable.ts';
+import {
+  type FieldRules,
+  MAX_PATTERN_INPUT,
+  RESERVED_FIELDS,
+  RULES_OF,
+  type UnknownFieldPolicy,
+} from './catalogue.ts';
+import { RUNTIME } from './generated-runtime.ts';
+import { submissionJsonSchema } from './json-schema.ts';
+import {
+  acceptError,
+  formatError,
+  maxError,
+  maxLengthError,
+  maxSizeError,
+  minError,
+  minLengthError,
+  oneOfError,
+  patternError,
+} from './rules.ts';
+import { type FieldDef, requiredError, typeError, unknownError } from './validation.ts';
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * A string literal: JSON's, with every character a terminal or an editor could act on (controls,
+ * line separators, bidirectional overrides) written as its `\u` escape (C19): the same string.
+ */
+const text = (value: string) => safeJson(JSON.stringify(value));
+
+/** A key of an object literal: `__proto__` computed, so that it stays an own property (C13). */
+function key(name: string): string {
+  if (name === '__proto__') return '["__proto__"]';
+  return IDENTIFIER.test(name) ? name : text(name);
+}
+
+/** A JSON-like value as a TypeScript literal, on one line, or pretty with `indent`. */
+function literal(value: unknown, indent?: string): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : JSON.stringify(value);
+  if (typeof value === 'string') return text(value);
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const scalars = Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null);
+  const inner = indent === undefined || scalars ? undefined : `${indent}  `;
+  const items = Array.isArray(value)
+    ? value.map((v) => literal(v, inner))
+    : Object.entries(value).map(([k, v]) => `${key(k)}: ${literal(v, inner)}`);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (items.length === 0) return `${open}${close}`;
+  if (inner === undefined) return Array.isArray(value) ? `[${items.join(', ')}]` : `{ ${items.join(', ')} }`;
+  return `${open}\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}${close}`;
+}
+
+/** Whether JavaScript's RegExp (with `u`) can compile a pattern RE2 took. */
+function runsInJs(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A field's rules as the validator's table holds them, in RULES_OF order (C28). */
+function ruleLines(def: FieldDef): string[] {
+  const { name } = def;
+  const rules: FieldRules = def.rules ?? {};
+  const out: string[] = [];
+  const add = (code: string, message: string, params: Record<string, unknown>) =>
+    out.push(literal({ code, params, message }));
+  for (const rule of RULES_OF[def.type]) {
+    if (rule === 'format' && rules.format !== undefined)
+      add('format', formatError(name, rules.format), { format: rules.format });
+    if (rule === 'minLength' && rules.minLength !== undefined)
+      add('min_length', minLengthError(name, rules.minLength), { min: rules.minLength });
+    if (rule === 'maxLength' && rules.maxLength !== undefined)
+      add('max_length', maxLengthError(name, rules.maxLength), { max: rules.maxLength });
+    if (rule === 'min' && rules.min !== undefined) add('min', minError(name, rules.min), { min: rules.min });
+    if (rule === 'max' && rules.max !== undefined) add('max', maxError(name, rules.max), { max: rules.max });
+    if (rule === 'oneOf' && rules.oneOf !== undefined)
+      add('one_of', oneOfError(name, rules.oneOf), { values: rules.oneOf });
+    if (rule === 'pattern' && rules.pattern !== undefined) {
+      const message = literal(patternError(name));
+      if (runsInJs(rules.pattern)) {
+        out.push(
+          `{ code: "pattern", pattern: new RegExp(${literal(rules.pattern)}, "u"), message: ${message} }`,
+        );
+      } else {
+        out.push(
+          `// JavaScript cannot compile this RE2 pattern: it is not checked here (the worker checks it).\n{ code: "pattern", pattern: null, message: ${message} }`,
+        );
+      }
+    }
+    if (rule === 'maxSize' && rules.maxSize !== undefined)
+      add('file_size', maxSizeError(name, rules.maxSize), { max: rules.maxSize });
+    if (rule === 'accept' && rules.accept !== undefined)
+      add('file_type', acceptError(name, rules.accept), { types: rules.accept });
+  }
+  return out;
+}
+
+function fieldEntry(def: FieldDef): string {
+  const rules = ruleLines(def);
+  const lines = [
+    `name: ${literal(def.name)},`,
+    `type: ${literal(def.type)},`,
+    `required: ${def.required},`,
+    `typeMessage: ${literal(typeError(def.name, def.type))},`,
+    `requiredMessage: ${literal(requiredError(def.name))},`,
+    rules.length === 0
+      ? 'rules: [],'
+      : `rules: [\n${rules.map((r) => `${r.replace(/^/gm, '      ')},`).join('\n')}\n    ],`,
+  ];
+  return `  {\n${lines.map((l) => `    ${l}`).join('\n')}\n  },`;
+}
+
+const TS_TYPE = {
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  boolean: 'boolean',
+  file: 'File | Blob',
+};
+
+/** A field's TypeScript type: a `oneOf` string is the union of its values. */
+function tsType(def: FieldDef): string {
+  const values = def.type === 'string' ? def.rules?.oneOf : undefined;
+  return values !== undefined && values.length > 0
+    ? values.map((v) => literal(v)).join(' | ')
+    : TS_TYPE[def.type];
+}
+
+function submissionType(defs: readonly FieldDef[]): string {
+  if (defs.length === 0) return 'export type Submission = Record<string, never>;';
+  const members = defs.map((d) => {
+    const name = IDENTIFIER.test(d.name) && d.name !== '__proto__' ? d.name : text(d.name);
+    return `  ${name}${d.required ? '' : '?'}: ${tsType(d)};`;
+  });
+  return `export type Submission = {\n${members.join('\n')}\n};`;
+}
+
+/** `Field '…' is not defined for this project`, as a function of the name, cut from the worker's own text. */
+function unknownMessageSource(): string {
+  const mark = '\u0000';
+  const [before = '', after = ''] = unknownError(mark).split(mark);
+  return `const unknownMessage = (name: string): string => ${literal(before)} + name + ${literal(after)};`;
+}
+
+export type GenerateOptions = {
+  /** Named in the module's first line. */
+  project?: string;
+  /** C22: the project's honeypot, taken out of a body as the worker takes it. */
+  honeypot?: string | null;
+};
+
+/** The module's text (C43): types, the JSON Schema (`fields`) and the validator (`schema`). */
+export function generateModule(
+  defs: readonly FieldDef[],
+  unknownFields: UnknownFieldPolicy,
+  options: GenerateOptions = {},
+): string {
+  const ignored = [...RESERVED_FIELDS, ...(options.honeypot ? [options.honeypot] : [])];
+  const regex = (re: RegExp) => `new RegExp(${literal(re.source)}, ${literal(re.flags)})`;
+  return [
+    `// The fields of ${options.project === undefined ? 'a project' : `project ${options.project}`} of edge-forms, generated by \`forms types\`: do not edit, generate again`,
+    '// when they change. `Submission` is what a valid submission holds, `fields` its JSON Schema, and',
+    "// `schema` a Standard Schema v1 validator that judges as the worker does, with the worker's messages",
+    '// and codes. Self-contained: no import, no dependency.',
+    '',
+    submissionType(defs),
+    '',
+    '/** The submission as JSON Schema (2020-12), as `forms project schema` prints it. */',
+    `export const fields = ${literal(submissionJsonSchema(defs, unknownFields), '')} as const;`,
+    '',
+    "// The fields as the validator reads them; every message is the worker's own.",
+    `const UNKNOWN_FIELDS: 'reject' | 'discard' = ${literal(unknownFields)};`,
+    `const IGNORED: readonly string[] = ${literal(ignored)};`,
+    `const EMAIL = ${regex(EMAIL_REGEX)};`,
+    `const UUID = ${regex(UUID_REGEX)};`,
+    `const MAX_PATTERN_INPUT = ${MAX_PATTERN_INPUT};`,
+    unknownMessageSource(),
+    `const FIELDS: readonly Field[] = [\n${defs.map(fieldEntry).join('\n')}\n];`,
+    RUNTIME,
+  ].join('\n');
+}
