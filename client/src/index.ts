@@ -153,7 +153,9 @@ export function createClient<T extends Record<string, unknown>>(options: ClientO
 
   return {
     async submit(values, { idempotencyKey = newKey(), signal } = {}) {
-      const multipart = values instanceof FormData || Object.values(values).some(isBlob);
+      const multipart =
+        values instanceof FormData ||
+        Object.values(values).some((value) => isBlob(value) || (Array.isArray(value) && value.some(isBlob)));
       if (multipart && !options.formId)
         throw new TypeError('Files need the client’s formId: they go to /f/<formId>');
       const url = multipart ? new URL(`/f/${options.formId}`, options.endpoint).href : options.endpoint;

@@ -336,6 +336,7 @@ describe('the client: files (C29, C30)', () => {
     const client = createClient<Contact>({ endpoint: ENDPOINT, key: KEY, fetch });
     await expect(client.submit(new FormData())).rejects.toThrow(TypeError);
     await expect(client.submit({ email: 'a@b.c', cv: new Blob(['x']) })).rejects.toThrow(/formId/);
+    await expect(client.submit({ email: 'a@b.c', cv: [new Blob(['x'])] } as never)).rejects.toThrow(/formId/);
     expect(calls).toHaveLength(0);
   });
 });
