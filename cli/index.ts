@@ -20,6 +20,7 @@ import { originCommands } from './origin.ts';
 import { projectCommands } from './project.ts';
 import { spamCommands } from './spam.ts';
 import { submissionsCommands } from './submissions.ts';
+import { typesCommands } from './types.ts';
 import { webhookCommands } from './webhook.ts';
 
 export type { Io } from './context.ts';
@@ -50,6 +51,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
   const ctx = context(io, openDb);
   for (const group of [
     projectCommands,
+    typesCommands,
     fieldCommands,
     originCommands,
     keyCommands,
