@@ -1,6 +1,7 @@
 // C33: forms to paste into a site, made from the project's own fields: a plain HTML form for its
 // form address, and the widget's form with a publishable key; each with a copy button and a
-// preview (a sandboxed frame: it runs nothing and sends nothing).
+// preview (a sandboxed frame: it runs nothing and sends nothing). C43: and the fields as a
+// TypeScript module for the site's own code, as `forms types` prints it.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { plainForm, widgetForm } from '../embed.ts';
@@ -30,6 +31,33 @@ function Snippet({ title, code, note }: { title: string; code: string; note: str
         sandbox=""
         srcdoc={previewOf(code)}
       />
+    </Section>
+  );
+}
+
+/** C43: the module is made by the management API (src/fields/generate.ts), as the tool makes it. */
+function TypesBlock({ projectId }: { projectId: string }) {
+  const loaded = useLoad(() => api<{ module: string }>('GET', projectPath(projectId, '/types')), [projectId]);
+  const module = loaded.data?.module;
+  return (
+    <Section title="TypeScript types">
+      <p>
+        For the site's own code: the type of a submission, its JSON Schema, and a Standard Schema validator
+        that judges as the worker does, with its messages and codes. Generate it again when the fields change
+        (`npm run forms -- types {projectId}` prints the same).
+      </p>
+      {loaded.error && <p class="error">{loaded.error}</p>}
+      {module === undefined ? (
+        !loaded.error && <p class="loading">Loading…</p>
+      ) : (
+        <>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a block that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
+          <pre class="code" tabIndex={0}>
+            <code>{module}</code>
+          </pre>
+          <CopyButton text={module} label="Copy the TypeScript types" />
+        </>
+      )}
     </Section>
   );
 }
@@ -65,6 +93,7 @@ export function EmbedScreen({ projectId }: ScreenProps) {
           Make a publishable key for the widget form
         </button>
       )}
+      <TypesBlock projectId={projectId} />
     </>
   );
 }

@@ -37,6 +37,7 @@ const MANAGE: Record<Exclude<ManageRouteName, 'signIn' | 'getSession' | 'signOut
     who: 'operator',
   },
   getProjectSchema: { method: 'GET', path: (f) => `${p(f)}/schema`, allowed: 200, who: 'project' },
+  getProjectTypes: { method: 'GET', path: (f) => `${p(f)}/types`, allowed: 200, who: 'project' },
   defineField: {
     method: 'PUT',
     path: (f) => `${p(f)}/fields/extra`,

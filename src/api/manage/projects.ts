@@ -1,7 +1,9 @@
-// C32: projects over HTTP (made, listed, shown, changed, moved, deleted, their JSON Schema): each
-// route calls the operation the tool calls (src/ops), as the caller. Their fields, origins and
-// keys are fields.ts.
+// C32: projects over HTTP (made, listed, shown, changed, moved, deleted, their JSON Schema and, C43,
+// their TypeScript module): each route calls the operation the tool calls (src/ops), as the caller.
+// Their fields, origins and keys are fields.ts.
 import * as v from 'valibot';
+import type { UnknownFieldPolicy } from '../../fields/catalogue.ts';
+import { generateModule } from '../../fields/generate.ts';
 import { fieldFromJson } from '../../fields/spec.ts';
 import { moveProject } from '../../ops/move.ts';
 import { updateProject } from '../../ops/project-settings.ts';
@@ -227,5 +229,30 @@ export function projectRoutes(routes: ManageRoutes): void {
       message: 'Schema',
       data: { schema: await projectSchema(m, params.projectId) },
     }),
+  });
+
+  routes.add({
+    ...MANAGE_ROUTES.getProjectTypes,
+    tag: 'Projects',
+    summary: "The project's fields as a TypeScript module (C43), as `forms types` prints it",
+    access: 'project',
+    reply: {
+      status: 200,
+      description:
+        'A self-contained module: the `Submission` type, the JSON Schema as `fields`, and `schema`, a Standard Schema v1 validator that judges as the worker does.',
+      members: { module: v.string() },
+      example: {
+        message: 'TypeScript module',
+        module: 'export type Submission = {\n  email: string;\n};\n…',
+      },
+    },
+    handler: async ({ m, params }) => {
+      const p = await showProject(m, params.projectId);
+      const options = { project: p.id, honeypot: p.honeypot };
+      return {
+        message: 'TypeScript module',
+        data: { module: generateModule(p.fields, p.unknownFields as UnknownFieldPolicy, options) },
+      };
+    },
   });
 }

@@ -71,6 +71,13 @@ export const MANAGE_ROUTES = {
     operationId: 'getProjectSchema',
     params: ProjectParams,
   },
+  // C43: the fields as a TypeScript module (the dashboard's Embed screen; `forms types` makes it itself).
+  getProjectTypes: {
+    method: 'get',
+    path: '/projects/:projectId/types',
+    operationId: 'getProjectTypes',
+    params: ProjectParams,
+  },
   defineField: {
     method: 'put',
     path: '/projects/:projectId/fields/:name',
