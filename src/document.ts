@@ -13,8 +13,30 @@ type Json = Record<string, unknown>;
 export const EnvelopeSchema = v.object({
   data: v.object({
     message: v.string(),
-    error: v.optional(v.object({ message: v.string() })),
+    error: v.optional(
+      v.object({
+        message: v.string(),
+        code: v.pipe(
+          v.picklist(Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]),
+          v.description('C43: the cause, from a fixed list; a code is never renamed.'),
+        ),
+      }),
+    ),
     errors: v.optional(v.array(v.string())),
+    issues: v.optional(
+      v.pipe(
+        v.array(
+          v.object({
+            field: v.string(),
+            code: v.picklist(Object.keys(ISSUE_CODES) as (keyof typeof ISSUE_CODES)[]),
+            params: v.optional(v.record(v.string(), v.unknown())),
+          }),
+        ),
+        v.description(
+          'C43: one for each text of `errors`, in the same order: the field, its code from a fixed list, and the parameters of the broken rule.',
+        ),
+      ),
+    ),
   }),
   status: v.object({
     code: v.picklist(Object.keys(REASON_PHRASES).map(Number)),
@@ -92,6 +114,7 @@ import { eventsApp } from './events.ts';
 import { fieldSchema } from './fields/validation.ts';
 import { REASON_PHRASES } from './http/envelope.ts';
 import { notFound } from './http/replies.ts';
+import { ERROR_CODES, ISSUE_CODES } from './lib/codes.ts';
 import { KEY_PREFIX, KIND_PREFIXES } from './projects/keys.ts';
 
 /** Every route the worker serves, in one app: its own, and the management API's it loads on demand. */

@@ -32,16 +32,32 @@ describe('C1, C3: envelope', () => {
     });
   });
 
-  it('C3: a single cause goes in data.error.message', () => {
-    expect(new ApiError(401, 'Authentication failed', 'Invalid API key').toEnvelope()).toEqual({
-      data: { message: 'Authentication failed', error: { message: 'Invalid API key' } },
-      status: { code: 401, message: 'Unauthorized' },
-    });
+  it('C3, C43: a single cause goes in data.error.message, its code beside it', () => {
+    expect(new ApiError(401, 'invalid_key', 'Authentication failed', 'Invalid API key').toEnvelope()).toEqual(
+      {
+        data: {
+          message: 'Authentication failed',
+          error: { message: 'Invalid API key', code: 'invalid_key' },
+        },
+        status: { code: 401, message: 'Unauthorized' },
+      },
+    );
   });
 
-  it('C3: field problems go in data.errors, one string each', () => {
-    expect(new ApiError(400, 'Validation failed', ['a', 'b']).toEnvelope()).toEqual({
-      data: { message: 'Validation failed', errors: ['a', 'b'] },
+  it('C3, C43: field problems go in data.errors, one string each, and their issues in the same order', () => {
+    const problems = [
+      { field: 'a', code: 'required', message: 'a' },
+      { field: 'b', code: 'min', params: { min: 2 }, message: 'b' },
+    ] as const;
+    expect(new ApiError(400, 'validation_failed', 'Validation failed', problems).toEnvelope()).toEqual({
+      data: {
+        message: 'Validation failed',
+        errors: ['a', 'b'],
+        issues: [
+          { field: 'a', code: 'required' },
+          { field: 'b', code: 'min', params: { min: 2 } },
+        ],
+      },
       status: { code: 400, message: 'Bad Request' },
     });
   });

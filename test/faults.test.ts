@@ -95,7 +95,10 @@ describe('C18: storage faults', () => {
     const requestId = res.headers.get('X-Request-Id');
     expect(body.data).toEqual({
       message: 'Internal server error',
-      error: { message: `Unexpected error; it has been logged as request ${requestId}` },
+      error: {
+        message: `Unexpected error; it has been logged as request ${requestId}`,
+        code: 'internal_error',
+      },
     });
     expect(JSON.stringify(body)).not.toMatch(/exploded|submissions\.ts|TypeError/);
     expect(lines.join('\n')).toContain(String(requestId));

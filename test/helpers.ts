@@ -6,6 +6,7 @@ import { submissions } from '../schema/tables.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { REASON_PHRASES, type StatusCode } from '../src/http/envelope.ts';
 import worker from '../src/index.ts';
+import { ERROR_CODES, ISSUE_CODES } from '../src/lib/codes.ts';
 import type { Manager } from '../src/ops/context.ts';
 import { createProject } from '../src/ops/projects.ts';
 import { database } from '../src/store/db.ts';
@@ -111,7 +112,41 @@ export function submitWithEnv(testEnv: Env, opts: SubmitOptions = {}): Promise<R
   return fetchWorkerWith(testEnv, buildRequest(opts));
 }
 
-export type EnvelopeData = { message: string; error?: { message: string }; errors?: string[] };
+export type EnvelopeData = {
+  message: string;
+  error?: { message: string; code?: string };
+  errors?: string[];
+  issues?: { field: string; code: string; params?: Record<string, unknown> }[];
+};
+
+/**
+ * C43 on every failure a test reads: a single cause's code is one of the list; a validation
+ * failure has one issue for each text, in the same order, naming the same field with a listed code.
+ */
+function expectCodes(data: EnvelopeData) {
+  if (data.error) {
+    expect(Object.keys(data.error).sort()).toEqual(['code', 'message']);
+    expect(Object.keys(ERROR_CODES)).toContain(data.error.code);
+  }
+  if (data.errors) {
+    const issues = data.issues ?? [];
+    expect(issues).toHaveLength(data.errors.length);
+    issues.forEach((issue, i) => {
+      expect(Object.keys(ISSUE_CODES)).toContain(issue.code);
+      expect(data.errors?.[i]).toContain(`Field '${issue.field}'`);
+    });
+  }
+}
+
+/** What a test expects, compared with what it left unsaid (a code, the issues) taken out. */
+function sameData(actual: EnvelopeData, expected: Partial<EnvelopeData>) {
+  const seen: Partial<EnvelopeData> = { ...actual };
+  if (actual.error && expected.error && expected.error.code === undefined) {
+    seen.error = { message: actual.error.message };
+  }
+  if (expected.issues === undefined) delete seen.issues;
+  expect(seen).toEqual(expected);
+}
 
 /** C1–C3: status, content type, and the whole envelope; returns the body for further checks. */
 export async function expectEnvelope(res: Response, code: StatusCode, data?: Partial<EnvelopeData>) {
@@ -126,8 +161,9 @@ export async function expectEnvelope(res: Response, code: StatusCode, data?: Par
   } else {
     // C3: exactly one of `error` and `errors`.
     expect(('error' in body.data ? 1 : 0) + ('errors' in body.data ? 1 : 0)).toBe(1);
+    expectCodes(body.data);
   }
-  if (data) expect(body.data).toEqual(data);
+  if (data) sameData(body.data, data);
   return body;
 }
 

@@ -12,7 +12,7 @@ import { expectEnvelope, seedProject, storedData, submit } from './helpers.ts';
 function check(type: FieldType, rules: FieldRules, value: unknown): string[] {
   const compiled = compileFields([{ name: 'f', type, required: false, rules }], 'reject', RE2JS);
   const result = validateSubmission(compiled, { f: value });
-  return result.ok ? [] : result.errors;
+  return result.ok ? [] : result.problems.map((p) => p.message);
 }
 
 describe('C28: each rule at, inside and outside its bounds', () => {
@@ -145,11 +145,16 @@ describe('C28: messages', () => {
     );
     expect(validateSubmission(compiled, { age: 12, extra: 1, email: 'nope' })).toEqual({
       ok: false,
-      errors: [
-        "Field 'age' must be at least 18",
-        "Field 'extra' is not defined for this project",
-        "Field 'email' must be an email address",
-        "Field 'name' is required",
+      problems: [
+        { field: 'age', code: 'min', params: { min: 18 }, message: "Field 'age' must be at least 18" },
+        { field: 'extra', code: 'unknown_field', message: "Field 'extra' is not defined for this project" },
+        {
+          field: 'email',
+          code: 'format',
+          params: { format: 'email' },
+          message: "Field 'email' must be an email address",
+        },
+        { field: 'name', code: 'required', message: "Field 'name' is required" },
       ],
     });
   });

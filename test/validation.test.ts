@@ -21,17 +21,27 @@ function accepts(type: FieldType, value: unknown): boolean {
   }
 }
 
-function expectedErrors(defs: FieldDef[], policy: 'reject' | 'discard', body: Record<string, unknown>) {
-  const errors: string[] = [];
+/** C12 and C43: each problem's text and code, in the order of the texts. */
+function expectedProblems(defs: FieldDef[], policy: 'reject' | 'discard', body: Record<string, unknown>) {
+  const problems: { field: string; code: string; params?: unknown; message: string }[] = [];
   for (const [name, value] of Object.entries(body)) {
     const def = defs.find((d) => d.name === name);
     if (!def) {
-      if (policy === 'reject') errors.push(`Field '${name}' is not defined for this project`);
-    } else if (!accepts(def.type, value)) errors.push(`Field '${name}' is not of type ${def.type}`);
+      if (policy === 'reject')
+        problems.push({
+          field: name,
+          code: 'unknown_field',
+          message: `Field '${name}' is not defined for this project`,
+        });
+    } else if (!accepts(def.type, value)) {
+      const message = `Field '${name}' is not of type ${def.type}`;
+      problems.push({ field: name, code: 'type', params: { type: def.type }, message });
+    }
   }
   for (const def of defs)
-    if (def.required && !Object.hasOwn(body, def.name)) errors.push(`Field '${def.name}' is required`);
-  return errors;
+    if (def.required && !Object.hasOwn(body, def.name))
+      problems.push({ field: def.name, code: 'required', message: `Field '${def.name}' is required` });
+  return problems;
 }
 
 const fieldName = fc.oneof(
@@ -70,9 +80,9 @@ describe('C12–C13: validateSubmission', () => {
         ),
         ([defs, policy, body]) => {
           const result = validateSubmission(compileFields(defs, policy), body);
-          const errors = expectedErrors(defs, policy, body);
-          if (errors.length > 0) {
-            expect(result).toEqual({ ok: false, errors });
+          const problems = expectedProblems(defs, policy, body);
+          if (problems.length > 0) {
+            expect(result).toEqual({ ok: false, problems });
           } else {
             const known = Object.entries(body).filter(([n]) => defs.some((d) => d.name === n));
             expect(result.ok).toBe(true);
@@ -92,7 +102,14 @@ describe('C12–C13: validateSubmission', () => {
     for (const bad of [0.5, 2 ** 53, -(2 ** 53), Number.POSITIVE_INFINITY, Number.NaN, '1', null, true]) {
       expect(validateSubmission(compiled, { n: bad })).toEqual({
         ok: false,
-        errors: ["Field 'n' is not of type integer"],
+        problems: [
+          {
+            field: 'n',
+            code: 'type',
+            params: { type: 'integer' },
+            message: "Field 'n' is not of type integer",
+          },
+        ],
       });
     }
   });
@@ -102,7 +119,9 @@ describe('C12–C13: validateSubmission', () => {
       const compiled = compileFields([{ name: 'f', type, required: false }], 'reject');
       expect(validateSubmission(compiled, { f: null })).toEqual({
         ok: false,
-        errors: [`Field 'f' is not of type ${type}`],
+        problems: [
+          { field: 'f', code: 'type', params: { type }, message: `Field 'f' is not of type ${type}` },
+        ],
       });
     }
   });

@@ -8,6 +8,7 @@ import { type Submission, validateSubmission } from '../fields/validation.ts';
 import { deleteFiles, putFiles, restoreFiles } from '../files/r2.ts';
 import type { AppEnv } from '../http/env.ts';
 import { noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
+import type { Problem } from '../lib/codes.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { findIdempotencyKey } from '../store/intake.ts';
 import { type Place, placeOf } from '../store/places.ts';
@@ -24,7 +25,7 @@ export type Sent = {
   /** The values, by field name (C12). */
   body: Record<string, unknown>;
   /** Problems of the body itself, reported with the field problems (a name sent twice, C29). */
-  errors: readonly string[];
+  problems: readonly Problem[];
   /** C13: the top-level numbers that were not written as integers. */
   notIntegerText?: ReadonlySet<string>;
   /** C22: marked as spam by the body itself (a form's `_gotcha`). */
@@ -78,10 +79,10 @@ export function validate(project: ResolvedProject, sent: Sent, tokenHeader: stri
   const token = takeToken(body, tokenHeader);
   const widget = takeWidget(body);
   const spam = takeHoneypot(body, project.honeypot) || sent.spam === true;
-  if (Object.keys(body).length === 0 && sent.errors.length === 0) throw noFields();
+  if (Object.keys(body).length === 0 && sent.problems.length === 0) throw noFields();
   const result = validateSubmission(project.compiled, body, sent.notIntegerText);
-  if (!result.ok) throw validationFailed([...sent.errors, ...result.errors]);
-  if (sent.errors.length > 0) throw validationFailed([...sent.errors]);
+  if (!result.ok) throw validationFailed([...sent.problems, ...result.problems]);
+  if (sent.problems.length > 0) throw validationFailed(sent.problems);
   if (Object.keys(result.value).length === 0) throw noFields();
   return { value: result.value, spam, token, widget, idempotencyBytes: sent.idempotencyBytes };
 }

@@ -33,7 +33,7 @@ export async function projectOfKey(
   const bearer = parseBearer(c.req.header('Authorization'));
   if (!bearer.ok) {
     await countFailedAuthentication(c, c.env);
-    throw unauthorized(bearer.problem);
+    throw unauthorized(bearer.problem, bearer.code);
   }
   return projectOfKeyText(c, bearer.token);
 }

@@ -1,9 +1,10 @@
-// C28: rules beyond a field's type — format, length, range, choices, pattern — as valibot checks,
-// each with its message, in one fixed order. Patterns run on RE2 (re2js), whose matching time grows
+// C28: rules beyond a field's type — format, length, range, choices, pattern — as checks, each
+// with its message and its code (C43), in one fixed order. Patterns run on RE2 (re2js), whose matching time grows
 // linearly with the input, so no pattern, however written, can take a Worker's CPU time (ReDoS).
 // The engine is loaded only when a project with a pattern is (pattern.ts): a form post to any
 // other project never evaluates it.
-import * as v from 'valibot';
+import { EMAIL_REGEX, UUID_REGEX } from 'valibot';
+import type { IssueCode, Problem } from '../lib/codes.ts';
 import { isDate, isDateTime } from '../lib/time.ts';
 import { httpUrl } from '../lib/urls.ts';
 import {
@@ -49,6 +50,14 @@ export function codePoints(text: string): number {
 /** An absolute http or https URL, as the WHATWG URL Standard (the `URL` class) parses it. */
 const isHttpUrl = (text: string) => httpUrl(text) !== undefined;
 
+const FORMAT_TEST: Record<Format, (text: string) => boolean> = {
+  email: (text) => EMAIL_REGEX.test(text),
+  url: isHttpUrl,
+  date: isDate,
+  'date-time': isDateTime,
+  uuid: (text) => UUID_REGEX.test(text),
+};
+
 /** A pattern, compiled by RE2; throws a readable error when RE2 cannot take it. */
 export function compilePattern(engine: PatternEngine, pattern: string): RE2JS {
   if (pattern === '' || pattern.length > MAX_PATTERN_LENGTH) {
@@ -62,62 +71,67 @@ export function compilePattern(engine: PatternEngine, pattern: string): RE2JS {
   }
 }
 
-type Check = v.PipeItem<unknown, unknown, v.BaseIssue<unknown>>;
+/** One rule of a field: whether a value (of the field's type) keeps it, and the problem if not. */
+export type RuleCheck = { test: (value: unknown) => boolean; problem: Problem };
 
 /**
- * The checks of a field's rules, in the fixed order of C28; each breaks with its own message. A
- * `pattern` rule needs the engine (`patternEngine()`), loaded by whoever compiles the project.
+ * The checks of a field's rules, in the fixed order of C28; each breaks with its own message and
+ * code (C43). A `pattern` rule needs the engine (`patternEngine()`), loaded by whoever compiles the
+ * project. Email and UUID are valibot's own expressions, which a generated validator embeds too.
  */
 export function ruleChecks(
   name: string,
   type: FieldType,
   rules: FieldRules | undefined,
   engine?: PatternEngine,
-): Check[] {
+): RuleCheck[] {
   if (rules === undefined) return [];
-  const checks: Check[] = [];
-  const text = (test: (s: string) => boolean, message: string) =>
-    checks.push(v.check((value) => test(value as string), message) as Check);
-  const num = (test: (n: number) => boolean, message: string) =>
-    checks.push(v.check((value) => test(value as number), message) as Check);
+  const checks: RuleCheck[] = [];
+  const add = <T>(
+    test: (value: T) => boolean,
+    code: IssueCode,
+    message: string,
+    params?: Record<string, unknown>,
+  ) =>
+    checks.push({
+      test: test as (value: unknown) => boolean,
+      problem: params === undefined ? { field: name, code, message } : { field: name, code, params, message },
+    });
   for (const rule of RULES_OF[type]) {
     switch (rule) {
       case 'format': {
         const format = rules.format;
         if (format === undefined) break;
-        const message = formatError(name, format);
-        if (format === 'email') checks.push(v.email(message) as Check);
-        else if (format === 'uuid') checks.push(v.uuid(message) as Check);
-        else if (format === 'url') text(isHttpUrl, message);
-        else if (format === 'date') text(isDate, message);
-        else text(isDateTime, message);
+        add<string>(FORMAT_TEST[format], 'format', formatError(name, format), { format });
         break;
       }
       case 'minLength': {
         const n = rules.minLength;
-        if (n !== undefined) text((s) => codePoints(s) >= n, minLengthError(name, n));
+        if (n !== undefined)
+          add<string>((s) => codePoints(s) >= n, 'min_length', minLengthError(name, n), { min: n });
         break;
       }
       case 'maxLength': {
         const n = rules.maxLength;
-        if (n !== undefined) text((s) => codePoints(s) <= n, maxLengthError(name, n));
+        if (n !== undefined)
+          add<string>((s) => codePoints(s) <= n, 'max_length', maxLengthError(name, n), { max: n });
         break;
       }
       case 'min': {
         const n = rules.min;
-        if (n !== undefined) num((x) => x >= n, minError(name, n));
+        if (n !== undefined) add<number>((x) => x >= n, 'min', minError(name, n), { min: n });
         break;
       }
       case 'max': {
         const n = rules.max;
-        if (n !== undefined) num((x) => x <= n, maxError(name, n));
+        if (n !== undefined) add<number>((x) => x <= n, 'max', maxError(name, n), { max: n });
         break;
       }
       case 'oneOf': {
         const values = rules.oneOf;
         if (values !== undefined) {
           const allowed = new Set(values);
-          text((s) => allowed.has(s), oneOfError(name, values));
+          add<string>((s) => allowed.has(s), 'one_of', oneOfError(name, values), { values });
         }
         break;
       }
@@ -127,22 +141,23 @@ export function ruleChecks(
           throw new Error('a pattern rule is compiled with the pattern engine loaded');
         const re = compilePattern(engine, rules.pattern);
         // Linear in the input on RE2, and bounded: a longer value does not match.
-        text((s) => s.length <= MAX_PATTERN_INPUT && re.matcher(s).find(), patternError(name));
+        add<string>(
+          (s) => s.length <= MAX_PATTERN_INPUT && re.matcher(s).find(),
+          'pattern',
+          patternError(name),
+        );
         break;
       }
       case 'maxSize': {
         const n = rules.maxSize;
         if (n !== undefined)
-          checks.push(v.check((f) => (f as UploadedFile).size <= n, maxSizeError(name, n)) as Check);
+          add<UploadedFile>((f) => f.size <= n, 'file_size', maxSizeError(name, n), { max: n });
         break;
       }
       case 'accept': {
         const types = rules.accept;
-        if (types !== undefined) {
-          checks.push(
-            v.check((f) => accepts(types, (f as UploadedFile).type), acceptError(name, types)) as Check,
-          );
-        }
+        if (types !== undefined)
+          add<UploadedFile>((f) => accepts(types, f.type), 'file_type', acceptError(name, types), { types });
         break;
       }
       default: {

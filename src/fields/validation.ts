@@ -1,14 +1,18 @@
 // C12, C13, C28: a project's field definitions compiled to valibot schemas, and one pass over a body.
 import * as v from 'valibot';
+import type { Problem } from '../lib/codes.ts';
 import type { FieldRules, FieldType, UnknownFieldPolicy } from './catalogue.ts';
 import { UploadedFile } from './file.ts';
 import type { PatternEngine } from './pattern.ts';
-import { ruleChecks } from './rules.ts';
+import { type RuleCheck, ruleChecks } from './rules.ts';
 
 export type FieldDef = { name: string; type: FieldType; required: boolean; rules?: FieldRules };
 
-/** A field's type, then (only for a value of the right type) its rules beyond the type (C28). */
-type FieldSchemas = { type: v.GenericSchema; rules: v.GenericSchema | undefined };
+/**
+ * A field's type, with the problem of a value not of it, then (only for a value of the right type)
+ * its rules beyond the type (C28).
+ */
+type FieldSchemas = { type: v.GenericSchema; typeProblem: Problem; rules: readonly RuleCheck[] };
 
 export type CompiledFields = {
   /** Keyed by field name; a Map, so that `__proto__` or `constructor` are ordinary names (C13). */
@@ -22,11 +26,29 @@ export type CompiledFields = {
 
 export type Submission = Record<string, unknown>;
 
-export type ValidationResult = { ok: true; value: Submission } | { ok: false; errors: string[] };
+/** C12, C43: the problems in the order of their texts, each with its code. */
+export type ValidationResult = { ok: true; value: Submission } | { ok: false; problems: Problem[] };
 
 export const typeError = (name: string, type: FieldType) => `Field '${name}' is not of type ${type}`;
 export const unknownError = (name: string) => `Field '${name}' is not defined for this project`;
 export const requiredError = (name: string) => `Field '${name}' is required`;
+
+export const typeProblem = (name: string, type: FieldType): Problem => ({
+  field: name,
+  code: 'type',
+  params: { type },
+  message: typeError(name, type),
+});
+export const unknownProblem = (name: string): Problem => ({
+  field: name,
+  code: 'unknown_field',
+  message: unknownError(name),
+});
+export const requiredProblem = (name: string): Problem => ({
+  field: name,
+  code: 'required',
+  message: requiredError(name),
+});
 
 /** C13: what each configured type accepts, after JSON parsing. `null` matches none of them. */
 export function fieldSchema(name: string, type: FieldType): v.GenericSchema {
@@ -49,10 +71,10 @@ export function fieldSchema(name: string, type: FieldType): v.GenericSchema {
 }
 
 function compileField(def: FieldDef, engine: PatternEngine | undefined): FieldSchemas {
-  const checks = ruleChecks(def.name, def.type, def.rules, engine);
   return {
     type: fieldSchema(def.name, def.type),
-    rules: checks.length === 0 ? undefined : (v.pipe(v.unknown(), ...checks) as v.GenericSchema),
+    typeProblem: typeProblem(def.name, def.type),
+    rules: ruleChecks(def.name, def.type, def.rules, engine),
   };
 }
 
@@ -84,31 +106,29 @@ export function validateSubmission(
   body: Submission,
   notIntegerText: ReadonlySet<string> = NONE,
 ): ValidationResult {
-  const errors: string[] = [];
+  const problems: Problem[] = [];
   const kept: [string, unknown][] = [];
   for (const [name, value] of Object.entries(body)) {
     const schema = compiled.schemas.get(name);
     if (schema === undefined) {
-      if (compiled.unknownFields === 'reject') errors.push(unknownError(name));
+      if (compiled.unknownFields === 'reject') {
+        problems.push(unknownProblem(name));
+      }
       continue;
     }
-    if (notIntegerText.has(name) && compiled.integers.has(name)) {
-      errors.push(typeError(name, 'integer'));
+    // An integer field's number written as `1.0` or `1e0` in the body (C13) is not of its type.
+    if ((notIntegerText.has(name) && compiled.integers.has(name)) || !v.is(schema.type, value)) {
+      problems.push(schema.typeProblem);
       continue;
     }
-    const typed = v.safeParse(schema.type, value);
-    if (!typed.success) {
-      errors.push(typed.issues[0].message);
-      continue;
-    }
-    const ruled = schema.rules === undefined ? undefined : v.safeParse(schema.rules, value);
-    if (ruled === undefined || ruled.success) kept.push([name, value]);
-    else errors.push(...ruled.issues.map((issue) => issue.message));
+    const before = problems.length;
+    for (const rule of schema.rules) if (!rule.test(value)) problems.push(rule.problem);
+    if (problems.length === before) kept.push([name, value]);
   }
   for (const name of compiled.required) {
-    if (!Object.hasOwn(body, name)) errors.push(requiredError(name));
+    if (!Object.hasOwn(body, name)) problems.push(requiredProblem(name));
   }
-  if (errors.length > 0) return { ok: false, errors };
+  if (problems.length > 0) return { ok: false, problems };
   // fromEntries defines own properties: a `__proto__` entry stays data, never a prototype.
   return { ok: true, value: Object.fromEntries(kept) };
 }

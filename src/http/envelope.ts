@@ -1,4 +1,5 @@
 // C1–C3: every reply is `{ data, status }`; this module is the only place that shapes one.
+import type { ErrorCode, FieldIssue, Problem } from '../lib/codes.ts';
 
 // C2: RFC 9110 reason phrases.
 export const REASON_PHRASES = {
@@ -26,7 +27,12 @@ export type ErrorStatus = Exclude<StatusCode, 200 | 201 | 204>;
 export type EnvelopeStatus = Exclude<StatusCode, 204>;
 
 export type Envelope = {
-  data: { message: string; error?: { message: string }; errors?: string[] };
+  data: {
+    message: string;
+    error?: { message: string; code: ErrorCode };
+    errors?: string[];
+    issues?: FieldIssue[];
+  };
   status: { code: EnvelopeStatus; message: string };
 };
 
@@ -39,31 +45,44 @@ export function envelope(code: EnvelopeStatus, data: Envelope['data']): Envelope
 /** Raised anywhere on the path of a request; `app.onError` turns it into the reply. */
 export class ApiError extends Error {
   readonly status: ErrorStatus;
+  readonly code: ErrorCode;
   readonly summary: string;
-  readonly errors: string[] | undefined;
+  readonly problems: readonly Problem[] | undefined;
   readonly headers: Record<string, string>;
 
+  /**
+   * A single cause (`detail` a text) or the problems of the fields (`detail` a list, C12); `code`
+   * names the single cause (C43) and is `validation_failed`'s own for a list.
+   */
   constructor(
     status: ErrorStatus,
+    code: ErrorCode,
     summary: string,
-    detail: string | string[],
+    detail: string | readonly Problem[],
     headers: Record<string, string> = {},
   ) {
-    super(Array.isArray(detail) ? detail.join('; ') : detail);
+    super(typeof detail === 'string' ? detail : detail.map((p) => p.message).join('; '));
     this.name = 'ApiError';
     this.status = status;
+    this.code = code;
     this.summary = summary;
-    this.errors = Array.isArray(detail) ? detail : undefined;
+    this.problems = typeof detail === 'string' ? undefined : detail;
     this.headers = headers;
   }
 
   toEnvelope(): Envelope {
-    // C3: exactly one of `error` (one cause) or `errors` (field problems).
-    return envelope(
-      this.status,
-      this.errors
-        ? { message: this.summary, errors: this.errors }
-        : { message: this.summary, error: { message: this.message } },
-    );
+    // C3: exactly one of `error` (one cause) or `errors` (field problems); C43: `issues` beside
+    // `errors`, one for each text, in the same order.
+    if (this.problems === undefined) {
+      return envelope(this.status, {
+        message: this.summary,
+        error: { message: this.message, code: this.code },
+      });
+    }
+    return envelope(this.status, {
+      message: this.summary,
+      errors: this.problems.map((p) => p.message),
+      issues: this.problems.map(({ message: _, ...issue }) => issue),
+    });
   }
 }

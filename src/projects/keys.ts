@@ -21,24 +21,27 @@ const KEY_PATTERN = new RegExp(
 
 const HOW_TO_SEND = "send it as 'Authorization: Bearer <API_KEY>'";
 
-export type BearerResult = { ok: true; token: string } | { ok: false; problem: string };
+/** C43: no usable key is `missing_key`; a key that cannot be one is `invalid_key`, as an unknown one. */
+export type BearerResult =
+  | { ok: true; token: string }
+  | { ok: false; problem: string; code: 'missing_key' | 'invalid_key' };
 
 /** C6: reads `Bearer <token>` (scheme case-insensitive); says how to send the key when it cannot. */
 export function parseBearer(header: string | undefined): BearerResult {
   if (header === undefined || header.trim() === '') {
-    return { ok: false, problem: `Missing API key: ${HOW_TO_SEND}` };
+    return { ok: false, problem: `Missing API key: ${HOW_TO_SEND}`, code: 'missing_key' };
   }
   const [scheme = '', ...rest] = header.trim().split(/[ \t]+/);
   if (scheme.toLowerCase() !== 'bearer') {
-    return { ok: false, problem: `Unsupported authorization scheme: ${HOW_TO_SEND}` };
+    return { ok: false, problem: `Unsupported authorization scheme: ${HOW_TO_SEND}`, code: 'missing_key' };
   }
   if (rest.length === 0) {
-    return { ok: false, problem: `Empty API key: ${HOW_TO_SEND}` };
+    return { ok: false, problem: `Empty API key: ${HOW_TO_SEND}`, code: 'missing_key' };
   }
   const [token = ''] = rest;
   // RFC 6750 b64token: one run of these characters, nothing after it.
   if (rest.length > 1 || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
-    return { ok: false, problem: `Malformed API key: ${HOW_TO_SEND}` };
+    return { ok: false, problem: `Malformed API key: ${HOW_TO_SEND}`, code: 'invalid_key' };
   }
   return { ok: true, token };
 }

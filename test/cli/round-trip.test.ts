@@ -94,7 +94,10 @@ describe('round trip: create → submit over HTTP → export; revoke → 401', (
     expect(refused).toEqual({
       status: 401,
       body: {
-        data: { message: 'Authentication failed', error: { message: 'Invalid API key' } },
+        data: {
+          message: 'Authentication failed',
+          error: { message: 'Invalid API key', code: 'invalid_key' },
+        },
         status: { code: 401, message: 'Unauthorized' },
       },
     });

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fill, LANGUAGES, language, MESSAGES, message } from '../../client/src/messages.ts';
-import { ERROR_CODES, ISSUE_CODES } from '../../src/http/codes.ts';
+import { ERROR_CODES, ISSUE_CODES } from '../../src/lib/codes.ts';
 
 const ISSUES = Object.keys(ISSUE_CODES) as (keyof typeof ISSUE_CODES)[];
 /** The single causes a visitor can meet, as the catalogue words them. */

@@ -5,6 +5,7 @@ import { FILL_FIELD, WIDGET_TOKEN_FIELD } from '../../fields/catalogue.ts';
 import { UploadedFile } from '../../fields/file.ts';
 import type { FieldDef } from '../../fields/validation.ts';
 import { sha256Hex, sniffType } from '../../files/bytes.ts';
+import type { Problem } from '../../lib/codes.ts';
 
 export type FormText = { name: string; value: string };
 export type FormFile = { name: string; filename: string; bytes: Uint8Array };
@@ -91,7 +92,7 @@ async function convertFile(entry: FormFile): Promise<UploadedFile | undefined> {
 export async function convertForm(
   entries: readonly FormEntry[],
   defs: readonly FieldDef[],
-): Promise<{ body: Record<string, unknown>; errors: string[]; controls: Controls }> {
+): Promise<{ body: Record<string, unknown>; problems: Problem[]; controls: Controls }> {
   const byName = new Map(defs.map((d) => [d.name, d]));
   const seen = new Set<string>();
   // One message per repeated name, found in a set: linear in the number of entries (a body of 1 MiB
@@ -120,5 +121,13 @@ export async function convertForm(
   for (const def of defs) {
     if (def.type === 'boolean' && !seen.has(def.name)) values.set(def.name, false);
   }
-  return { body: Object.fromEntries(values), errors: [...repeated].map(duplicateError), controls };
+  // C43: a file field's second file is one too many; any other name twice, a duplicate.
+  const problems = [...repeated].map(
+    (name): Problem => ({
+      field: name,
+      code: byName.get(name)?.type === 'file' ? 'too_many_files' : 'duplicate_field',
+      message: duplicateError(name),
+    }),
+  );
+  return { body: Object.fromEntries(values), problems, controls };
 }

@@ -11,6 +11,7 @@ import { acceptSubmission, type Intake, type Progress } from '../../accept/pipel
 import { clientAddress, countFailedAuthentication, mayLookUpKeys } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
 import { maxSizeError } from '../../fields/rules.ts';
+import { typeProblem } from '../../fields/validation.ts';
 import { describeRoute, pagePath } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError, REASON_PHRASES } from '../../http/envelope.ts';
@@ -157,7 +158,7 @@ function formIntake(formId: string, controls: Controls): Intake<'urlencoded' | '
       }
       return {
         body: converted.body,
-        errors: converted.errors,
+        problems: converted.problems,
         spam: controls.gotcha !== undefined && controls.gotcha !== '',
       };
     },
@@ -204,7 +205,7 @@ async function handleForm(c: FormContext): Promise<Response> {
 /** C29: the form endpoint's refusals (as pages, or this envelope with Accept: application/json). */
 export function formReplies(): Documented[] {
   return [
-    { name: 'validation failed', reply: replies.validationFailed(["Field 'phone' is not of type integer"]) },
+    { name: 'validation failed', reply: replies.validationFailed([typeProblem('phone', 'integer')]) },
     { name: 'malformed multipart', reply: replies.malformedForm() },
     { name: 'redirect not allowed', reply: replies.redirectNotAllowed('_next') },
     { name: 'no fields', reply: replies.noFields() },

@@ -88,7 +88,10 @@ export function readReplies(operation: 'list' | 'get' | 'delete' | 'erase' | 'do
   const common = [
     {
       name: 'missing key',
-      reply: replies.unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'"),
+      reply: replies.unauthorized(
+        "Missing API key: send it as 'Authorization: Bearer <API_KEY>'",
+        'missing_key',
+      ),
     },
     { name: 'invalid key', reply: replies.invalidKey() },
     { name: 'publishable key', reply: replies.secretKeyNeeded() },

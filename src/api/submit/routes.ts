@@ -7,7 +7,8 @@ import { acceptSubmission, type Intake } from '../../accept/pipeline.ts';
 import { TURNSTILE_HEADER } from '../../accept/turnstile.ts';
 import { payerOfKey, projectOfKey } from '../../auth/authenticate.ts';
 import { config } from '../../config.ts';
-import { requiredError, typeError, unknownError } from '../../fields/validation.ts';
+import { ruleChecks } from '../../fields/rules.ts';
+import { requiredProblem, typeProblem, unknownProblem } from '../../fields/validation.ts';
 import { readWithin } from '../../http/body.ts';
 import { describeRoute, pagePath } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
@@ -41,7 +42,7 @@ const json: Intake<'json'> = {
     const bytes = await readWithin(c.req.raw, config(c.env).MAX_BODY_BYTES);
     const { body, notIntegerText } = parseObject(bytes);
     // C20: a retry repeats the body byte for byte.
-    return { body, errors: [], notIntegerText, idempotencyBytes: bytes };
+    return { body, problems: [], notIntegerText, idempotencyBytes: bytes };
   },
 };
 
@@ -58,7 +59,10 @@ export function postReplies(): Documented[] {
   return [
     {
       name: 'missing key',
-      reply: replies.unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'"),
+      reply: replies.unauthorized(
+        "Missing API key: send it as 'Authorization: Bearer <API_KEY>'",
+        'missing_key',
+      ),
     },
     { name: 'invalid key', reply: replies.invalidKey() },
     { name: 'rate limited', reply: replies.tooManyRequests() },
@@ -76,9 +80,10 @@ export function postReplies(): Documented[] {
     {
       name: 'validation failed',
       reply: replies.validationFailed([
-        typeError('phone', 'integer'),
-        unknownError('website'),
-        requiredError('email'),
+        typeProblem('phone', 'integer'),
+        ...ruleChecks('name', 'string', { maxLength: 80 }).map((rule) => rule.problem),
+        unknownProblem('website'),
+        requiredProblem('email'),
       ]),
     },
     { name: 'spam check failed', reply: replies.spamCheckFailed() },

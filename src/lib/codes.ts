@@ -1,8 +1,8 @@
 // C43: the machine-readable codes of every failure, beside SPEC's texts (which stay exactly as they
 // are). A code is never renamed and never reused for another cause: a client, a translation or a
 // generated validator may switch on it for ever. New causes get new codes, added at the end.
-// No import at all: the worker, the tool, the widget's build, the client package's test and the
-// OpenAPI document share this one list.
+// No import at all, and in the lowest layer: the worker's validation and replies, the tool, the
+// client package's tests and the OpenAPI document share this one list.
 
 /**
  * One problem of a field in a validation failure (`data.issues[i].code`), and the parameters it
@@ -64,5 +64,12 @@ export const ERROR_CODES = {
   unavailable: 'Storage (or a check it needs) failed; nothing was stored: retry (503).',
   project_moving: 'The project is moving to another place: retry in a few seconds (503).',
   internal_error: 'An unexpected error; the message names the request id in the log (500).',
+  validation_failed:
+    'Fields broke their rules (400). The reply carries `errors` and `issues`, not `error`: this code is what a client reports for it.',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** C43: one field's problem, beside its text in `errors`. */
+export type FieldIssue = { field: string; code: IssueCode; params?: Record<string, unknown> };
+/** A field's problem as validation finds it: its SPEC text (C12) and its code (C43). */
+export type Problem = FieldIssue & { message: string };

@@ -1,0 +1,126 @@
+// C43: the codes are one list, the same in the code, the OpenAPI document, the rule book and the
+// forms guide, and a code once released is never renamed, removed or moved.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateDocument } from '../../scripts/build-assets.ts';
+import * as replies from '../../src/http/replies.ts';
+import { ERROR_CODES, ISSUE_CODES } from '../../src/lib/codes.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+// The codes of the first release that had them: this list only ever grows at its end.
+const RELEASED_ISSUES = [
+  'type',
+  'required',
+  'unknown_field',
+  'min_length',
+  'max_length',
+  'min',
+  'max',
+  'format',
+  'one_of',
+  'pattern',
+  'file_type',
+  'file_size',
+  'too_many_files',
+  'duplicate_field',
+];
+const RELEASED_ERRORS = [
+  'missing_key',
+  'invalid_key',
+  'invalid_credentials',
+  'rate_limited',
+  'origin_not_allowed',
+  'secret_key_needed',
+  'secret_key_in_page',
+  'no_fields',
+  'unsupported_media_type',
+  'invalid_idempotency_key',
+  'body_too_large',
+  'file_too_large',
+  'invalid_json',
+  'not_an_object',
+  'body_incomplete',
+  'invalid_form_body',
+  'empty_submission',
+  'challenge_failed',
+  'proof_of_work_failed',
+  'redirect_not_allowed',
+  'form_not_found',
+  'in_progress',
+  'idempotency_key_reused',
+  'invalid_parameter',
+  'invalid_request',
+  'invalid_body',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'publishable_key_cannot_manage',
+  'operator_only',
+  'cross_site_sign_in',
+  'cross_site_write',
+  'unavailable',
+  'project_moving',
+  'internal_error',
+  'validation_failed',
+];
+
+describe('C43: the codes', () => {
+  it('keep every released code, in its place; new ones only after them', () => {
+    expect(Object.keys(ISSUE_CODES).slice(0, RELEASED_ISSUES.length)).toEqual(RELEASED_ISSUES);
+    expect(Object.keys(ERROR_CODES).slice(0, RELEASED_ERRORS.length)).toEqual(RELEASED_ERRORS);
+  });
+
+  it('are written in snake_case, and no code is both an issue and a cause', () => {
+    const all = [...Object.keys(ISSUE_CODES), ...Object.keys(ERROR_CODES)];
+    for (const code of all) expect(code).toMatch(/^[a-z]+(?:_[a-z]+)*$/);
+    // `min` and `max` are issues only; a cause never shares a name with one.
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('each stand in the forms guide with its meaning, and in the rule book by name', () => {
+    // The guide's tables, row by row (the formatter pads their columns).
+    const rows = new Map(
+      [...read('docs/forms.md').matchAll(/^\| `(\w+)` +\| (.+?) +\|$/gm)].map((m) => [m[1], m[2]]),
+    );
+    const rule =
+      read('docs/behaviour.md')
+        .split('- **C43.**')[1]
+        ?.split(/^- \*\*C\d+\.\*\*/m)[0] ?? '';
+    for (const [code, meaning] of [...Object.entries(ISSUE_CODES), ...Object.entries(ERROR_CODES)]) {
+      expect(rows.get(code)).toBe(meaning);
+      expect(rule).toContain(`\`${code}\``);
+    }
+  });
+
+  it('are the OpenAPI document’s enums, for the cause and for each issue', async () => {
+    const doc = (await generateDocument()) as {
+      components: {
+        schemas: { Envelope: { properties: { data: { properties: Record<string, unknown> } } } };
+      };
+    };
+    const data = doc.components.schemas.Envelope.properties.data.properties as {
+      error: { properties: { code: { enum: string[] } } };
+      issues: { items: { properties: { code: { enum: string[] } } } };
+    };
+    expect(data.error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+    expect(data.issues.items.properties.code.enum).toEqual(Object.keys(ISSUE_CODES));
+  });
+
+  it('every reply of the catalogue names a listed code', () => {
+    // `unauthorized` takes its code from its caller (missing_key, invalid_key, invalid_credentials).
+    const made = Object.entries(replies).flatMap(([name, make]) => {
+      if (typeof make !== 'function' || name === 'unauthorized') return [];
+      try {
+        const reply = (make as (...args: unknown[]) => unknown)('x', 'x');
+        return reply instanceof Error && 'code' in reply ? [reply.code as string] : [];
+      } catch {
+        return [];
+      }
+    });
+    expect(made.length).toBeGreaterThan(35);
+    for (const code of made) expect(Object.keys(ERROR_CODES)).toContain(code);
+  });
+});
