@@ -14,6 +14,7 @@ import {
   MANAGE_PATH,
   PLACES_PATH,
   READ_PATH,
+  SCHEMA_PATH,
   SESSION_PATH,
   VERIFY_PATH,
   WIDGET_TOKEN_PATH,
@@ -37,14 +38,16 @@ const executionContextOf = (c: Context<AppEnv>) => {
   }
 };
 
-// C24: the key-scoped submissions API; C32: the management API and its sessions; C37: the page
-// where a notification address's owner agrees. Loaded on the first request to one of their paths:
-// a form post neither evaluates nor declares any of them (docs/layout.md, the lazy boundary).
+// C24: the key-scoped submissions API (C43: and its project's schema); C32: the management API and
+// its sessions; C37: the page where a notification address's owner agrees. Loaded on the first
+// request to one of their paths: a form post neither evaluates nor declares any of them
+// (docs/layout.md, the lazy boundary).
 const toSurfaces = async (c: Context<AppEnv>) =>
   (await import('./surfaces.ts')).surfacesApp().fetch(c.req.raw, c.env, executionContextOf(c));
 for (const path of [
   READ_PATH,
   `${READ_PATH}/*`,
+  SCHEMA_PATH,
   MANAGE_PATH,
   `${MANAGE_PATH}/*`,
   SESSION_PATH,
