@@ -5,6 +5,7 @@
 // the fields whose messages are the worker's own functions' output, and whose email and UUID
 // expressions are valibot's, so neither can drift from what the worker says.
 import { EMAIL_REGEX, UUID_REGEX } from 'valibot';
+import type { IssueCode } from '../lib/codes.ts';
 import { safeJson } from '../lib/printable.ts';
 import {
   type FieldRules,
@@ -73,7 +74,7 @@ function ruleLines(def: FieldDef): string[] {
   const { name } = def;
   const rules: FieldRules = def.rules ?? {};
   const out: string[] = [];
-  const add = (code: string, message: string, params: Record<string, unknown>) =>
+  const add = (code: IssueCode, message: string, params: Record<string, unknown>) =>
     out.push(literal({ code, params, message }));
   for (const rule of RULES_OF[def.type]) {
     if (rule === 'format' && rules.format !== undefined)

@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateModule } from '../../src/fields/generate.ts';
+import { RUNTIME } from '../../src/fields/generated-runtime.ts';
 import { submissionJsonSchema } from '../../src/fields/json-schema.ts';
 import type { FieldDef } from '../../src/fields/validation.ts';
+import { ERROR_CODES, ISSUE_CODES } from '../../src/lib/codes.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -175,6 +177,16 @@ describe('C43: what the module holds', () => {
     const raw = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
     expect(module.replaceAll('\n', '')).not.toMatch(raw);
     expect(module).toContain('"left\\u202eright"');
+  });
+
+  it("C43: its codes are the worker's: a field's issue codes, and the two single causes it reports", () => {
+    const union = /export type IssueCode =([^;]+);/.exec(RUNTIME)?.[1] ?? '';
+    const codes = [...union.matchAll(/'(\w+)'/g)].map((m) => m[1]);
+    const fieldCodes = Object.keys(ISSUE_CODES).filter(
+      (c) => c !== 'too_many_files' && c !== 'duplicate_field',
+    );
+    expect(codes.sort()).toEqual([...fieldCodes, 'empty_submission', 'not_an_object'].sort());
+    expect(Object.keys(ERROR_CODES)).toEqual(expect.arrayContaining(['empty_submission', 'not_an_object']));
   });
 
   it("exports the project's JSON Schema as `fields`, `__proto__` an own property", async () => {
