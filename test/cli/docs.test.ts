@@ -15,6 +15,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const DOCUMENTS = [
   'README.md',
   'docs/forms.md',
+  'docs/clients.md',
   'docs/reading.md',
   'docs/delivery.md',
   'docs/cli.md',
@@ -88,6 +89,8 @@ beforeAll(async () => {
     'schema',
     'widget',
     'dashboard',
+    // docs/clients.md builds the client package and installs it in a site of its own.
+    'client',
     // C39: the spam filter's prior and lists, which the asset build ships.
     'data',
     // docs/testing.md runs a test file.
