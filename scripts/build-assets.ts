@@ -1,7 +1,8 @@
 // `npm run build:assets`: the worker's static assets, generated into assets/ (git-ignored): the
 // widget (widget/widget.ts, minified), the dashboard (dashboard/, Preact and uPlot, minified), the
 // OpenAPI document (generated from the app's routes, src/document.ts), the API reference page
-// (RapiDoc, bundled: no CDN), and their headers.
+// (RapiDoc, bundled: no CDN), the widget's message catalogues (the client's, one file a language),
+// and their headers.
 // Every script that serves or bundles the worker runs this first.
 
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { MESSAGES } from '../client/src/messages.ts';
 import type { LanguagesFile } from '../src/spam/language.ts';
 import type { ModelFile } from '../src/spam/model.ts';
 import { loadLists, readPrior } from './spam-lists.ts';
@@ -215,6 +217,12 @@ export async function buildAssets(): Promise<{
   const dashboard = await buildDashboard();
   const files = new Map<string, Uint8Array | string>([
     ['widget.js', widget],
+    // C43: each language's sentences for the failures' codes, as the client words them, fetched by
+    // the widget for a page in that language when a submission fails (widget/i18n.ts).
+    ...Object.entries(MESSAGES).map(([lang, templates]): [string, string] => [
+      `widget/i18n/${lang}.json`,
+      JSON.stringify(templates),
+    ]),
     ['admin/index.html', DASHBOARD_PAGE],
     ['admin/app.js', dashboard.js],
     ['admin/app.css', dashboard.css],
@@ -237,6 +245,12 @@ export async function buildAssets(): Promise<{
       [
         '/widget.js',
         // A day fresh, a week more while revalidating: a fix reaches every site within a day.
+        '  Cache-Control: public, max-age=86400, stale-while-revalidate=604800',
+        '  Access-Control-Allow-Origin: *',
+        '  X-Content-Type-Options: nosniff',
+        // Fetched from every site's pages as widget.js is, and as long-lived: a new sentence reaches
+        // pages with the next widget.
+        '/widget/i18n/*',
         '  Cache-Control: public, max-age=86400, stale-while-revalidate=604800',
         '  Access-Control-Allow-Origin: *',
         '  X-Content-Type-Options: nosniff',
@@ -273,6 +287,6 @@ export async function buildAssets(): Promise<{
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = await buildAssets();
   console.log(
-    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/admin/ (the dashboard): ${sizes.dashboardGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
+    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/widget/i18n/ (${Object.keys(MESSAGES).length} languages); assets/admin/ (the dashboard): ${sizes.dashboardGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
   );
 }
