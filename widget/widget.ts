@@ -5,12 +5,20 @@
 // or from code: EdgeForms.attach(form, { endpoint, key }) and EdgeForms.send({ endpoint, key, data }).
 // A form with a file input is sent as multipart, with its files, to its own `action`: the project's
 // HTML form address (`/f/<form-id>`), which is also where the form posts when scripts are off.
+// A failure is worded in the page's language, from the worker's catalogue of it (i18n.ts, C43).
 import { track, trackerOf } from './analytics.ts';
 import { type Guard, guard, guardPlainForm } from './guard.ts';
+import { labelOf, wording } from './i18n.ts';
 
 type Options = { endpoint: string; key: string; success?: string; timeoutMs?: number };
+type Issue = { field: string; code: string; params?: Record<string, unknown> };
 type Reply = {
-  data?: { message?: string; error?: { message?: string }; errors?: string[] };
+  data?: {
+    message?: string;
+    error?: { message?: string; code?: string };
+    errors?: string[];
+    issues?: Issue[];
+  };
   status?: { code?: number };
 };
 export type Outcome = { ok: boolean; status: number; reply: Reply; replayed: boolean };
@@ -186,10 +194,12 @@ function ui(form: HTMLFormElement) {
   const fieldError = (name: string, message: string): boolean => {
     const field = form.elements.namedItem(name);
     if (!(field instanceof HTMLElement)) return false;
-    // C28: a field may break several rules: one note per field, its messages one after another.
+    // C28: a field may break several rules: one note per field, its messages one after another
+    // (sentences, as the catalogue words them, one after another; the worker's texts with `;`).
     const existing = form.querySelector<HTMLElement>(`[data-forms-error="${CSS.escape(name)}"]`);
     if (existing) {
-      existing.textContent = `${existing.textContent}; ${message}`;
+      const text = existing.textContent ?? '';
+      existing.textContent = `${text}${/[.!?。]$/.test(text) ? ' ' : '; '}${message}`;
       return true;
     }
     const note = document.createElement('span');
@@ -213,6 +223,8 @@ function ui(form: HTMLFormElement) {
 
 export function attach(form: HTMLFormElement, options: Options): void {
   const view = ui(form);
+  // C43: the worker whose catalogue words this form's failures.
+  const base = widgetOrigin ?? options.endpoint;
   const g: Guard | undefined =
     typeof fetch === 'function' ? guard(form, options.endpoint, { key: options.key }) : undefined;
   let sending = false;
@@ -238,19 +250,35 @@ export function attach(form: HTMLFormElement, options: Options): void {
         emit('forms:success', outcome);
       } else {
         const data = outcome.reply.data ?? {};
+        const say = await wording(form, base);
+        // C43: the cause's code; a validation failure's issues, each beside its English text.
+        const code = data.error?.code ?? (data.errors ? 'validation_failed' : undefined);
         const general: string[] = [];
-        if (data.error?.message) general.push(data.error.message);
-        for (const problem of data.errors ?? []) {
-          const name = FIELD_IN_MESSAGE.exec(problem)?.[1];
-          if (!(name && view.fieldError(name, problem))) general.push(problem);
+        const issues = (data.errors ?? []).map((text, i) => {
+          const issue = data.issues?.[i];
+          const field = issue?.field ?? FIELD_IN_MESSAGE.exec(text)?.[1];
+          const message = (field && issue && say(issue.code, issue.params, labelOf(form, field))) || text;
+          if (!(field && view.fieldError(field, message))) general.push(message);
+          return { ...issue, field, message };
+        });
+        // A reply that is not the worker's has neither code nor text: the catalogue's general one.
+        const cause = say(code ?? (data.message ? undefined : 'unknown'));
+        if (cause) {
+          view.show('error', [cause, ...general].join(' '));
+        } else {
+          if (data.error?.message) general.unshift(data.error.message);
+          const summary = data.message ?? `Error ${outcome.status}`;
+          view.show('error', general.length ? `${summary}: ${general.join('; ')}` : summary);
         }
-        const summary = data.message ?? `Error ${outcome.status}`;
-        view.show('error', general.length ? `${summary}: ${general.join('; ')}` : summary);
-        emit('forms:error', outcome);
+        emit('forms:error', { ...outcome, code, issues });
       }
     } catch (error) {
-      view.show('error', 'The form could not be sent: check your connection and try again.');
-      emit('forms:error', { ok: false, status: 0, error });
+      const say = await wording(form, base);
+      view.show(
+        'error',
+        say('network_error') ?? 'The form could not be sent: check your connection and try again.',
+      );
+      emit('forms:error', { ok: false, status: 0, error, code: 'network_error' });
     } finally {
       resetTurnstile(form);
       sending = false;
@@ -277,7 +305,8 @@ function attachAll(): void {
   }
 }
 
-// The origin the widget was loaded from: a plain form is tracked only when it posts there.
+// The origin the widget was loaded from: a plain form is tracked only when it posts there, and the
+// catalogue that words a failure (C43) is fetched from there.
 const widgetOrigin = (() => {
   try {
     const src = (document.currentScript as HTMLScriptElement | null)?.src;
