@@ -136,10 +136,11 @@ describe('the widget on the example page, in Chromium', () => {
     await page.click('button[type=submit]');
     await settled(page, 'error', 'wrong-type');
     const note = page.locator('[data-forms-error="phone"]');
-    expect(await note.textContent()).toBe("Field 'phone' is not of type integer");
+    // C43: the code worded in the page's language (English here), with the field's label.
+    expect(await note.textContent()).toBe('“Phone” must be a whole number.');
     expect(await page.getAttribute('#phone', 'aria-invalid')).toBe('true');
     expect(await page.getAttribute('#phone', 'aria-describedby')).toBe('forms-error-phone');
-    expect(await status(page).textContent()).toBe('Validation failed');
+    expect(await status(page).textContent()).toBe('Please check the fields marked.');
     expect((await stored('example')).length).toBe(before);
     await page.close();
   });
@@ -156,7 +157,7 @@ describe('the widget on the example page, in Chromium', () => {
     await page.click('button[type=submit]');
     await settled(page, 'error', 'checkbox-error');
     const note = page.locator('[data-forms-error="enquiry"]');
-    expect(await note.textContent()).toBe("Field 'enquiry' is not defined for this project");
+    expect(await note.textContent()).toBe('“This is a business enquiry” is not part of this form.');
     expect(await note.evaluate((n) => n.closest('label') === null)).toBe(true);
     expect(await note.evaluate((n) => n.previousElementSibling?.tagName)).toBe('LABEL');
     await page.close();
@@ -172,7 +173,9 @@ describe('the widget on the example page, in Chromium', () => {
     await page.fill('#name', 'Ada');
     await page.click('button[type=submit]');
     await settled(page, 'error', 'origin-refused');
-    expect(await status(page).textContent()).toBe('Request refused: Origin not allowed');
+    expect(await status(page).textContent()).toBe(
+      'This form cannot be sent from this site. Please let the site’s owner know.',
+    );
     expect(await stored(other.projectId)).toEqual([]);
     await page.close();
   });
@@ -182,7 +185,9 @@ describe('the widget on the example page, in Chromium', () => {
     await page.fill('#name', 'Ada');
     await page.click('button[type=submit]');
     await settled(page, 'error', 'invalid-key');
-    expect(await status(page).textContent()).toBe('Authentication failed: Invalid API key');
+    expect(await status(page).textContent()).toBe(
+      'This form is not set up correctly. Please let the site’s owner know.',
+    );
     await page.close();
   });
 
@@ -238,10 +243,10 @@ describe('the widget on the example page, in Chromium', () => {
     await settled(page, 'error', 'rules-messages');
     expect(await page.locator('[data-forms-error="name"]').count()).toBe(1);
     expect(await page.locator('[data-forms-error="name"]').textContent()).toBe(
-      "Field 'name' must be at least 3 characters; Field 'name' does not match the required pattern",
+      '“Name” must be at least 3 characters long. “Name” is not in the expected format.',
     );
     expect(await page.locator('[data-forms-error="email"]').textContent()).toBe(
-      "Field 'email' must be an email address",
+      '“Email” must be an email address.',
     );
     expect(await stored(ruled.projectId)).toEqual([]);
     await page.close();

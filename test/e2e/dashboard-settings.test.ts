@@ -73,11 +73,17 @@ describe('C33: the dashboard', () => {
       .poll(() => snippet.textContent())
       .toContain('<input type="number" id="f-age" name="age" step="1" min="18">');
     // The widget sends a form with files as multipart to the form address (C30): it has them all.
-    const widget = page.locator('pre.code').last();
+    const widget = page.getByRole('region', { name: 'Widget form' }).locator('pre.code');
     expect(await widget.textContent()).toContain(`action="${worker}/f/${formId}"`);
     expect(await widget.textContent()).toContain('<input type="file" id="f-cv" name="cv"');
     await page.locator('iframe.preview').last().scrollIntoViewIfNeeded();
     await shot('embed');
+    // C43: the fields as the site's TypeScript module, the new field in its type.
+    const types = page.getByRole('region', { name: 'TypeScript types' });
+    await expect.poll(() => types.locator('pre.code').textContent()).toContain('age?: number;');
+    expect(await types.locator('pre.code').textContent()).toContain('export type Submission = {');
+    await types.getByRole('button', { name: 'Copy the TypeScript types' }).scrollIntoViewIfNeeded();
+    await shot('embed-types');
   });
 
   it('adds a webhook: its delivery fails (410 disables it), and is redelivered once enabled again', async () => {

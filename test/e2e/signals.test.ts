@@ -191,6 +191,7 @@ describe('C39: the signals only a form has, in Chromium', () => {
         error: {
           message:
             "This form requires a proof of work (the 'altcha' field): send it through /widget.js, which solves it",
+          code: 'proof_of_work_failed',
         },
       },
       status: { code: 400, message: 'Bad Request' },
