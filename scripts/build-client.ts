@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build } from 'esbuild';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,6 +38,31 @@ export function clientBuildOptions(): BuildOptions {
   };
 }
 
+/** Each entry built alone, as a bundler that takes only it would: its bytes and its gzip (level 9). */
+export async function entrySizes(): Promise<
+  Record<string, { bytes: number; gzip: number; inputs: string[]; imports: string[] }>
+> {
+  const options = clientBuildOptions() as BuildOptions & { entryPoints: Record<string, string> };
+  const sizes: Record<string, { bytes: number; gzip: number; inputs: string[]; imports: string[] }> = {};
+  for (const [name, entry] of Object.entries(options.entryPoints)) {
+    const result = await build({
+      ...options,
+      entryPoints: { [name]: entry },
+      splitting: false,
+      write: false,
+      metafile: true,
+    });
+    const contents = result.outputFiles[0]?.contents ?? new Uint8Array();
+    sizes[name] = {
+      bytes: contents.length,
+      gzip: gzipSync(contents, { level: 9 }).length,
+      inputs: Object.keys(result.metafile.inputs),
+      imports: Object.values(result.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path)),
+    };
+  }
+  return sizes;
+}
+
 async function main(): Promise<void> {
   rmSync(CLIENT_DIST, { recursive: true, force: true });
   await build(clientBuildOptions());
@@ -53,6 +79,10 @@ async function main(): Promise<void> {
   for (const [lang, templates] of Object.entries(MESSAGES)) {
     writeFileSync(join(CLIENT_DIST, 'i18n', `${lang}.json`), `${JSON.stringify(templates, null, 2)}\n`);
   }
+  const sizes = Object.entries(await entrySizes()).map(
+    ([name, s]) => `${name} ${s.bytes} bytes, ${s.gzip} gzip`,
+  );
+  console.log(`client/dist, each entry alone (React not counted): ${sizes.join('; ')}`);
 }
 
 if (import.meta.main) await main();

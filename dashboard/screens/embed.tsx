@@ -44,7 +44,7 @@ function TypesBlock({ projectId }: { projectId: string }) {
       <p>
         For the site's own code: the type of a submission, its JSON Schema, and a Standard Schema validator
         that judges as the worker does, with its messages and codes. Generate it again when the fields change
-        (`npm run forms -- types {projectId}` prints the same).
+        (<code>npm run forms -- types {projectId}</code> prints the same).
       </p>
       {loaded.error && <p class="error">{loaded.error}</p>}
       {module === undefined ? (
