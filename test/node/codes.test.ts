@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDocument } from '../../scripts/build-assets.ts';
+import type { ApiError } from '../../src/http/envelope.ts';
 import * as replies from '../../src/http/replies.ts';
 import { ERROR_CODES, ISSUE_CODES } from '../../src/lib/codes.ts';
 
@@ -107,6 +108,72 @@ describe('C43: the codes', () => {
     };
     expect(data.error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
     expect(data.issues.items.properties.code.enum).toEqual(Object.keys(ISSUE_CODES));
+  });
+
+  it('each reply of the catalogue carries the code of its cause', () => {
+    const problem = { field: 'f', code: 'required', message: "Field 'f' is required" } as const;
+    const expected: [ApiError, string][] = [
+      [replies.unauthorized('Missing API key', 'missing_key'), 'missing_key'],
+      [replies.invalidKey(), 'invalid_key'],
+      [replies.invalidCredentials(), 'invalid_credentials'],
+      [replies.tooManyRequests(), 'rate_limited'],
+      [replies.secretKeyNeeded(), 'secret_key_needed'],
+      [replies.secretKeyInPage(), 'secret_key_in_page'],
+      [replies.originNotAllowed(), 'origin_not_allowed'],
+      [replies.notConfigured(), 'no_fields'],
+      [replies.unsupportedMediaType(), 'unsupported_media_type'],
+      [replies.notAForm(), 'unsupported_media_type'],
+      [replies.malformedForm(), 'invalid_form_body'],
+      [replies.formNotFound(), 'form_not_found'],
+      [replies.redirectNotAllowed('_next'), 'redirect_not_allowed'],
+      [replies.fileTooLarge("Field 'cv' must be at most 5 MB"), 'file_too_large'],
+      [replies.uploadTooLarge(10), 'body_too_large'],
+      [replies.invalidIdempotencyKey(), 'invalid_idempotency_key'],
+      [replies.tooLarge(10), 'body_too_large'],
+      [replies.tooLargeToStore(), 'body_too_large'],
+      [replies.notJson(), 'invalid_json'],
+      [replies.notObject(), 'not_an_object'],
+      [replies.bodyBrokenOff(), 'body_incomplete'],
+      [replies.noFields(), 'empty_submission'],
+      [replies.validationFailed([problem]), 'validation_failed'],
+      [replies.spamCheckFailed(), 'challenge_failed'],
+      [replies.proofOfWorkFailed('missing'), 'proof_of_work_failed'],
+      [replies.proofOfWorkFailed('expired'), 'proof_of_work_failed'],
+      [replies.inProgress(), 'in_progress'],
+      [replies.idempotencyKeyReused(), 'idempotency_key_reused'],
+      [replies.unavailable(), 'unavailable'],
+      [replies.projectMoving(), 'project_moving'],
+      [replies.internalError('r'), 'internal_error'],
+      [replies.invalidParameter('limit', 'must be 1 to 100'), 'invalid_parameter'],
+      [replies.submissionNotFound(), 'not_found'],
+      [replies.fileNotFound('cv'), 'not_found'],
+      [replies.invalidErasure(), 'invalid_body'],
+      [replies.methodNotAllowed('PUT'), 'method_not_allowed'],
+      [replies.readMethodNotAllowed('PUT', 'GET'), 'method_not_allowed'],
+      [replies.notFound(), 'not_found'],
+      [replies.publishableKeyCannotManage(), 'publishable_key_cannot_manage'],
+      [replies.operatorOnly(), 'operator_only'],
+      [replies.crossSiteSignIn(), 'cross_site_sign_in'],
+      [replies.crossSiteWrite(), 'cross_site_write'],
+      [replies.invalidRequest('x'), 'invalid_request'],
+      [replies.notFoundHere('x'), 'not_found'],
+      [replies.conflict('x'), 'conflict'],
+      [replies.invalidBody('x'), 'invalid_body'],
+      [replies.manageUnavailable(), 'unavailable'],
+    ];
+    for (const [reply, code] of expected) {
+      const data = reply.toEnvelope().data;
+      if (code === 'validation_failed')
+        expect(data).toEqual({
+          message: 'Validation failed',
+          errors: [problem.message],
+          issues: [{ field: 'f', code: 'required' }],
+        });
+      else expect(data.error).toEqual({ message: reply.message, code });
+    }
+    // Every reply the catalogue can make is in the table above.
+    const factories = Object.values(replies).filter((r) => typeof r === 'function').length;
+    expect(expected.length).toBeGreaterThanOrEqual(factories - 1 /* created is no failure */);
   });
 
   it('every reply of the catalogue names a listed code', () => {
