@@ -42,9 +42,9 @@ export function clientBuildOptions(): BuildOptions {
 export async function entrySizes(): Promise<
   Record<string, { bytes: number; gzip: number; inputs: string[]; imports: string[] }>
 > {
-  const options = clientBuildOptions() as BuildOptions & { entryPoints: Record<string, string> };
+  const { entryPoints, ...options } = clientBuildOptions();
   const sizes: Record<string, { bytes: number; gzip: number; inputs: string[]; imports: string[] }> = {};
-  for (const [name, entry] of Object.entries(options.entryPoints)) {
+  for (const [name, entry] of Object.entries(entryPoints as Record<string, string>)) {
     const result = await build({
       ...options,
       entryPoints: { [name]: entry },
@@ -52,12 +52,13 @@ export async function entrySizes(): Promise<
       write: false,
       metafile: true,
     });
-    const contents = result.outputFiles[0]?.contents ?? new Uint8Array();
+    const contents = result.outputFiles?.[0]?.contents ?? new Uint8Array();
+    const metafile = result.metafile ?? { inputs: {}, outputs: {} };
     sizes[name] = {
       bytes: contents.length,
       gzip: gzipSync(contents, { level: 9 }).length,
-      inputs: Object.keys(result.metafile.inputs),
-      imports: Object.values(result.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path)),
+      inputs: Object.keys(metafile.inputs),
+      imports: Object.values(metafile.outputs).flatMap((o) => o.imports.map((i) => i.path)),
     };
   }
   return sizes;
