@@ -58,7 +58,7 @@ export function formReducer<T>(model: FormModel<T>, action: FormAction<T>): Form
 
 export type FormSettings<T> = {
   /** The visitor's language (a BCP 47 tag): `errors` and `message` are then translated (./messages). */
-  lang?: string;
+  lang?: string | undefined;
   /** The fields' visible labels, named in translated messages (the field's name otherwise). */
   labels?: Partial<Record<keyof T, string>>;
 };
@@ -170,7 +170,7 @@ export type FieldErrorProps<T> = {
   errors: FieldErrors<T> | undefined;
   field: keyof T & string;
   /** The visitor's language: the messages are then translated; the worker's English texts otherwise. */
-  lang?: string;
+  lang?: string | undefined;
   /** The field's visible label, named in a translated message (the field's name otherwise). */
   label?: string;
   /** The element's id (`<field>-error` otherwise), for the input's `aria-describedby`. */
