@@ -6,10 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../scripts/database.ts';
 import { type ProjectStats, submissionStats } from '../../src/ops/stats.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, launchBrowser, reading, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, launchBrowser, type Site, startSite, withDatabase } from './harness.ts';
 
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/contact.html'), 'utf8');
 
@@ -31,14 +30,7 @@ function render(url: URL, worker: string): string {
 }
 
 function stats(): Promise<ProjectStats> {
-  return reading(async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    try {
-      return await submissionStats({ db, actor: { kind: 'tool' } }, 'example', 1);
-    } finally {
-      await close();
-    }
-  });
+  return withDatabase(dir, (db) => submissionStats({ db, actor: { kind: 'tool' } }, 'example', 1));
 }
 
 /** Waits until the stats say what is expected (the worker writes its batch within seconds). */

@@ -3,15 +3,14 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDocument } from '../../scripts/build-assets.ts';
-import { openDatabase } from '../../scripts/database.ts';
-import { createProjectFromSpecs } from '../../src/ops/projects.ts';
-import { submissionPages } from '../../src/store/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, madeProject, type Site, startSite, storedRows } from './harness.ts';
 
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/contact.html'), 'utf8');
 
 const dir = tempDir('e2e');
+/** What D1 holds for a project: each row's values. */
+const stored = async (projectId: string) => (await storedRows(dir, projectId)).map((r) => r.data);
 let site: Site | undefined;
 let browser: Browser | undefined;
 let workerUrl = '';
@@ -26,36 +25,6 @@ function render(url: URL, worker: string): string {
   return PAGE.replaceAll('http://localhost:8787', worker)
     .replace('edgeform_PASTE_THE_KEY_FROM_NPM_RUN_DEV', url.searchParams.get('key') ?? exampleKey)
     .replace('<form', '<form data-analytics="off"');
-}
-
-/**
- * A project made in the database `npm run dev` is serving: a write that meets the worker's lock is
- * tried again (at worst a second, unused project of the same name is made).
- */
-function madeProject(spec: Parameters<typeof createProjectFromSpecs>[1]) {
-  return reading(async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    try {
-      return await createProjectFromSpecs(db, spec);
-    } finally {
-      await close();
-    }
-  });
-}
-
-function stored(projectId: string) {
-  return reading(async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    try {
-      const rows = [];
-      // What D1 holds, spam too: the queue may judge a row (C39) before this reads it.
-      for await (const page of submissionPages(db, projectId, { includeSpam: true }))
-        rows.push(...page.map((r) => JSON.parse(r.data)));
-      return rows;
-    } finally {
-      await close();
-    }
-  });
 }
 
 async function open(key?: string): Promise<Page> {
@@ -146,7 +115,7 @@ describe('the widget on the example page, in Chromium', () => {
   });
 
   it('an error at a checkbox is shown after its label, never inside it', async () => {
-    const strict = await madeProject({
+    const strict = await madeProject(dir, {
       name: 'Strict',
       fields: ['name:string', 'message:string'],
     });
@@ -164,7 +133,7 @@ describe('the widget on the example page, in Chromium', () => {
   });
 
   it("a project that lists allowed origins refuses the page's origin, visibly", async () => {
-    const other = await madeProject({
+    const other = await madeProject(dir, {
       name: 'Elsewhere',
       fields: ['name:string'],
       origins: ['https://shop.example'],
@@ -232,7 +201,7 @@ describe('the widget on the example page, in Chromium', () => {
   });
 
   it('C28: a field that breaks several rules shows all its messages at that field, once', async () => {
-    const ruled = await madeProject({
+    const ruled = await madeProject(dir, {
       name: 'Ruled',
       fields: ['name:string:minLength=3:pattern=^[a-z]+$', 'email:string:format=email'],
     });

@@ -5,6 +5,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { openDatabase } from '../../scripts/database.ts';
+import { createProjectFromSpecs } from '../../src/ops/projects.ts';
+import { submissionPages } from '../../src/store/inbox.ts';
 import { freePort, startDev } from '../cli/helpers.ts';
 
 /** Screenshots of each final state. */
@@ -89,3 +92,30 @@ export async function reading<T>(read: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+type Database = Awaited<ReturnType<typeof openDatabase>>['db'];
+
+/** An action on the database `npm run dev` is serving from `dir`, tried again when it meets its lock. */
+export function withDatabase<T>(dir: string, action: (db: Database) => Promise<T>): Promise<T> {
+  return reading(async () => {
+    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
+    try {
+      return await action(db);
+    } finally {
+      await close();
+    }
+  });
+}
+
+/** A project of its own in that database (at worst, after a retry, a second unused one of the name). */
+export const madeProject = (dir: string, spec: Parameters<typeof createProjectFromSpecs>[1]) =>
+  withDatabase(dir, (db) => createProjectFromSpecs(db, spec));
+
+/** What D1 holds for a project, oldest first, spam too: the queue may judge a row (C39) before a test reads it. */
+export const storedRows = (dir: string, projectId: string) =>
+  withDatabase(dir, async (db) => {
+    const rows: { id: string; data: Record<string, unknown> }[] = [];
+    for await (const page of submissionPages(db, projectId, { includeSpam: true }))
+      rows.push(...page.map((r) => ({ id: r.id, data: JSON.parse(r.data) as Record<string, unknown> })));
+    return rows;
+  });

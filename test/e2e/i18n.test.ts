@@ -8,10 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../client/src/messages.ts';
-import { openDatabase } from '../../scripts/database.ts';
-import { createProjectFromSpecs } from '../../src/ops/projects.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, madeProject, type Site, startSite } from './harness.ts';
 
 const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 const FIELDS = ['name:string:required', 'email:string:format=email', 'age:integer:min=18'];
@@ -49,18 +47,6 @@ function render(url: URL, worker: string): string {
 <script src="${worker}/widget.js" defer></script>
 </body>
 </html>`;
-}
-
-/** A project of its own in the database `npm run dev` is serving (a write meeting its lock is tried again). */
-function madeProject(spec: Parameters<typeof createProjectFromSpecs>[1]) {
-  return reading(async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    try {
-      return await createProjectFromSpecs(db, spec);
-    } finally {
-      await close();
-    }
-  });
 }
 
 /** The page, with what the form's `forms:error` events carried and the catalogues it asked for. */
@@ -114,7 +100,7 @@ async function accessible(page: Page) {
 beforeAll(async () => {
   site = await startSite(dir, { path: '/form.html', render });
   ({ browser, workerUrl, pageUrl } = site);
-  key = (await madeProject({ name: 'Languages', fields: FIELDS })).apiKey;
+  key = (await madeProject(dir, { name: 'Languages', fields: FIELDS })).apiKey;
 });
 
 afterAll(async () => {
@@ -202,7 +188,7 @@ describe("C43: the widget words a failure in the page's language, in Chromium", 
   });
 
   it('a single cause is worded too: a refused origin, in German', async () => {
-    const elsewhere = await madeProject({
+    const elsewhere = await madeProject(dir, {
       name: 'Elsewhere',
       fields: FIELDS,
       origins: ['https://shop.example'],

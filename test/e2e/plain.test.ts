@@ -2,11 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../scripts/database.ts';
 import { devVar } from '../../scripts/dev-vars.ts';
-import { submissionPages } from '../../src/store/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, type Site, startSite, storedRows } from './harness.ts';
 
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/plain.html'), 'utf8');
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -41,29 +39,7 @@ function render(url: URL, worker: string): string {
   return html;
 }
 
-async function withDb<T>(
-  action: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>,
-): Promise<T> {
-  const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-  try {
-    return await action(db);
-  } finally {
-    await close();
-  }
-}
-
-async function stored() {
-  return reading(() =>
-    withDb(async (db) => {
-      const rows: { id: string; data: unknown }[] = [];
-      // What D1 holds, spam too: the queue may judge a row (C39) before this reads it.
-      for await (const page of submissionPages(db, 'example', { includeSpam: true })) {
-        rows.push(...page.map((r) => ({ id: r.id, data: JSON.parse(r.data) })));
-      }
-      return rows;
-    }),
-  );
-}
+const stored = () => storedRows(dir, 'example');
 
 async function open(query = '', javaScriptEnabled = false): Promise<Page> {
   if (!browser) throw new Error('no browser');

@@ -9,11 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serveExample } from '../../examples/react/build.ts';
-import { openDatabase } from '../../scripts/database.ts';
-import { createProjectFromSpecs } from '../../src/ops/projects.ts';
-import { submissionPages } from '../../src/store/inbox.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, madeProject, type Site, startSite, storedRows } from './harness.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../../examples/react');
 const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
@@ -27,6 +24,8 @@ const FIELDS = [
 ];
 
 const dir = tempDir('react');
+/** What D1 holds for a project: each row's values. */
+const stored = async (projectId: string) => (await storedRows(dir, projectId)).map((r) => r.data);
 let site: Site | undefined;
 const servers: Server[] = [];
 /** The example's address, served by its build.ts: the folder as it is, and a copy with `<html lang="de">`. */
@@ -35,33 +34,6 @@ let projectId = '';
 let key = '';
 /** The pages' uncaught errors: a passing run has none. */
 const pageErrors: string[] = [];
-
-/** A project of its own in the database `npm run dev` is serving (a write meeting its lock is tried again). */
-function madeProject(spec: Parameters<typeof createProjectFromSpecs>[1]) {
-  return reading(async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    try {
-      return await createProjectFromSpecs(db, spec);
-    } finally {
-      await close();
-    }
-  });
-}
-
-/** What D1 holds for the project, spam too: the queue may judge a row (C39) before this reads it. */
-function stored(project: string) {
-  return reading(async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    try {
-      const rows = [];
-      for await (const page of submissionPages(db, project, { includeSpam: true }))
-        rows.push(...page.map((r) => JSON.parse(r.data)));
-      return rows;
-    } finally {
-      await close();
-    }
-  });
-}
 
 /** The example page with the key, pointed at our worker: as it is (English), or its German copy. */
 async function open(pageKey: string, lang: keyof typeof served = 'en'): Promise<Page> {
@@ -115,7 +87,7 @@ beforeAll(async () => {
     servers.push(server);
     served[lang] = url;
   }
-  ({ projectId, apiKey: key } = await madeProject({ name: 'React example', fields: FIELDS }));
+  ({ projectId, apiKey: key } = await madeProject(dir, { name: 'React example', fields: FIELDS }));
 });
 
 afterAll(async () => {

@@ -9,11 +9,10 @@ import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submissions } from '../../schema/tables.ts';
-import { openDatabase } from '../../scripts/database.ts';
 import { updateProject } from '../../src/ops/project-settings.ts';
 import { createProjectFromSpecs } from '../../src/ops/projects.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, reading, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, type Site, startSite, withDatabase } from './harness.ts';
 
 const PAGE = readFileSync(join(import.meta.dirname, '../../examples/contact.html'), 'utf8');
 /** A person's browser, not one that says it is headless: only the pace tells a person from a script. */
@@ -42,20 +41,9 @@ function render(url: URL, worker: string): string {
     .replace('<form', '<form data-analytics="off"');
 }
 
-async function withDb<T>(action: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>) {
-  return reading(async () => {
-    const { db, close } = await openDatabase({ remote: false, persistTo: dir });
-    try {
-      return await action(db);
-    } finally {
-      await close();
-    }
-  });
-}
-
 /** A project of its own in the database `npm run dev` is serving, with the spam settings given. */
 function madeProject(name: string, spamFilter?: { requireWidget?: boolean; proofOfWork?: boolean }) {
-  return withDb(async (db) => {
+  return withDatabase(dir, async (db) => {
     const made = await createProjectFromSpecs(db, { name, fields: FIELDS });
     if (spamFilter !== undefined)
       await updateProject({ db, actor: { kind: 'tool' } }, made.projectId, { spamFilter });
@@ -68,7 +56,7 @@ type Judged = { verdict: string | null; reason: { layer: string; signals: string
 /** The project's submissions once the queue's consumer judged them all (within seconds). */
 async function judged(projectId: string, count = 1): Promise<Judged[]> {
   const read = () =>
-    withDb(async (db) =>
+    withDatabase(dir, async (db) =>
       (
         await db
           .select({ verdict: submissions.verdict, reason: submissions.spamReason })
