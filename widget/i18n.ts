@@ -4,6 +4,7 @@
 // filled by the client's own formatter, so that the widget and @edge-forms/client word alike.
 // Whatever cannot be worded (no catalogue, a code it does not know, a parameter its sentence needs
 // and the worker did not send) keeps the worker's English text.
+import { lacksParameter, localeOf, templateOf } from '../client/src/choose.ts';
 import { fill } from '../client/src/fill.ts';
 import { type Language, language } from '../client/src/messages.ts';
 
@@ -23,13 +24,7 @@ export const CATALOGUE_WAIT_MS = 3000;
  */
 export function pageLanguage(tag: string | null | undefined): { lang: Language; locale: string } {
   const lang = language(tag ?? undefined);
-  try {
-    if (tag && Intl.getCanonicalLocales(tag)[0]?.toLowerCase().split('-')[0] === lang)
-      return { lang, locale: tag };
-  } catch {
-    // Not a BCP 47 tag: its language alone.
-  }
-  return { lang, locale: lang };
+  return { lang, locale: localeOf(tag, lang) };
 }
 
 /**
@@ -47,13 +42,6 @@ export function labelText(...texts: (string | null | undefined)[]): string | und
   return undefined;
 }
 
-/** Codes worded as another, as the client's message() does: the visitor can do the same about them. */
-const SAME_AS: Record<string, string> = {
-  missing_key: 'invalid_key',
-  in_progress: 'unavailable',
-  project_moving: 'unavailable',
-};
-
 /** The catalogue's sentence for a code, or undefined when it has none, or lacks a parameter it needs. */
 export function word(
   templates: Templates | undefined,
@@ -63,12 +51,9 @@ export function word(
   label?: string,
 ): string | undefined {
   if (templates == null || code === undefined) return undefined;
-  // A string or nothing: an inherited `constructor` is no code.
-  const template = templates[code] ?? templates[SAME_AS[code] ?? ''];
-  if (typeof template !== 'string') return undefined;
+  const template = templateOf(templates, code);
   // C43: an issue without a parameter its sentence needs is better said by the worker's text.
-  for (const [, name = ''] of template.matchAll(/\{(\w+)/g))
-    if (name !== 'label' && params?.[name] == null) return undefined;
+  if (template === undefined || lacksParameter(template, params)) return undefined;
   return fill(template, params, locale, label);
 }
 

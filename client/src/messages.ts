@@ -13,6 +13,7 @@ import { ja } from './catalogue/ja.ts';
 import { nl } from './catalogue/nl.ts';
 import { pl } from './catalogue/pl.ts';
 import { pt } from './catalogue/pt.ts';
+import { lacksParameter, localeOf, templateOf } from './choose.ts';
 import { fill } from './fill.ts';
 
 export type { CauseCode, IssueCode, MessageCode } from './catalogue/codes.ts';
@@ -39,26 +40,10 @@ const catalogue = () =>
 // Pure, for a bundler: a page that imports `fill` alone carries none of the catalogue.
 export const MESSAGES = /* @__PURE__ */ catalogue();
 
-/** Codes worded as another: the visitor can do the same about them. */
-const SAME_AS: Record<string, MessageCode> = {
-  missing_key: 'invalid_key',
-  in_progress: 'unavailable',
-  project_moving: 'unavailable',
-};
-
 /** The catalogue's language for a BCP 47 tag: `de-AT` is `de`, `pt-BR` is `pt`; any other is `en`. */
 export function language(tag: string | undefined): Language {
   const base = (tag ?? '').toLowerCase().split(/[-_]/)[0] ?? '';
   return (LANGUAGES as string[]).includes(base) ? (base as Language) : 'en';
-}
-
-/** The tag itself when Intl takes it (de-CH writes 1’000), else its language. */
-function locale(tag: string | undefined, lang: Language): string {
-  try {
-    return tag && Intl.getCanonicalLocales(tag)[0]?.toLowerCase().split('-')[0] === lang ? tag : lang;
-  } catch {
-    return lang;
-  }
 }
 
 /**
@@ -75,14 +60,7 @@ export function message(
 ): string {
   const base = language(lang);
   const templates = MESSAGES[base];
-  let key: MessageCode = Object.hasOwn(templates, code)
-    ? (code as MessageCode)
-    : Object.hasOwn(SAME_AS, code)
-      ? (SAME_AS[code] as MessageCode)
-      : label === undefined
-        ? 'unknown'
-        : 'invalid';
-  const needs = [...templates[key].matchAll(/\{(\w+)/g)].map(([, name]) => name ?? '');
-  if (needs.some((name) => name !== 'label' && params?.[name] == null)) key = 'invalid';
-  return fill(templates[key], params, locale(lang, base), label);
+  let template = templateOf(templates, code) ?? templates[label === undefined ? 'unknown' : 'invalid'];
+  if (lacksParameter(template, params)) template = templates.invalid;
+  return fill(template, params, localeOf(lang, base), label);
 }
