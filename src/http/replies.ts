@@ -15,6 +15,9 @@ export const created = (): Envelope => envelope(201, { message: 'Submission rece
 export const unauthorized = (problem: string, code: 'missing_key' | 'invalid_key' | 'invalid_credentials') =>
   new ApiError(401, code, 'Authentication failed', problem, { 'WWW-Authenticate': 'Bearer' });
 export const invalidKey = () => unauthorized('Invalid API key', 'invalid_key');
+/** C6: no key at all, as the routes that take one document it. */
+export const missingKey = () =>
+  unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'", 'missing_key');
 
 /** C21 */
 export const tooManyRequests = () =>

@@ -115,6 +115,7 @@ describe('C43: the codes', () => {
     const expected: [ApiError, string][] = [
       [replies.unauthorized('Missing API key', 'missing_key'), 'missing_key'],
       [replies.invalidKey(), 'invalid_key'],
+      [replies.missingKey(), 'missing_key'],
       [replies.invalidCredentials(), 'invalid_credentials'],
       [replies.tooManyRequests(), 'rate_limited'],
       [replies.secretKeyNeeded(), 'secret_key_needed'],

@@ -88,10 +88,7 @@ export function readReplies(operation: 'list' | 'get' | 'delete' | 'erase' | 'do
   const common = [
     {
       name: 'missing key',
-      reply: replies.unauthorized(
-        "Missing API key: send it as 'Authorization: Bearer <API_KEY>'",
-        'missing_key',
-      ),
+      reply: replies.missingKey(),
     },
     { name: 'invalid key', reply: replies.invalidKey() },
     { name: 'publishable key', reply: replies.secretKeyNeeded() },

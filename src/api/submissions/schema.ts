@@ -93,10 +93,7 @@ export function schemaRoutes(app: HonoBase<AppEnv>): void {
         ...errorResponses([
           {
             name: 'missing key',
-            reply: replies.unauthorized(
-              "Missing API key: send it as 'Authorization: Bearer <API_KEY>'",
-              'missing_key',
-            ),
+            reply: replies.missingKey(),
           },
           { name: 'invalid key', reply: replies.invalidKey() },
           { name: 'origin not allowed', reply: replies.originNotAllowed() },

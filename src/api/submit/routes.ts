@@ -59,10 +59,7 @@ export function postReplies(): Documented[] {
   return [
     {
       name: 'missing key',
-      reply: replies.unauthorized(
-        "Missing API key: send it as 'Authorization: Bearer <API_KEY>'",
-        'missing_key',
-      ),
+      reply: replies.missingKey(),
     },
     { name: 'invalid key', reply: replies.invalidKey() },
     { name: 'rate limited', reply: replies.tooManyRequests() },
