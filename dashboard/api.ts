@@ -2,7 +2,7 @@
 // session cookie (HttpOnly: no script here can read it), and the session's CSRF token, kept in
 // this module's memory only — never in the URL or web storage. What it offers of each delivery
 // kind is a static file beside it, built from the channels.
-import type { Channels } from './server-types.ts';
+import type { Channels, Session } from './server-types.ts';
 
 export type Envelope = { message: string; error?: { message: string }; errors?: string[] };
 
@@ -68,6 +68,17 @@ export async function api<T = Record<string, unknown>>(
   if (res.status === 401 && path !== '/session') onSignedOut();
   if (!res.ok) throw new Problem(res.status, data.error?.message ?? data.errors?.join('\n') ?? data.message);
   return data;
+}
+
+/**
+ * C33: the cookie's session; else, behind Cloudflare Access (`access: true`), the one Access's own
+ * header makes; else null, and the sign-in page. Signed out, it makes no request bound to fail: the
+ * GET answers `session: null` rather than 401, and the POST is made only when Access vouches.
+ */
+export async function currentSession(): Promise<Session | null> {
+  const current = await api<{ session: Session | null; access: boolean }>('GET', '/session');
+  if (current.session !== null || !current.access) return current.session;
+  return (await api<{ session: Session }>('POST', '/session')).session;
 }
 
 let channels: Promise<Channels> | undefined;

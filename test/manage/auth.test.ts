@@ -224,6 +224,20 @@ describe('C32: Cloudflare Access', () => {
     expect(res.headers.get('Set-Cookie')).toMatch(/^__Host-edgeform_session=/);
   });
 
+  it('C33: GET /api/v1/session with a valid Access token and no session: `access: true`, and POST makes one', async () => {
+    const jwt = await sign({ iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' });
+    const before = await ok(await api('GET', '/session', withJwt(jwt)));
+    expect(before).toEqual({ message: 'Not signed in', session: null, access: true });
+    const made = await api('POST', '/session', withJwt(jwt));
+    await ok(made, 201);
+    const headers = { Cookie: (made.headers.get('Set-Cookie') ?? '').split(';')[0] ?? '' };
+    const after = await ok(await api('GET', '/session', { token: null, headers }));
+    expect(after).toMatchObject({ message: 'Signed in', session: { actor: 'access:ops@example.com' } });
+    expect(after.access).toBe(true);
+    // A token that fails is a wrong credential, not no credential.
+    expect(await problem(await api('GET', '/session', withJwt('not.a.jwt')), 401)).toBe(INVALID);
+  });
+
   it('C37: signing in with an Access token from another origin’s page is refused (Access adds it to any request)', async () => {
     const jwt = await sign({ iss: issuer, aud: 'aud-forms-test', email: 'ops@example.com' });
     const headers = { 'Cf-Access-Jwt-Assertion': jwt, Origin: 'https://evil.example' };
@@ -285,9 +299,13 @@ describe('C32: Cloudflare Access', () => {
     // Due, with another identity's token: the session ends (that token answers for itself alone).
     await due();
     const other = await sign({ ...claims, email: 'someone@example.com' });
-    // GET /session answers for a session only: the other identity has none.
+    // GET /session answers for a session only: the other identity has none (C33: it may make one).
     const asOther = { Cookie: cookie, 'Cf-Access-Jwt-Assertion': other };
-    expect(await problem(await api('GET', '/session', { token: null, headers: asOther }), 401)).toBe(INVALID);
+    expect(await ok(await api('GET', '/session', { token: null, headers: asOther }))).toEqual({
+      message: 'Not signed in',
+      session: null,
+      access: true,
+    });
     expect(await database(env.DB).select().from(sessions).where(mine)).toEqual([]);
     expect(
       await problem(await api('GET', '/projects', { token: null, headers: { Cookie: cookie } }), 401),

@@ -46,7 +46,7 @@ import {
 } from '../../lib/faults.ts';
 import type { Manager } from '../../ops/context.ts';
 import { managerOf } from './manager.ts';
-import { credentialOf, type ManageEnv, ownOrigin, type Principal, principalOf, refuse } from './principal.ts';
+import { callerOf, credentialOf, type ManageEnv, ownOrigin, type Principal, refuse } from './principal.ts';
 
 /** The largest body a management route reads. */
 export const MAX_MANAGE_BODY = 64 * 1024;
@@ -70,16 +70,27 @@ export type Answer = {
   headers?: Record<string, string>;
 };
 
-type Call<P, Q, B> = {
-  c: Context<ManageEnv>;
-  m: Manager;
-  principal: Principal;
-  params: P;
-  query: Q;
-  body: B;
-};
+/**
+ * Who may call a route. `project`: the project of `:projectId`, which a secret key may manage if it
+ * is its own (any other is 404, as if there were none); `operator`: the operator only (creating or
+ * deleting projects); `any`: any caller; `credential`: a credential itself, never a session's
+ * cookie (signing in); `optional`: anyone, even with no credential at all (C33: whether one is
+ * signed in), though a wrong credential is still refused.
+ */
+type Access = 'project' | 'operator' | 'any' | 'credential' | 'optional';
 
-export type RouteSpec<P extends v.GenericSchema, Q extends v.GenericSchema, B extends v.GenericSchema> = {
+/** The caller, and the operations' view of it: none only on an `optional` route. */
+type Caller<A extends Access> = A extends 'optional'
+  ? { m: Manager | undefined; principal: Principal | undefined }
+  : { m: Manager; principal: Principal };
+type Call<P, Q, B, A extends Access> = Caller<A> & { c: Context<ManageEnv>; params: P; query: Q; body: B };
+
+export type RouteSpec<
+  P extends v.GenericSchema,
+  Q extends v.GenericSchema,
+  B extends v.GenericSchema,
+  A extends Access = Access,
+> = {
   method: Method;
   /** Under /api/v1, Hono's syntax: `/projects/:projectId`. */
   path: string;
@@ -87,13 +98,7 @@ export type RouteSpec<P extends v.GenericSchema, Q extends v.GenericSchema, B ex
   operationId: string;
   summary: string;
   description?: string;
-  /**
-   * `project`: the project of `:projectId`, which a secret key may manage if it is its own (any
-   * other is 404, as if there were none); `operator`: the operator only (creating or deleting
-   * projects); `any`: any caller; `credential`: a credential itself, never a session's cookie
-   * (signing in).
-   */
-  access: 'project' | 'operator' | 'any' | 'credential';
+  access: A;
   /**
    * C41: the operation finds the project's place itself (and may take up what every other route of
    * the project refuses, 503, until it is done): it is given the default place's database, every
@@ -114,8 +119,13 @@ export type RouteSpec<P extends v.GenericSchema, Q extends v.GenericSchema, B ex
   refusals?: Documented[];
   /** Further documentation of the operation (a non-JSON reply, headers). */
   extra?: Partial<DescribeRouteOptions>;
-  handler: (call: Call<v.InferOutput<P>, v.InferOutput<Q>, v.InferOutput<B>>) => Promise<Answer | Response>;
+  handler: (
+    call: Call<v.InferOutput<P>, v.InferOutput<Q>, v.InferOutput<B>, A>,
+  ) => Promise<Answer | Response>;
 };
+
+/** The credentials a route of the management API takes (OpenAPI's security schemes). */
+const SECURITY = [{ operatorToken: [] }, { accessJwt: [] }, { secretKey: [] }, { session: [] }];
 
 /** The replies every route of the management API may give. */
 export const COMMON_REFUSALS: Documented[] = [
@@ -167,9 +177,9 @@ function asReply(error: unknown): unknown {
 }
 
 /** The caller, and whether it may call this route on this project. */
-function guard(access: RouteSpec<never, never, never>['access']): MiddlewareHandler<ManageEnv> {
+function guard(access: Access): MiddlewareHandler<ManageEnv> {
   return async (c, next) => {
-    let principal: Principal;
+    let principal: Principal | undefined;
     try {
       // C37: signing in is same-site only, whatever the credential: a page of another origin
       // cannot have a browser trade a credential (Access adds its token to every request) for a
@@ -178,13 +188,15 @@ function guard(access: RouteSpec<never, never, never>['access']): MiddlewareHand
       if (access === 'credential' && origin !== undefined && origin !== ownOrigin(c)) throw crossSiteSignIn();
       const credential = access === 'credential' ? await credentialOf(c) : undefined;
       if (access === 'credential' && credential === undefined) await refuse(c);
-      principal = credential ?? (await principalOf(c));
+      principal = credential ?? (await callerOf(c));
+      // C32: no credential is 401, and counts as a failed authentication, but where none is needed.
+      if (principal === undefined && access !== 'optional') await refuse(c);
     } catch (error) {
       throw asReply(error);
     }
-    if (access === 'operator' && principal.projectId !== undefined) throw operatorOnly();
+    if (access === 'operator' && principal?.projectId !== undefined) throw operatorOnly();
     const projectId = c.req.param('projectId');
-    if (access === 'project' && principal.projectId !== undefined && projectId !== principal.projectId) {
+    if (access === 'project' && principal?.projectId !== undefined && projectId !== principal.projectId) {
       // C32: another project's id is as unknown to a secret key as one that does not exist.
       throw notFoundHere(`Unknown project '${projectId}'`);
     }
@@ -219,8 +231,8 @@ export class ManageRoutes {
     this.app = app;
   }
 
-  add<P extends v.GenericSchema, Q extends v.GenericSchema, B extends v.GenericSchema>(
-    spec: RouteSpec<P, Q, B>,
+  add<P extends v.GenericSchema, Q extends v.GenericSchema, B extends v.GenericSchema, A extends Access>(
+    spec: RouteSpec<P, Q, B, A>,
   ): void {
     const path = `/api/v1${spec.path}`;
     const known = this.methods.get(path) ?? { tag: spec.tag, allowed: new Set<string>() };
@@ -276,14 +288,15 @@ export class ManageRoutes {
     const handler = async (c: Context<ManageEnv>) => {
       const principal = c.var.principal;
       try {
+        // Only an `optional` route is ever called by no one (its guard lets no other through).
         const result = await spec.handler({
           c,
-          m: await managerOf(c, principal, spec.findsPlace ?? false),
+          m: principal === undefined ? undefined : await managerOf(c, principal, spec.findsPlace ?? false),
           principal,
-          params: (spec.params === undefined ? {} : c.req.valid('param' as never)) as v.InferOutput<P>,
-          query: (spec.query === undefined ? {} : c.req.valid('query' as never)) as v.InferOutput<Q>,
-          body: c.get('body') as v.InferOutput<B>,
-        });
+          params: spec.params === undefined ? {} : c.req.valid('param' as never),
+          query: spec.query === undefined ? {} : c.req.valid('query' as never),
+          body: c.get('body'),
+        } as Call<v.InferOutput<P>, v.InferOutput<Q>, v.InferOutput<B>, A>);
         return result instanceof Response ? result : answer(c, result);
       } catch (error) {
         throw asReply(error);
@@ -297,7 +310,8 @@ export class ManageRoutes {
         operationId: spec.operationId,
         summary: spec.summary,
         ...(spec.description === undefined ? {} : { description: spec.description }),
-        security: [{ operatorToken: [] }, { accessJwt: [] }, { secretKey: [] }, { session: [] }],
+        // An `optional` route may be called with none of them (`{}`).
+        security: spec.access === 'optional' ? [...SECURITY, {}] : SECURITY,
         ...(spec.body === undefined
           ? {}
           : {

@@ -60,7 +60,8 @@ export type Principal = {
   accessExpiresAt?: number;
 };
 
-export type ManageEnv = AppEnv & { Variables: AppEnv['Variables'] & { principal: Principal } };
+/** The caller, as the route's guard found it: none only on a route any visitor may call (C33). */
+export type ManageEnv = AppEnv & { Variables: AppEnv['Variables'] & { principal: Principal | undefined } };
 
 const encoder = new TextEncoder();
 
@@ -241,12 +242,12 @@ async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal |
 
 /**
  * C32: the caller: the session of the cookie, unless a bearer credential is sent; else a credential
- * (a bearer token or key, or an Access token); none is 401. With the cookie, every method but GET
- * and HEAD must come from the worker's own origin with the CSRF token. (Behind Access, the
- * dashboard's requests carry both the cookie and Access's token: the session answers, and Access's
- * token is what it is checked against again, C37.)
+ * (a bearer token or key, or an Access token); else undefined (a wrong credential is 401). With the
+ * cookie, every method but GET and HEAD must come from the worker's own origin with the CSRF token.
+ * (Behind Access, the dashboard's requests carry both the cookie and Access's token: the session
+ * answers, and Access's token is what it is checked against again, C37.)
  */
-export async function principalOf(c: Context<ManageEnv>): Promise<Principal> {
+export async function callerOf(c: Context<ManageEnv>): Promise<Principal | undefined> {
   const cookie = c.req.header('Authorization') === undefined ? getCookie(c, sessionCookieName(c)) : undefined;
   const session = cookie === undefined ? undefined : await sessionOf(c, cookie);
   if (session !== undefined) {
@@ -260,7 +261,7 @@ export async function principalOf(c: Context<ManageEnv>): Promise<Principal> {
     return session;
   }
   const credential = await credentialOf(c);
-  if (credential === undefined) return refuse(c);
+  if (credential === undefined) return undefined;
   // Access adds its header to every request its cookie comes with, another site's too: a change
   // it vouches for must not come from another origin's page.
   const origin = c.req.header('Origin');

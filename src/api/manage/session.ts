@@ -2,6 +2,8 @@
 // read (HttpOnly), that no other site sends (SameSite=Strict), and whose id D1 never sees (only
 // its hash); the page keeps the session's CSRF token in memory, and asks for it again on reload.
 import type { Context } from 'hono';
+import * as v from 'valibot';
+import { described } from '../../http/query-values.ts';
 import { crossSiteSignIn, invalidCredentials } from '../../http/replies.ts';
 import { randomToken, sha256Text } from '../../lib/hex.ts';
 import { actorName } from '../../ops/context.ts';
@@ -99,19 +101,33 @@ export function sessionRoutes(routes: ManageRoutes): void {
     ...MANAGE_ROUTES.getSession,
     tag: 'Sessions',
     summary: "The cookie's session: who, which project, until when, and its CSRF token",
-    access: 'any',
+    description:
+      'Never 401 for want of a session (C33: the dashboard asks it before anyone has signed in): with no live session, `session` is null. `access` says whether the caller is a Cloudflare Access identity: with no session, `POST /api/v1/session` with no credential then makes one. A wrong or malformed credential is 401 as on every route.',
+    access: 'optional',
     reply: {
       status: 200,
-      description: 'The session.',
-      members: { session: SessionSchema },
-      example: { message: 'Signed in', session: EXAMPLE },
+      description: 'The session, or null when there is none.',
+      members: {
+        session: v.nullable(SessionSchema),
+        access: described(
+          v.boolean(),
+          'Whether the caller is a Cloudflare Access identity (its session was made by Access; with none, POST /api/v1/session with no credential makes one).',
+        ),
+      },
+      example: { message: 'Signed in', session: EXAMPLE, access: false },
     },
     handler: async ({ principal }) => {
-      if (principal.session === undefined) throw invalidCredentials();
+      // C33: not signed in is an answer, not a failure: no 401, and no failed authentication counted.
+      const access = principal?.actor.kind === 'access';
+      const headers = { 'Cache-Control': 'no-store' };
+      if (principal?.session === undefined) {
+        return { message: 'Not signed in', data: { session: null, access }, headers };
+      }
+      const { csrfToken, expiresAt } = principal.session;
       return {
         message: 'Signed in',
-        data: { session: view(principal, principal.session.csrfToken, principal.session.expiresAt) },
-        headers: { 'Cache-Control': 'no-store' },
+        data: { session: view(principal, csrfToken, expiresAt), access },
+        headers,
       };
     },
   });
