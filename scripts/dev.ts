@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { parseFieldSpec } from '../src/fields/spec.ts';
+import { defineField } from '../src/ops/fields.ts';
 import { createKey } from '../src/ops/keys.ts';
 import { createProjectFromSpecs } from '../src/ops/projects.ts';
 import { hashKey } from '../src/projects/keys.ts';
@@ -19,9 +20,10 @@ import { DEV_VARS, ensureAdminToken } from './dev-vars.ts';
 const EXAMPLE_ID = 'example';
 /** C29: the example project's HTML form address, fixed so that examples/plain.html can name it. */
 export const EXAMPLE_FORM_ID = 'f_example';
+// C28: a required field and a format rule, so that trying the example shows what rules refuse.
 const EXAMPLE_FIELDS = [
-  'name:string',
-  'email:string',
+  'name:string:required',
+  'email:string:format=email',
   'phone:integer',
   'enquiry:boolean',
   'message:string',
@@ -65,6 +67,15 @@ async function exampleKey(): Promise<string> {
         await addField(db, EXAMPLE_ID, parseFieldSpec(EXAMPLE_FIELDS.at(-1) ?? ''));
       }
     }
+    // An example project made before its fields had rules: given them through the same code as
+    // `forms field set`, each field only while it is as that `npm run dev` made it (a string with no
+    // rule), so that a change of one's own to the example is kept.
+    const fields = (await projectDetails(db, EXAMPLE_ID))?.fields ?? [];
+    for (const def of EXAMPLE_FIELDS.slice(0, 2).map(parseFieldSpec)) {
+      const stored = fields.find((f) => f.name === def.name);
+      if (stored?.type === 'string' && !stored.required && stored.rules === null)
+        await defineField({ db, actor: { kind: 'tool' } }, EXAMPLE_ID, def, 'replace');
+    }
     const saved = existsSync(KEY_FILE) ? readFileSync(KEY_FILE, 'utf8').trim() : '';
     if (saved && (await findProjectByKeyHash(db.$client, await hashKey(saved)))?.id === EXAMPLE_ID)
       return saved;
@@ -92,7 +103,7 @@ const body = JSON.stringify({
 });
 
 const summary = `
-Ready. The example project "${EXAMPLE_ID}" (fields: name, email, phone integer, enquiry boolean, message, cv file):
+Ready. The example project "${EXAMPLE_ID}" (fields: name required, email format=email, phone integer, enquiry boolean, message, cv file):
   API key        ${apiKey}   (also in ${KEY_FILE})
   HTML form      http://${host}:${port}/f/${EXAMPLE_FORM_ID}   (try examples/plain.html)
   Dashboard      http://${host}:${port}/admin/   (sign in with ADMIN_TOKEN from ${DEV_VARS}${madeToken ? ', made just now' : ''})
