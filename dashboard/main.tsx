@@ -3,19 +3,19 @@
 // Screens are chosen by the URL's fragment (`#/p/<project>/inbox`), which holds no secret.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, Problem, startSession } from './api.ts';
+import { api, currentSession, startSession } from './api.ts';
 import { AuditScreen } from './screens/audit.tsx';
 import { DeliveriesScreen } from './screens/deliveries.tsx';
 import { EmbedScreen } from './screens/embed.tsx';
 import { InboxScreen } from './screens/inbox.tsx';
 import { ProjectsScreen } from './screens/projects.tsx';
-import { SettingsScreen } from './screens/settings.tsx';
+import { jobOf, SettingsScreen } from './screens/settings.tsx';
 import { SignIn } from './screens/signin.tsx';
 import { StatsScreen } from './screens/stats.tsx';
 import { ConfirmDialog, Notes, useLoad } from './ui.tsx';
 import './style.css';
 
-import { type Session, screenPath } from './session.ts';
+import { go, type Session, screenPath } from './session.ts';
 
 const TABS = ['inbox', 'deliveries', 'settings', 'embed', 'stats', 'audit'] as const;
 type Tab = (typeof TABS)[number];
@@ -39,20 +39,6 @@ function useRoute(): Route {
     return () => removeEventListener('hashchange', changed);
   }, []);
   return route;
-}
-
-/** The session of the cookie; else one made by Cloudflare Access, when the worker is behind it. */
-async function currentSession(): Promise<Session | null> {
-  try {
-    return (await api<{ session: Session }>('GET', '/session')).session;
-  } catch (error) {
-    if (!(error instanceof Problem) || error.status !== 401) throw error;
-  }
-  try {
-    return (await api<{ session: Session }>('POST', '/session')).session;
-  } catch {
-    return null;
-  }
 }
 
 const LABELS: Record<Tab, string> = {
@@ -96,7 +82,7 @@ function Screen({ session, route }: { session: Session; route: Route }) {
     case 'deliveries':
       return <DeliveriesScreen {...props} />;
     case 'settings':
-      return <SettingsScreen {...props} />;
+      return <SettingsScreen {...props} job={route.item} />;
     case 'embed':
       return <EmbedScreen {...props} />;
     case 'stats':
@@ -108,19 +94,38 @@ function Screen({ session, route }: { session: Session; route: Route }) {
   }
 }
 
+/**
+ * Where a sign-in lands, when the address names no screen (`/admin/`, not `#/`, the list asked
+ * for): the operator with one project, in its inbox; a secret key's session opens on its project.
+ */
+async function land(session: Session): Promise<void> {
+  if (location.hash !== '' || session.projectId !== null) return;
+  const { projects } = await api<{ projects: { id: string }[] }>('GET', '/projects').catch(() => ({
+    projects: [],
+  }));
+  const [only] = projects;
+  if (projects.length === 1 && only && location.hash === '') go(screenPath(only.id, 'inbox'));
+}
+
 function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const route = useRoute();
   // The CSRF token and the way out are in place before any screen's first request.
-  const signedIn = (s: Session | null) => {
-    if (s) startSession(s.csrfToken, () => setSession(null));
+  // The landing is chosen before the first screen shows: no list of projects flashes by.
+  const signedIn = async (s: Session | null) => {
+    if (s) {
+      startSession(s.csrfToken, () => setSession(null));
+      await land(s);
+    }
     setSession(s);
   };
   useEffect(() => {
     currentSession().then(signedIn, () => setSession(null));
   }, []);
   useEffect(() => {
-    document.title = route.projectId ? `${LABELS[route.tab]} · edge-forms` : 'edge-forms';
+    const screen =
+      route.tab === 'settings' ? `${jobOf(route.item).label} · ${LABELS.settings}` : LABELS[route.tab];
+    document.title = route.projectId ? `${screen} · edge-forms` : 'edge-forms';
   }, [route]);
   if (session === undefined) return <p class="loading">Loading…</p>;
   const signOut = async () => {

@@ -82,26 +82,74 @@ export function Time({ iso, short = false }: { iso: string | null | undefined; s
   return <time dateTime={iso}>{(short ? shortTime : dateTime).format(new Date(iso))}</time>;
 }
 
-// Messages for everyone: shown, and read out by a screen reader (one live region for the page).
-type Note = { id: number; text: string; kind: 'ok' | 'error' };
-let notify: (n: Omit<Note, 'id'>) => void = () => {};
+// Messages for everyone: at most three on screen, one that repeats a shown one counted on it (×2)
+// rather than shown again, the rest waiting their turn. The toasts are one live region: each is
+// read out once, when it appears (its count is not read: it is no news).
+type Note = { id: number; text: string; kind: 'ok' | 'error'; count: number };
+let notify: (n: Pick<Note, 'text' | 'kind'>) => void = () => {};
 export const say = (text: string, kind: Note['kind'] = 'ok') => notify({ text, kind });
+/** How many toasts are on screen at once, and how long each stays (an error longer). */
+export const SHOWN_NOTES = 3;
+const STAYS_MS = { ok: 6000, error: 10_000 };
 
 export function Notes() {
-  const [notes, setNotes] = useState<Note[]>([]);
+  const [shown, setShown] = useState<Note[]>([]);
   useEffect(() => {
     let next = 0;
+    let visible: Note[] = [];
+    const waiting: Note[] = [];
+    const timers = new Map<number, ReturnType<typeof setTimeout>>();
+    const timeOut = (note: Note) => {
+      clearTimeout(timers.get(note.id));
+      timers.set(
+        note.id,
+        setTimeout(() => leave(note.id), STAYS_MS[note.kind]),
+      );
+    };
+    const enter = (note: Note) => {
+      visible = [...visible, note];
+      timeOut(note);
+    };
+    const leave = (id: number) => {
+      clearTimeout(timers.get(id));
+      timers.delete(id);
+      visible = visible.filter((n) => n.id !== id);
+      const turn = waiting.shift();
+      if (turn) enter(turn);
+      setShown(visible);
+    };
     notify = (n) => {
-      const note = { ...n, id: next++ };
-      setNotes((all) => [...all.slice(-2), note]);
-      setTimeout(() => setNotes((all) => all.filter((x) => x.id !== note.id)), 6000);
+      const same = (x: Note) => x.text === n.text && x.kind === n.kind;
+      const counted = (x: Note) => (same(x) ? { ...x, count: x.count + 1 } : x);
+      const shownAlready = visible.find(same);
+      const inLine = waiting.findIndex(same);
+      if (shownAlready) {
+        visible = visible.map(counted);
+        timeOut(shownAlready);
+      } else if (inLine >= 0) {
+        waiting.splice(inLine, 1, counted(waiting[inLine] as Note));
+      } else {
+        const note = { ...n, id: next++, count: 1 };
+        if (visible.length < SHOWN_NOTES) enter(note);
+        else waiting.push(note);
+      }
+      setShown(visible);
+    };
+    return () => {
+      for (const t of timers.values()) clearTimeout(t);
     };
   }, []);
   return (
     <div class="notes" role="status" aria-live="polite">
-      {notes.map((n) => (
+      {shown.map((n) => (
         <p key={n.id} class={`note ${n.kind}`}>
-          {n.text}
+          <span>{n.text}</span>
+          {n.count > 1 && (
+            <span class="count" aria-hidden="true">
+              {' '}
+              ×{n.count}
+            </span>
+          )}
         </p>
       ))}
     </div>

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
 import type { Project } from '../server-types.ts';
-import { act, confirm, messageOf, Section } from '../ui.tsx';
+import { act, confirm, messageOf, Section, say } from '../ui.tsx';
 
 export function Fields({ project, reload }: { project: Project; reload: () => void }) {
   const [editing, setEditing] = useState<Draft | undefined>();
@@ -20,6 +20,7 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
       setEditing(undefined);
       setAdding(false);
       reload();
+      say(mode === 'add' ? `Added ${name}` : `Saved ${name}`);
     } catch (e) {
       setError(messageOf(e));
     }

@@ -29,41 +29,44 @@ export function Keys({ project, reload }: { project: Project; reload: () => void
   return (
     <Section title="Keys">
       {shown && <ShownOnce label={`The new ${kind} key`} value={shown} onDone={() => setShown(undefined)} />}
-      <table>
-        <caption class="sr-only">Keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Prefix</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {project.keys.map((k) => (
-            <tr key={k.prefix}>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td>{k.kind}</td>
-              <td>
-                <Time iso={k.createdAt} />
-              </td>
-              <td>{k.lastUsedAt ? <Time iso={k.lastUsedAt} /> : 'never'}</td>
-              <td>
-                {k.revokedAt ? (
-                  'revoked'
-                ) : (
-                  <button type="button" class="danger" onClick={() => void revoke(k.prefix)}>
-                    Revoke
-                  </button>
-                )}
-              </td>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
+      <section class="table-scroll" tabIndex={0} aria-label="The keys, scrollable">
+        <table>
+          <caption class="sr-only">Keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Prefix</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">State</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {project.keys.map((k) => (
+              <tr key={k.prefix}>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{k.kind}</td>
+                <td>
+                  <Time iso={k.createdAt} />
+                </td>
+                <td>{k.lastUsedAt ? <Time iso={k.lastUsedAt} /> : 'never'}</td>
+                <td>
+                  {k.revokedAt ? (
+                    'revoked'
+                  ) : (
+                    <button type="button" class="danger" onClick={() => void revoke(k.prefix)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
       <div class="row">
         <label>
           Kind

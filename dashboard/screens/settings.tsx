@@ -1,181 +1,140 @@
-// C33: a project's settings: fields, allowed origins, keys, webhooks, email recipients, retention,
-// honeypot, Turnstile (write-only), thank-you page, the spam filter (C39); and, for the operator,
-// deleting it. A key or a secret is shown once, with a copy button. Each section is a module of
-// its own (settings-*.tsx) but the two lists, origins and email recipients.
-import { useState } from 'preact/hooks';
+// C33: a project's settings, one screen per job, each at its own address
+// (`#/p/<project>/settings/<job>`) under a navigation of its own: what the form takes (Fields),
+// who may post and manage (Access), where submissions go (Delivery), the spam filter (C39), how
+// it behaves, and where it lives (C41) with deleting it. `#/p/<project>/settings` opens the first.
+// A key or a secret is shown once, with a copy button.
+import type { ComponentChildren } from 'preact';
 import { api, projectPath } from '../api.ts';
 import type { Project } from '../server-types.ts';
-import { go, type ScreenProps } from '../session.ts';
-import { act, confirm, Section, useLoad } from '../ui.tsx';
+import { type ScreenProps, screenPath } from '../session.ts';
+import { useLoad } from '../ui.tsx';
 import { Behaviour } from './settings-behaviour.tsx';
 import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
 import { Fields } from './settings-fields.tsx';
 import { Integrations } from './settings-integrations.tsx';
 import { Keys } from './settings-keys.tsx';
+import { EmailRecipients, Origins } from './settings-lists.tsx';
+import { PlaceSettings } from './settings-place.tsx';
 import { SpamFilterSettings } from './settings-spam.tsx';
 
-/** A list with an input to add to it, each entry with its remove button. */
-function ListEditor({
-  title,
-  help,
-  items,
-  label,
-  placeholder,
-  onAdd,
-  onRemove,
+/** The jobs, in the order of the navigation; the first is where `…/settings` opens. */
+export const JOBS = [
+  { job: 'fields', label: 'Fields', about: 'What the form takes: each field, its type and its rules.' },
+  { job: 'access', label: 'Access', about: 'Keys, and the sites whose pages may post.' },
+  {
+    job: 'delivery',
+    label: 'Delivery',
+    about: 'Where each submission goes: webhooks, chat, integrations, email, the confirmation.',
+  },
+  { job: 'spam', label: 'Spam', about: 'The spam filter: its mode, its threshold, its signals and lists.' },
+  {
+    job: 'behaviour',
+    label: 'Behaviour',
+    about: 'Thank-you page, honeypot, unknown fields, retention, Turnstile.',
+  },
+  { job: 'place', label: 'Place and deletion', about: 'Where its data lives, moving it, deleting it.' },
+] as const;
+export type Job = (typeof JOBS)[number]['job'];
+
+/** The job a fragment names; the first for none or one unknown. */
+export const jobOf = (name: string | undefined): (typeof JOBS)[number] =>
+  JOBS.find((j) => j.job === name) ?? JOBS[0];
+
+function JobScreen({
+  job,
+  project,
+  operator,
+  reload,
 }: {
-  title: string;
-  help?: string | undefined;
-  /** `note`: what is to know of an entry beside it (an address waiting for its owner's agreement). */
-  items: { id: string; text: string; note?: string | undefined }[];
-  label: string;
-  placeholder: string;
-  onAdd: (text: string) => Promise<unknown>;
-  onRemove: (id: string) => Promise<unknown>;
-}) {
-  const [text, setText] = useState('');
-  return (
-    <Section title={title}>
-      {help && <p class="help">{help}</p>}
-      <ul class="plain">
-        {items.map((i) => (
-          <li key={i.id} class="row spread">
-            <span>
-              {i.text}
-              {i.note && <span class="state waiting"> {i.note}</span>}
-            </span>
-            <button type="button" class="danger" onClick={() => void act(() => onRemove(i.id), 'Removed')}>
-              Remove
-            </button>
-          </li>
-        ))}
-      </ul>
-      <form
-        class="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void act(async () => {
-            await onAdd(text);
-            setText('');
-          }, 'Added');
-        }}
-      >
-        <label>
-          {label}
-          <input
-            value={text}
-            placeholder={placeholder}
-            required
-            onInput={(e) => setText(e.currentTarget.value)}
+  job: Job;
+  project: Project;
+  operator: boolean;
+  reload: () => void;
+}): ComponentChildren {
+  switch (job) {
+    case 'fields':
+      return <Fields project={project} reload={reload} />;
+    case 'access':
+      return (
+        <>
+          <Keys project={project} reload={reload} />
+          <Origins project={project} reload={reload} />
+        </>
+      );
+    case 'delivery':
+      return (
+        <>
+          <Webhooks projectId={project.id} />
+          <Integrations projectId={project.id} />
+          <EmailRecipients projectId={project.id} operator={operator} />
+          <ConfirmationSettings
+            key={`confirm-${JSON.stringify(project.confirmation)}`}
+            project={project}
+            operator={operator}
+            reload={reload}
           />
-        </label>
-        <button type="submit">Add</button>
-      </form>
-    </Section>
-  );
+        </>
+      );
+    case 'spam':
+      return <SpamFilterSettings project={project} reload={reload} />;
+    case 'behaviour':
+      // Made anew when a setting it shows changes, not when another does: typing survives those.
+      return (
+        <Behaviour
+          key={JSON.stringify([
+            project.retentionDays,
+            project.honeypot,
+            project.unknownFields,
+            project.thankYouUrl,
+            project.replyToField,
+            project.turnstile,
+          ])}
+          project={project}
+          reload={reload}
+        />
+      );
+    case 'place':
+      return <PlaceSettings project={project} operator={operator} reload={reload} />;
+  }
 }
 
-export function SettingsScreen({ projectId, session }: ScreenProps) {
+export function SettingsScreen({ projectId, session, job }: ScreenProps & { job: string | undefined }) {
   const loaded = useLoad(() => api<{ project: Project }>('GET', projectPath(projectId)), [projectId]);
-  const emails = useLoad(
-    () =>
-      api<{
-        notifications: { notificationId: string; address: string; state: 'active' | 'waiting' | 'expired' }[];
-      }>('GET', projectPath(projectId, '/notifications')),
-    [projectId],
-  );
+  const current = jobOf(job);
   const project = loaded.data?.project;
-  if (loaded.error) return <p class="error">{loaded.error}</p>;
-  if (!project) return <p class="loading">Loading…</p>;
-  const remove = async () => {
-    if (
-      !(await confirm(
-        `Delete the project “${project.name}” with every submission and file? This cannot be undone.`,
-        'Delete the project',
-      ))
-    )
-      return;
-    if (await act(() => api('DELETE', projectPath(projectId)), 'Project deleted')) go('/');
-  };
   return (
-    <>
-      <h1>Settings of {project.name}</h1>
-      <p class="muted">
-        Its data lives in the place <strong>{project.place}</strong> (its database and bucket).
-      </p>
-      <Fields project={project} reload={loaded.reload} />
-      <ListEditor
-        title="Allowed origins"
-        items={project.origins.map((o) => ({ id: o, text: o }))}
-        label="Origin"
-        placeholder="https://example.com"
-        onAdd={async (origin) => {
-          await api('POST', projectPath(projectId, '/origins'), { origin });
-          loaded.reload();
-        }}
-        onRemove={async (origin) => {
-          await api('DELETE', projectPath(projectId, `/origins/${encodeURIComponent(origin)}`));
-          loaded.reload();
-        }}
-      />
-      <Keys project={project} reload={loaded.reload} />
-      <Webhooks projectId={projectId} />
-      <Integrations projectId={projectId} />
-      <ListEditor
-        title="Email recipients"
-        help={
-          session.projectId === null
-            ? undefined
-            : 'An address you add gets one mail asking its owner to agree; nothing else is sent to it until they do (C37).'
-        }
-        items={(emails.data?.notifications ?? []).map((n) => ({
-          id: n.notificationId,
-          text: n.address,
-          note:
-            n.state === 'waiting'
-              ? 'waiting for its owner to agree (a mail with a link was sent)'
-              : n.state === 'expired'
-                ? 'its link expired: remove it and add it again'
-                : undefined,
-        }))}
-        label="Address"
-        placeholder="owner@example.com"
-        onAdd={async (address) => {
-          await api('POST', projectPath(projectId, '/notifications'), { address });
-          emails.reload();
-        }}
-        onRemove={async (id) => {
-          await api('DELETE', projectPath(projectId, `/notifications/${encodeURIComponent(id)}`));
-          emails.reload();
-        }}
-      />
-      <ConfirmationSettings
-        key={`confirm-${JSON.stringify(project.confirmation)}`}
-        project={project}
-        operator={session.projectId === null}
-        reload={loaded.reload}
-      />
-      {/* Made anew when a setting it shows changes, not when an origin, a key or a field does: typing survives those. */}
-      <Behaviour
-        key={JSON.stringify([
-          project.retentionDays,
-          project.honeypot,
-          project.unknownFields,
-          project.thankYouUrl,
-          project.replyToField,
-          project.turnstile,
-        ])}
-        project={project}
-        reload={loaded.reload}
-      />
-      <SpamFilterSettings project={project} reload={loaded.reload} />
-      {session.projectId === null && (
-        <Section title="Delete the project">
-          <button type="button" class="danger" onClick={() => void remove()}>
-            Delete {project.name}
-          </button>
-        </Section>
-      )}
-    </>
+    <div class="settings">
+      <nav aria-label="Settings" class="subnav">
+        <ul>
+          {JOBS.map((j) => (
+            <li key={j.job}>
+              <a
+                href={screenPath(projectId, 'settings', j.job)}
+                aria-current={j.job === current.job ? 'page' : undefined}
+              >
+                {j.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div class="job">
+        <h1>
+          {current.label}
+          <span class="muted"> · settings{project ? ` of ${project.name}` : ''}</span>
+        </h1>
+        <p class="muted">{current.about}</p>
+        {loaded.error && <p class="error">{loaded.error}</p>}
+        {!project && !loaded.error && <p class="loading">Loading…</p>}
+        {project && (
+          <JobScreen
+            job={current.job}
+            project={project}
+            operator={session.projectId === null}
+            reload={loaded.reload}
+          />
+        )}
+      </div>
+    </div>
   );
 }

@@ -1,9 +1,10 @@
-// C33: a project's numbers per day (UTC) for 7, 30 or 90 days, as a chart and as a table; C40: the
+// C33: a project's numbers per day (UTC) for 7, 30 or 90 days: a chart of the whole period and a
+// table of the days something happened; a period with nothing in it says so in one line. C40: the
 // form's funnel (views, starts, submissions) and where visitors gave up, field by field.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { DaysChart } from '../chart.tsx';
-import type { Stats } from '../server-types.ts';
+import type { Day, Stats } from '../server-types.ts';
 import type { ScreenProps } from '../session.ts';
 import { useLoad } from '../ui.tsx';
 
@@ -90,6 +91,58 @@ function Funnel({ stats, total }: { stats: Stats; total: (key: Counted) => numbe
   );
 }
 
+const COUNTED: Counted[] = [
+  'views',
+  'starts',
+  'accepted',
+  'spam',
+  'delivered',
+  'failed',
+  'confirmationsCapped',
+];
+/** A day something happened: a view, a start, a submission, a delivery or a cap. */
+const isActive = (d: Day) => COUNTED.some((key) => d[key] > 0);
+
+/** The days something happened, the latest first; the chart above keeps the whole period. */
+function DaysTable({ days, of }: { days: Day[]; of: number }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1)
+    <section class="table-scroll" tabIndex={0} aria-label="The table, scrollable">
+      <table>
+        <caption>
+          Days with activity (UTC): {days.length} of {of}; the others had none
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Views</th>
+            <th scope="col">Starts</th>
+            <th scope="col">Accepted</th>
+            <th scope="col">Spam</th>
+            <th scope="col">Delivered</th>
+            <th scope="col">Failed</th>
+            <th scope="col">Confirmations capped</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...days].reverse().map((d) => (
+            <tr key={d.day}>
+              <th scope="row">{d.day}</th>
+              <td>{d.views}</td>
+              <td>{d.starts}</td>
+              <td>{d.accepted}</td>
+              <td>{d.spam}</td>
+              <td>{d.delivered}</td>
+              <td>{d.failed}</td>
+              <td>{d.confirmationsCapped}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 export function StatsScreen({ projectId }: ScreenProps) {
   const [days, setDays] = useState(30);
   const stats = useLoad(
@@ -97,6 +150,7 @@ export function StatsScreen({ projectId }: ScreenProps) {
     [projectId, days],
   );
   const total = (key: Counted) => stats.data?.days.reduce((n, d) => n + d[key], 0) ?? 0;
+  const active = stats.data?.days.filter(isActive) ?? [];
   return (
     <>
       <h1>Stats</h1>
@@ -109,7 +163,10 @@ export function StatsScreen({ projectId }: ScreenProps) {
         ))}
       </fieldset>
       {stats.error && <p class="error">{stats.error}</p>}
-      {stats.data && (
+      {stats.data && active.length === 0 && (
+        <p class="empty">Nothing in the last {days} days: no view, no submission, no delivery.</p>
+      )}
+      {stats.data && active.length > 0 && (
         <>
           <p>
             {total('accepted')} accepted, {total('spam')} spam, {total('delivered')} delivered,{' '}
@@ -126,38 +183,7 @@ export function StatsScreen({ projectId }: ScreenProps) {
           <Funnel stats={stats.data} total={total} />
           <h2>Per day</h2>
           <DaysChart days={stats.data.days} />
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
-          <section class="table-scroll" tabIndex={0} aria-label="The table, scrollable">
-            <table>
-              <caption>Per day (UTC)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Views</th>
-                  <th scope="col">Starts</th>
-                  <th scope="col">Accepted</th>
-                  <th scope="col">Spam</th>
-                  <th scope="col">Delivered</th>
-                  <th scope="col">Failed</th>
-                  <th scope="col">Confirmations capped</th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...stats.data.days].reverse().map((d) => (
-                  <tr key={d.day}>
-                    <th scope="row">{d.day}</th>
-                    <td>{d.views}</td>
-                    <td>{d.starts}</td>
-                    <td>{d.accepted}</td>
-                    <td>{d.spam}</td>
-                    <td>{d.delivered}</td>
-                    <td>{d.failed}</td>
-                    <td>{d.confirmationsCapped}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
+          <DaysTable days={active} of={stats.data.days.length} />
         </>
       )}
     </>

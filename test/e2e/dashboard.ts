@@ -23,6 +23,8 @@ export let token = '';
 export let projectId = '';
 export let formId = '';
 export let apiKey = '';
+/** The directory `npm run dev` keeps its state in (its local D1: see withDatabase). */
+export let siteDir = '';
 export const elsewhere: string[] = [];
 
 export async function api(method: string, path: string, body?: unknown) {
@@ -75,6 +77,14 @@ export async function shot(name: string) {
 
 export const nav = (tab: string) =>
   page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: tab, exact: true });
+/** C33: one of Settings' screens, by its link in the settings' own navigation. */
+export async function settings(job: string) {
+  await nav('Settings').click();
+  await page
+    .getByRole('navigation', { name: 'Settings' })
+    .getByRole('link', { name: job, exact: true })
+    .click();
+}
 export const rows = () => page.locator('.rows > li');
 
 /**
@@ -89,7 +99,8 @@ export function dashboardSite(
   options: { devArgs?: () => Promise<string[]>; signedIn?: boolean } = {},
 ) {
   beforeAll(async () => {
-    site = await startSite(tempDir(name), { path: '/', render: () => '' }, (await options.devArgs?.()) ?? []);
+    siteDir = tempDir(name);
+    site = await startSite(siteDir, { path: '/', render: () => '' }, (await options.devArgs?.()) ?? []);
     worker = site.workerUrl;
     token = devVar('ADMIN_TOKEN') ?? '';
     const created = await api('POST', '/projects', {
