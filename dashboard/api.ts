@@ -32,6 +32,16 @@ export const projectPath = (projectId: string, rest = '') => `/projects/${e(proj
 export const fileUrl = (projectId: string, submissionId: string, field: string) =>
   `/api/v1${projectPath(projectId, `/submissions/${e(submissionId)}/files/${e(field)}`)}`;
 
+/**
+ * A submission's file, from the address its preview frames (same origin, with the session cookie),
+ * to judge its bytes before framing them (C33); a refusal is a Problem.
+ */
+export async function fileBytes(url: string): Promise<Uint8Array> {
+  const res = await fetch(url, { credentials: 'same-origin' });
+  if (!res.ok) throw new Problem(res.status, `The server answered ${res.status} ${res.statusText}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
 /** A query string of the values given (absent and empty ones left out). */
 export function query(values: Record<string, string | number | boolean | undefined>): string {
   const entries = Object.entries(values).filter(([, v]) => v !== undefined && v !== '');

@@ -1,8 +1,10 @@
 // C33, C34: one submission beside the list: every field, the time in the viewer's zone, its files
-// (a picture shown, a PDF in the browser's own viewer, anything else to download), the spam
-// filter's verdict (C39) and the state of its deliveries. Opening it marks it read.
+// (a picture shown, a PDF in the browser's own viewer unless its bytes say no viewer could, anything
+// else to download; each with its size), the spam filter's verdict (C39) and the state of its
+// deliveries. Opening it marks it read.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, fileUrl, projectPath } from '../api.ts';
+import { api, fileBytes, fileUrl, projectPath } from '../api.ts';
+import { pdfLooksRenderable, sizeText } from '../files.ts';
 import type { Delivery, FileMeta, Submission } from '../server-types.ts';
 import { act, messageOf, Time, useLoad } from '../ui.tsx';
 
@@ -41,18 +43,52 @@ function SpamVerdict({ submission: s }: { submission: Submission }) {
 const isFile = (v: unknown): v is FileMeta => typeof v === 'object' && v !== null && 'sha256' in v;
 const IMAGE = /^image\/(?:png|jpeg|gif|webp|avif)$/;
 
+/**
+ * C33: a PDF is framed only once its bytes look like a document a viewer can open; else it is said
+ * plainly, where the browser's viewer would frame only its own failure, and the link downloads it.
+ */
+function PdfPreview({ url, meta }: { url: string; meta: FileMeta }) {
+  const [state, setState] = useState<{ shown: boolean } | { problem: string } | undefined>();
+  useEffect(() => {
+    let live = true;
+    setState(undefined);
+    fileBytes(url).then(
+      (bytes) =>
+        live &&
+        setState(
+          pdfLooksRenderable(bytes)
+            ? { shown: true }
+            : { problem: 'This PDF cannot be shown here: it looks damaged or empty.' },
+        ),
+      (e) => live && setState({ problem: `This PDF cannot be shown here. ${messageOf(e)}.` }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [url]);
+  if (state === undefined) return <p class="muted">Checking the PDF…</p>;
+  if ('shown' in state) return <iframe src={url} title={`The PDF ${meta.name}`} class="pdf" />;
+  return (
+    <p>
+      {state.problem}{' '}
+      <a href={url} download={meta.name}>
+        Download it
+      </a>{' '}
+      to open it.
+    </p>
+  );
+}
+
 function FileValue({ url, meta }: { url: string; meta: FileMeta }) {
-  const size =
-    meta.size >= 1_000_000 ? `${(meta.size / 1_000_000).toFixed(1)} MB` : `${Math.ceil(meta.size / 1000)} kB`;
   return (
     <div class="file">
       {IMAGE.test(meta.type) && <img src={url} alt={meta.name} loading="lazy" />}
-      {meta.type === 'application/pdf' && <iframe src={url} title={`The PDF ${meta.name}`} class="pdf" />}
+      {meta.type === 'application/pdf' && <PdfPreview url={url} meta={meta} />}
       <a href={url} download={meta.name}>
         {meta.name}
       </a>{' '}
       <span class="muted">
-        ({meta.type}, {size})
+        ({meta.type}, {sizeText(meta.size)})
       </span>
     </div>
   );

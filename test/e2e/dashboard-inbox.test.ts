@@ -1,11 +1,23 @@
 // C33: the dashboard in Chromium, as a site owner reads what came, against `npm run dev`: sign in;
 // make a project; find a submission by search and open it with a PDF and a picture; mark it spam
 // and back; export what is filtered; bulk-delete; the keyboard; sign out, and a secret key's
-// session sees its project only. What every screen gets (axe-core, nothing from another origin, a
-// screenshot) is in test/e2e/dashboard.ts; the project's settings are test/e2e/dashboard-settings.test.ts's.
+// session sees its project only; a PDF no viewer could show is said so, not framed. What every
+// screen gets (axe-core, nothing from another origin, a screenshot) is in test/e2e/dashboard.ts;
+// the project's settings are test/e2e/dashboard-settings.test.ts's.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { api, dashboardSite, elsewhere, page, projectId, rows, shot, token, worker } from './dashboard.ts';
+import {
+  api,
+  dashboardSite,
+  elsewhere,
+  page,
+  post,
+  projectId,
+  rows,
+  shot,
+  token,
+  worker,
+} from './dashboard.ts';
 
 dashboardSite('dashboard-inbox');
 
@@ -147,5 +159,28 @@ describe('C33: the dashboard', () => {
     await expect.poll(() => page.locator('.rows > li').count()).toBeGreaterThan(0);
     await shot('secret-key');
     expect(elsewhere).toEqual([]);
+  });
+
+  it('a PDF no viewer could show is said so plainly, with its size in bytes and its download; nothing is framed', async () => {
+    // The README's cv.pdf (14 bytes): a header and an end, and nothing between.
+    const broken = Buffer.from('%PDF-1.7\n%EOF\n');
+    await post({
+      name: 'Barbara Liskov',
+      message: 'Abstract data types',
+      cv: [broken, 'cv.pdf', 'application/pdf'],
+    });
+    // Newest first: no search, which sees a submission only once the queue has indexed it.
+    await page.reload();
+    await rows().filter({ hasText: 'Barbara Liskov' }).locator('.open').click();
+    const detail = page.locator('.detail');
+    await detail.getByText('This PDF cannot be shown here: it looks damaged or empty.').waitFor();
+    expect(await detail.locator('iframe').count()).toBe(0);
+    expect(await detail.locator('.file').textContent()).toContain('(application/pdf, 14 bytes)');
+    const link = detail.getByRole('link', { name: 'Download it' });
+    expect(await link.getAttribute('download')).toBe('cv.pdf');
+    const download = page.waitForEvent('download');
+    await link.click();
+    expect(readFileSync((await (await download).path()) ?? '')).toEqual(broken);
+    await shot('pdf-not-shown');
   });
 });
