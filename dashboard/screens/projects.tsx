@@ -6,7 +6,7 @@ import { Sparkline } from '../chart.tsx';
 import { type Draft, emptyDraft, FieldEditor, fieldNamed, toField } from '../fields.tsx';
 import type { Day, Place, ProjectSummary, Session } from '../server-types.ts';
 import { go, screenPath } from '../session.ts';
-import { messageOf, plural, ShownOnce, Time, useLoad } from '../ui.tsx';
+import { Choice, messageOf, plural, ShownOnce, Time, useLoad } from '../ui.tsx';
 
 type Summary = ProjectSummary;
 
@@ -81,16 +81,12 @@ function NewProject({ onCreated, places }: { onCreated: () => void; places: Plac
         <input value={name} required onInput={(e) => setName(e.currentTarget.value)} />
       </label>
       {places.length > 1 && (
-        <label>
-          Where its data lives
-          <select value={region} onChange={(e) => setRegion(e.currentTarget.value)}>
-            {places.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label="Where its data lives"
+          value={region}
+          options={places.map((p) => ({ value: p.name, label: p.name }))}
+          onChange={setRegion}
+        />
       )}
       {drafts.map((d, i) => (
         <FieldEditor

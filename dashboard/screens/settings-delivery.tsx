@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, loadChannels, projectPath } from '../api.ts';
 import type { Confirmation, Project, Webhook } from '../server-types.ts';
-import { act, confirm, Section, ShownOnce, useLoad } from '../ui.tsx';
+import { act, Choice, confirm, Section, ShownOnce, useLoad } from '../ui.tsx';
 
 export function Webhooks({ projectId }: { projectId: string }) {
   const hooks = useLoad(
@@ -85,16 +85,12 @@ export function Webhooks({ projectId }: { projectId: string }) {
         ))}
       </ul>
       <form class="row" onSubmit={add}>
-        <label>
-          Kind
-          <select value={kind} onChange={(e) => setKind(e.currentTarget.value as Webhook['kind'])}>
-            {kinds.map((k) => (
-              <option key={k.kind} value={k.kind}>
-                {k.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label="Kind"
+          value={kind}
+          options={kinds.map((k) => ({ value: k.kind, label: k.label }))}
+          onChange={setKind}
+        />
         <label>
           Webhook URL
           <input

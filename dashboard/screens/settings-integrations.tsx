@@ -4,17 +4,17 @@
 import { useState } from 'preact/hooks';
 import { api, loadChannels, projectPath } from '../api.ts';
 import type { Channels, Integration } from '../server-types.ts';
-import { act, confirm, Section, useLoad } from '../ui.tsx';
+import { act, Choice, confirm, Section, useLoad } from '../ui.tsx';
 
 type Values = Record<string, string>;
-type Choice = Channels['integration'][number];
+type Service = Channels['integration'][number];
 
 /** Where an integration writes, in its channel's words. */
-const destination = (i: Integration, choice: Choice | undefined) =>
+const destination = (i: Integration, choice: Service | undefined) =>
   (choice?.writesTo ?? i.kind).replace(/\{(\w+)\}/g, (_, name: string) => i.settings[name] ?? '');
 
 /** The body of an addition: the kind's settings, and its secret (a JSON key as the object it holds). */
-function bodyOf(choice: Choice, values: Values): Record<string, unknown> {
+function bodyOf(choice: Service, values: Values): Record<string, unknown> {
   const body: Record<string, unknown> = { kind: choice.kind };
   for (const input of choice.inputs) {
     const value = values[input.key] || input.fallback || '';
@@ -35,7 +35,7 @@ function Input({
   value,
   set,
 }: {
-  input: Choice['inputs'][number];
+  input: Service['inputs'][number];
   value: string;
   set: (v: string) => void;
 }) {
@@ -139,22 +139,15 @@ export function Integrations({ projectId }: { projectId: string }) {
         ))}
       </ul>
       <form class="grid" onSubmit={add} aria-label="Add an integration">
-        <label>
-          Service
-          <select
-            value={about?.kind}
-            onChange={(e) => {
-              setKind(e.currentTarget.value);
-              setValues({});
-            }}
-          >
-            {choices.map((k) => (
-              <option key={k.kind} value={k.kind}>
-                {k.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label="Service"
+          value={about?.kind}
+          options={choices.map((k) => ({ value: k.kind, label: k.name }))}
+          onChange={(next) => {
+            setKind(next);
+            setValues({});
+          }}
+        />
         <p class="help whole">{about?.help}</p>
         {about?.inputs.map((input) => (
           <Input

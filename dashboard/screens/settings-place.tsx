@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import type { Place, Project } from '../server-types.ts';
 import { go } from '../session.ts';
-import { act, confirm, Section, useLoad } from '../ui.tsx';
+import { act, Choice, confirm, Section, useLoad } from '../ui.tsx';
 
 function Move({ project, reload }: { project: Project; reload: () => void }) {
   const places = useLoad(() => api<{ places: Place[] }>('GET', '/places'), []);
@@ -31,16 +31,12 @@ function Move({ project, reload }: { project: Project; reload: () => void }) {
   };
   return (
     <form class="row" onSubmit={move}>
-      <label>
-        Move it to
-        <select value={target} onChange={(e) => setTo(e.currentTarget.value)}>
-          {others.map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choice
+        label="Move it to"
+        value={target}
+        options={others.map((p) => ({ value: p.name, label: p.name }))}
+        onChange={setTo}
+      />
       <button type="submit">Move</button>
     </form>
   );
