@@ -327,7 +327,8 @@ describe('C20: concurrent requests with one key', () => {
       ),
       { numRuns: 60 },
     );
-  });
+    // Sixty sequences of up to twenty requests: seconds on a busy machine, over the default 5 s.
+  }, 30_000);
 });
 
 describe('C20: the hourly purge (Cron Trigger)', () => {
