@@ -4,13 +4,8 @@
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import {
-  browserPattern,
-  type EmbedProject,
-  escapeHtml,
-  plainForm,
-  widgetForm,
-} from '../../dashboard/embed.ts';
+import { type EmbedProject, plainForm, widgetForm } from '../../dashboard/embed.ts';
+import { browserPattern, escapeHtml } from '../../src/fields/form-html.ts';
 
 const project = (fields: EmbedProject['fields'], extra: Partial<EmbedProject> = {}): EmbedProject => ({
   formId: 'f_abc',
