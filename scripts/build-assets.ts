@@ -209,7 +209,10 @@ export async function buildAssets(): Promise<{
     bundle: true,
     minify: true,
     format: 'iife',
-    target: 'es2020',
+    // Browsers of 2022 on (Safari 15.4, Chrome 94, Firefox 93): class fields as written, not
+    // rewritten through helpers (about 100 bytes gzip of altcha-lib's). An older browser posts the
+    // form itself, as with scripts off.
+    target: 'es2022',
     write: false,
     legalComments: 'none',
   });

@@ -160,10 +160,11 @@ export function formPayload(
   extra: Record<string, string> = {},
 ): { endpoint: string; data: Record<string, unknown> | FormData } {
   const action = form.getAttribute('action');
-  if (form.querySelector('input[type=file][name]') && action) {
+  const to = action && new URL(action, document.baseURI).href;
+  if (to && (to === endpoint || form.querySelector('input[type=file][name]'))) {
     const data = new FormData(form);
     for (const [name, value] of Object.entries(extra)) data.set(name, value);
-    return { endpoint: new URL(action, document.baseURI).href, data };
+    return { endpoint: to, data };
   }
   return { endpoint, data: { ...collect(form), ...extra } };
 }
@@ -226,7 +227,9 @@ export function attach(form: HTMLFormElement, options: Options): void {
   // C43: the worker whose catalogue words this form's failures.
   const base = widgetOrigin ?? options.endpoint;
   const g: Guard | undefined =
-    typeof fetch === 'function' ? guard(form, options.endpoint, { key: options.key }) : undefined;
+    typeof fetch === 'function'
+      ? guard(form, options.endpoint, trackerOf(form, undefined, true)?.id ?? { key: options.key })
+      : undefined;
   let sending = false;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -237,7 +240,7 @@ export function attach(form: HTMLFormElement, options: Options): void {
     for (const b of buttons) b.disabled = true;
     form.setAttribute('aria-busy', 'true');
     view.clear();
-    view.show('sending', 'Sending…');
+    view.show('sending', form.dataset.sending ?? 'Sending…');
     const emit = (name: string, detail: unknown) =>
       form.dispatchEvent(new CustomEvent(name, { detail, bubbles: true }));
     try {
