@@ -2,11 +2,10 @@
 // default, or `--remote` through wrangler), each operation of src/ops called as itself; or on a
 // deployed worker's management API (`--url`), each operation one request to the route that calls
 // the same operation there. The results are the same either way.
-import type * as v from 'valibot';
-import { MANAGE_ROUTES, type ManageRouteName } from '../src/api/manage/table.ts';
+import { MANAGE_ROUTES } from '../src/api/manage/table.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import { encodeCursor } from '../src/http/cursor.ts';
-import { Conflict, InvalidInput, NotFound } from '../src/lib/faults.ts';
+import { InvalidInput } from '../src/lib/faults.ts';
 import * as audit from '../src/ops/audit.ts';
 import { atProject, type Manager } from '../src/ops/context.ts';
 import * as deliveries from '../src/ops/deliveries.ts';
@@ -25,6 +24,7 @@ import * as stats from '../src/ops/stats.ts';
 import * as submissions from '../src/ops/submissions.ts';
 import * as targets from '../src/ops/targets.ts';
 import { displayPrefix, looksLikeKey } from '../src/projects/keys.ts';
+import { type Input, transport } from './remote.ts';
 
 // Each operation the tool calls, by the name its commands use.
 const OPERATIONS = {
@@ -91,44 +91,6 @@ export function localOps(m: Manager): Ops {
   ) as Ops;
 }
 
-/** The worker answered with a refusal the tool cannot name otherwise (401, 403, 429, 5xx). */
-export class RemoteRefusal extends Error {
-  override name = 'RemoteRefusal';
-}
-
-type Reply = {
-  data: Record<string, unknown> & { message: string; error?: { message: string }; errors?: string[] };
-};
-
-type Route = (typeof MANAGE_ROUTES)[ManageRouteName];
-type Input<R, K extends string> = R extends { [P in K]: infer S extends v.GenericSchema }
-  ? v.InferInput<S>
-  : undefined;
-type QueryValues = Record<string, string | number | boolean | undefined>;
-/** What a request to the route `R` carries: its path's parameters, and its query and body as the route's schemas take them. */
-type RequestOf<R extends Route> = {
-  params?: Record<string, string>;
-  query?: { [K in keyof Input<R, 'query'>]?: string | number | boolean | undefined };
-  body?: Input<R, 'body'>;
-  headers?: Record<string, string>;
-};
-
-/** The route's path with its parameters filled in, each encoded as one segment. */
-function pathOf(route: Route, params: Record<string, string> = {}): string {
-  return route.path.replace(/:(\w+)/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${route.operationId}: no value for :${name}`);
-    return encodeURIComponent(value);
-  });
-}
-
-function queryString(params: QueryValues = {}): string {
-  const entries = Object.entries(params).filter(
-    (kv): kv is [string, string | number | boolean] => kv[1] !== undefined,
-  );
-  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)]))}`;
-}
-
 /**
  * The operations on a worker's management API, with the operator token (or a project's secret
  * key): each a request built from the route's entry in the API's own table (method, path, query
@@ -137,45 +99,7 @@ function queryString(params: QueryValues = {}): string {
  * worker's words.
  */
 export function remoteOps(base: string, token: string, fetchImpl: typeof fetch = fetch): Ops {
-  const root = `${base.replace(/\/+$/, '')}/api/v1`;
-  async function send<R extends Route>(route: R, request: RequestOf<R> = {}): Promise<Response> {
-    const { body, headers = {} } = request;
-    const url = `${root}${pathOf(route, request.params)}${queryString(request.query as QueryValues)}`;
-    const res = await fetchImpl(url, {
-      method: route.method.toUpperCase(),
-      headers: {
-        Authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).catch((cause: unknown) => {
-      const why =
-        cause instanceof Error
-          ? cause.cause instanceof Error
-            ? cause.cause.message
-            : cause.message
-          : String(cause);
-      throw new RemoteRefusal(`cannot reach ${base}: ${why}`);
-    });
-    if (res.ok) return res;
-    let reason = `${res.status} ${res.statusText}`;
-    try {
-      const reply = (await res.json()) as Reply;
-      reason = reply.data.error?.message ?? reply.data.errors?.join('; ') ?? reply.data.message;
-    } catch {
-      // Not the envelope (a proxy's page): the status says it.
-    }
-    if (res.status === 400 || res.status === 413 || res.status === 415) throw new InvalidInput(reason);
-    if (res.status === 404) throw new NotFound(reason);
-    if (res.status === 409) throw new Conflict(reason);
-    throw new RemoteRefusal(`the worker answered ${res.status}: ${reason}`);
-  }
-  async function call<T, R extends Route = Route>(route: R, request?: RequestOf<R>): Promise<T> {
-    const { data } = (await (await send(route, request)).json()) as Reply;
-    const { message: _, ...rest } = data;
-    return rest as T;
-  }
+  const { send, call } = transport(base, token, fetchImpl);
   const member =
     <T>(name: string) =>
     (result: Record<string, unknown>) =>
