@@ -1,31 +1,82 @@
-// `forms field …`: add, change or remove a project's fields (C28).
+// `forms field …`: add, change or remove a project's fields (C28), and what each shows (C44).
 import type { Command } from 'commander';
+import {
+  DISPLAY_MEMBERS,
+  type DisplayMember,
+  displayRule,
+  type FieldDisplay,
+  textOptions,
+} from '../src/fields/display.ts';
 import { parseFieldSpec, SPEC_FORM } from '../src/fields/spec.ts';
+import type { FieldDef } from '../src/fields/validation.ts';
 import type { Context } from './context.ts';
 import { describeField } from './project.ts';
 
+/** `--label en=Text` given again and again; `--no-label` (false) before it is forgotten. */
+export const collectText = (value: string, previous: unknown) => [
+  ...(Array.isArray(previous) ? (previous as string[]) : []),
+  value,
+];
+
+type DisplayOptions = Partial<Record<DisplayMember, string[] | false | true>>;
+
+const WHAT: Record<DisplayMember, string> = {
+  label: 'its label',
+  help: 'its help, shown under it (several lines with \\n in a quoted text)',
+  placeholder: 'its placeholder',
+};
+
+/**
+ * C44: `--label`, `--help` and `--placeholder <lang>=<text>` (each once per language) and their
+ * `--no-` forms. `--help` names the field's help here, as the API does, so the command's help is
+ * `-h`, or `--help` given alone.
+ */
+function displayOptions(command: Command): Command {
+  command.helpOption('-h', 'display help for command');
+  for (const member of DISPLAY_MEMBERS) {
+    const value = member === 'help' ? '[lang=text]' : '<lang=text>';
+    command
+      .option(
+        `--${member} ${value}`,
+        `${WHAT[member]} in a language, e.g. en=Hello (repeatable)`,
+        collectText,
+      )
+      .option(`--no-${member}`, `no ${member}`);
+  }
+  command.on('option:help', (value: string | null) => {
+    if (value === null) command.help();
+  });
+  return command;
+}
+
+/** What the options say the field shows: each member given as a map (`--no-…`: an empty one, none). */
+function displayOf(field: string, opts: DisplayOptions): FieldDisplay {
+  const out: FieldDisplay = {};
+  for (const member of DISPLAY_MEMBERS) {
+    const value = opts[member];
+    if (value === false) out[member] = {};
+    else if (Array.isArray(value)) out[member] = textOptions(value, displayRule(member, field));
+  }
+  return out;
+}
+
 export function fieldCommands(cli: Command, { withOps, print }: Context): void {
   const field = cli.command('field').description('add, change or remove fields');
-  field
-    .command('add <project> <spec>')
-    .description(`add a field, ${SPEC_FORM}`)
-    .action(
-      withOps(async (ops, global, projectId: string, spec: string) => {
-        const def = parseFieldSpec(spec);
-        await ops.defineField(projectId, def, 'add');
-        print(global, { projectId, field: def }, () => `Added field ${describeField(def)} to ${projectId}.`);
-      }),
-    );
-  field
-    .command('set <project> <spec>')
-    .description("replace a field's definition (type, required, rules), keeping its place (C28)")
-    .action(
-      withOps(async (ops, global, projectId: string, spec: string) => {
-        const def = parseFieldSpec(spec);
-        await ops.defineField(projectId, def, 'replace');
-        print(global, { projectId, field: def }, () => `Set field ${describeField(def)} in ${projectId}.`);
-      }),
-    );
+  const define = (mode: 'add' | 'replace', done: (field: string, projectId: string) => string) =>
+    withOps(async (ops, global, projectId: string, spec: string, opts: DisplayOptions) => {
+      const parsed = parseFieldSpec(spec);
+      const def: FieldDef = { ...parsed, ...displayOf(parsed.name, opts) };
+      const { field } = await ops.defineField(projectId, def, mode);
+      print(global, { projectId, field }, () => done(describeField(field), projectId));
+    });
+  displayOptions(field.command('add <project> <spec>'))
+    .description(`add a field, ${SPEC_FORM}, and what it shows (C44)`)
+    .action(define('add', (f, p) => `Added field ${f} to ${p}.`));
+  displayOptions(field.command('set <project> <spec>'))
+    .description(
+      "replace a field's definition (type, required, rules), keeping its place (C28); what it shows is kept unless given (C44)",
+    )
+    .action(define('replace', (f, p) => `Set field ${f} in ${p}.`));
   field
     .command('remove <project> <name>')
     .description('remove a field (stored submissions keep their values)')

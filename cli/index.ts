@@ -16,6 +16,7 @@ import { integrationCommands } from './integration.ts';
 import { keyCommands } from './key.ts';
 import { notifyCommands } from './notify.ts';
 import { originCommands } from './origin.ts';
+import { pageCommands } from './page.ts';
 import { projectCommands } from './project.ts';
 import { RemoteRefusal } from './remote.ts';
 import { spamCommands } from './spam.ts';
@@ -28,7 +29,7 @@ export type { Io } from './context.ts';
 export function program(io: Io, openDb: Open = openDatabase): Command {
   const cli = new Command('forms')
     .description(
-      'Manage the projects, fields, origins, API keys, webhooks and spam filters of the form endpoint; read, mark, export or erase submissions. On the local database (default), the deployed one (--remote), or a deployed worker (--url).',
+      'Manage the projects, fields, hosted pages, origins, API keys, webhooks and spam filters of the form endpoint; read, mark, export or erase submissions. On the local database (default), the deployed one (--remote), or a deployed worker (--url).',
     )
     .addOption(new Option('--local', 'use the local database of `npm run dev` (default)').conflicts('remote'))
     .addOption(new Option('--remote', 'use the deployed D1 database of wrangler.toml'))
@@ -53,6 +54,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     projectCommands,
     typesCommands,
     fieldCommands,
+    pageCommands,
     originCommands,
     keyCommands,
     submissionsCommands,

@@ -4,6 +4,7 @@
 // the same operation there. The results are the same either way.
 import { MANAGE_ROUTES } from '../src/api/manage/table.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
+import { checkLogo } from '../src/files/logo.ts';
 import { encodeCursor } from '../src/http/cursor.ts';
 import { InvalidInput } from '../src/lib/faults.ts';
 import * as audit from '../src/ops/audit.ts';
@@ -16,6 +17,7 @@ import { parseErasureValue } from '../src/ops/input.ts';
 import * as integrations from '../src/ops/integrations.ts';
 import * as keys from '../src/ops/keys.ts';
 import * as move from '../src/ops/move.ts';
+import * as page from '../src/ops/page.ts';
 import * as places from '../src/ops/places.ts';
 import * as projectSettings from '../src/ops/project-settings.ts';
 import * as projects from '../src/ops/projects.ts';
@@ -40,6 +42,8 @@ const OPERATIONS = {
   removeField: fields.removeField,
   addOrigin: fields.addOrigin,
   removeOrigin: fields.removeOrigin,
+  setLogo: page.setLogo,
+  removeLogo: page.removeLogo,
   createKey: keys.createKey,
   listKeys: keys.listKeys,
   revokeKey: keys.revokeKey,
@@ -105,11 +109,9 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
     (result: Record<string, unknown>) =>
       result[name] as T;
   const R = MANAGE_ROUTES;
-  const fieldBody = (f: FieldDef) => ({
-    type: f.type,
-    required: f.required,
-    ...(f.rules === undefined ? {} : { rules: f.rules }),
-  });
+  // C44: what a field shows goes as the tool has it: a member absent stays absent (kept), an empty
+  // map (--no-label) goes as one (none).
+  const fieldBody = ({ name: _, ...def }: FieldDef) => def;
 
   // The tool's words go to the worker as typed (`--unknown-fields sometimes`, `--retention 30d`), so
   // that the worker refuses them in its own sentence: those bodies are the schema's input by cast.
@@ -143,12 +145,12 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
     defineField: async (projectId, def, mode) => {
       const headers: Record<string, string> =
         mode === 'add' ? { 'If-None-Match': '*' } : mode === 'replace' ? { 'If-Match': '*' } : {};
-      const { added } = await call<{ added: boolean }>(R.defineField, {
-        params: { projectId, name: def.name },
-        body: fieldBody(def),
-        headers,
-      });
-      return { added };
+      const { added, project } = await call<{ added: boolean; project?: { fields: FieldDef[] } }>(
+        R.defineField,
+        { params: { projectId, name: def.name }, body: fieldBody(def), headers },
+      );
+      const field = project?.fields.find((f) => f.name === def.name) ?? def;
+      return { added, field };
     },
     removeField: async (projectId, name) => {
       await call(R.removeField, { params: { projectId, name } });
@@ -157,6 +159,15 @@ export function remoteOps(base: string, token: string, fetchImpl: typeof fetch =
       member<string>('origin')(await call(R.addOrigin, { params: { projectId }, body: { origin } })),
     removeOrigin: async (projectId, origin) =>
       member<string>('origin')(await call(R.removeOrigin, { params: { projectId, origin } })),
+    setLogo: async (projectId, bytes, type) => {
+      // C44: checked here first, as the operation checks it, so that a file that will not do is
+      // never sent (and is refused in the same sentence).
+      await checkLogo(bytes, type);
+      const raw = { bytes, type };
+      return member<never>('project')(await call(R.setPageLogo, { params: { projectId }, raw }));
+    },
+    removeLogo: async (projectId) =>
+      member<never>('project')(await call(R.removePageLogo, { params: { projectId } })),
     createKey: async (projectId, kind) =>
       member<string>('key')(await call(R.createKey, { params: { projectId }, body: { kind } })),
     listKeys: async (projectId) => member<never>('keys')(await call(R.listKeys, { params: { projectId } })),

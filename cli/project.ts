@@ -1,5 +1,6 @@
 // `forms project …`: create, list, show, describe as JSON Schema, change and delete projects.
 import { type Command, Option } from 'commander';
+import { DISPLAY_MEMBERS } from '../src/fields/display.ts';
 import { parseFieldSpecs } from '../src/fields/spec.ts';
 import type { FieldDef } from '../src/fields/validation.ts';
 import type { ProjectChanges } from '../src/ops/project-settings.ts';
@@ -17,10 +18,14 @@ export function refusedSecretOption(): Option {
   });
 }
 
-/** `email: string (required) format=email maxLength=100`. */
+/** `email: string (required) format=email maxLength=100 label[en]="Your email"`. */
 export function describeField(f: FieldDef): string {
   const rules = Object.entries(f.rules ?? {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : v}`);
-  return [`${f.name}: ${f.type}${f.required ? ' (required)' : ''}`, ...rules].join(' ');
+  // C44: what it shows, each text as JSON (its line breaks as \n), in each of its languages.
+  const shows = DISPLAY_MEMBERS.flatMap((member) =>
+    Object.entries(f[member] ?? {}).map(([tag, text]) => `${member}[${tag}]=${JSON.stringify(text)}`),
+  );
+  return [`${f.name}: ${f.type}${f.required ? ' (required)' : ''}`, ...rules, ...shows].join(' ');
 }
 
 function retentionText(days: number | null): string {
@@ -130,6 +135,7 @@ export function projectCommands(cli: Command, { withOps, print, secret, io }: Co
             `Reply-To field of notification emails: ${p.replyToField ?? '(none)'}`,
             `HTML form address: POST /f/${p.formId}`,
             `Thank-you URL: ${p.thankYouUrl ?? '(none: a built-in page)'}`,
+            `Hosted page: ${p.page.enabled ? 'on' : 'off'}, in ${p.page.languages.join(', ')} (forms page show ${p.id})`,
             'Fields:',
             ...(p.fields.length
               ? p.fields.map((f) => `  ${describeField(f)}`)

@@ -1,6 +1,6 @@
 // C32: the tool's requests to a worker's management API (`--url`), each built from the route's
-// entry in the API's own table (method, path, query and body as its schemas take them), and each
-// refusal made the fault the operation itself would raise.
+// entry in the API's own table (method, path, query and body as its schemas take them; C44: a
+// logo's bytes as they are), and each refusal made the fault the operation itself would raise.
 import type * as v from 'valibot';
 import type { MANAGE_ROUTES, ManageRouteName } from '../src/api/manage/table.ts';
 import { Conflict, InvalidInput, NotFound } from '../src/lib/faults.ts';
@@ -24,6 +24,8 @@ type RequestOf<R extends Route> = {
   params?: Record<string, string>;
   query?: { [K in keyof Input<R, 'query'>]?: string | number | boolean | undefined };
   body?: Input<R, 'body'>;
+  /** C44: a body sent as it is (an image), with its type, in place of JSON. */
+  raw?: { bytes: Uint8Array; type: string };
   headers?: Record<string, string>;
 };
 
@@ -51,16 +53,22 @@ function queryString(params: QueryValues = {}): string {
 export function transport(base: string, token: string, fetchImpl: typeof fetch) {
   const root = `${base.replace(/\/+$/, '')}/api/v1`;
   async function send<R extends Route>(route: R, request: RequestOf<R> = {}): Promise<Response> {
-    const { body, headers = {} } = request;
+    const { body, raw, headers = {} } = request;
+    const content =
+      raw !== undefined
+        ? { type: raw.type, body: raw.bytes }
+        : body === undefined
+          ? undefined
+          : { type: 'application/json', body: JSON.stringify(body) };
     const url = `${root}${pathOf(route, request.params)}${queryString(request.query as QueryValues)}`;
     const res = await fetchImpl(url, {
       method: route.method.toUpperCase(),
       headers: {
         Authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(content === undefined ? {} : { 'Content-Type': content.type }),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(content === undefined ? {} : { body: content.body as BodyInit }),
     }).catch((cause: unknown) => {
       const why =
         cause instanceof Error

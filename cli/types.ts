@@ -19,6 +19,8 @@ export function typesCommands(cli: Command, { withOps, print }: Context): void {
         const module = generateModule(p.fields, p.unknownFields as UnknownFieldPolicy, {
           project: p.id,
           honeypot: p.honeypot,
+          // C44: labels and help in the project's default language.
+          language: p.page.languages[0],
         });
         print(global, { projectId: p.id, module }, () => module.trimEnd());
       }),

@@ -14,6 +14,10 @@ import {
 import { FIELD_TYPES, UNKNOWN_FIELD_POLICIES } from '../src/fields/catalogue.ts';
 import { SPAM_MODES, SPAM_SHARING } from '../src/spam/settings.ts';
 
+// C44: how a hosted page is coloured: as the visitor's system prefers, or always light or dark.
+export const PAGE_THEMES = ['auto', 'light', 'dark'] as const;
+export type PageTheme = (typeof PAGE_THEMES)[number];
+
 // C23: publishable keys sit in web pages and can only submit; secret keys also read and erase.
 export const KEY_KINDS = ['publishable', 'secret'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
@@ -74,6 +78,20 @@ export const projects = sqliteTable(
     // C41: set while the project is being copied to another place: a trigger refuses its new
     // submissions here (503, retried), so that the copy misses none.
     movingSince: text('moving_since'),
+    // C44: its hosted page, a column per setting, so that a change of one (`{"page": {"enabled":
+    // true}}`) writes that column alone and two changes of different settings never undo each
+    // other. Off until its owner turns it on; its languages (a JSON array, the first the default);
+    // its title, introduction and thanks (JSON maps of language tag → text; NULL: none); its
+    // colour and theme; and its logo as stored in the place's bucket (JSON {type, size, sha256};
+    // NULL: none). None of them is read on the submission path.
+    pageEnabled: integer('page_enabled', { mode: 'boolean' }).notNull().default(false),
+    pageLanguages: text('page_languages').notNull().default('["en"]'),
+    pageTitle: text('page_title'),
+    pageIntro: text('page_intro'),
+    pageThanks: text('page_thanks'),
+    pageAccent: text('page_accent').notNull().default('#1f5fbf'),
+    pageTheme: text('page_theme', { enum: PAGE_THEMES }).notNull().default('auto'),
+    pageLogo: text('page_logo'),
   },
   (t) => [
     check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`),
@@ -94,6 +112,13 @@ export const fields = sqliteTable(
     // C28: the field's rules beyond its type, as JSON ({"format": "email", "maxLength": 100, …});
     // NULL when it has none.
     rules: text('rules'),
+    // C44: what the field shows a person, each a JSON map of language tag → text ({"en": "Your
+    // email", "de": "Ihre E-Mail-Adresse"}); NULL when it has none. A column each, beside the
+    // rules, so that each is kept or replaced on its own (a definition that does not give one
+    // keeps it), and so that the submission path's query, which names its columns, reads none.
+    label: text('label'),
+    help: text('help'),
+    placeholder: text('placeholder'),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.name] }),

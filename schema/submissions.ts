@@ -126,6 +126,9 @@ export type Submission = typeof submissions.$inferSelect;
 // An upload is written here too, before its files are put, with `not_before` an hour on: the
 // insert of its submission removes it (a trigger, in the same statement), so that the files of a
 // submission never stored (its worker gone between the upload and the write) are deleted then.
+// C44: a project's hosted-page logo (`<project>/page/`) likewise, by a trigger on the deletion of
+// its project (deleted, or moved away from this place); a project inserted with a logo (moved
+// back here) removes that row, so that the sweep never deletes the copy it brought.
 export const fileDeletions = sqliteTable('file_deletions', {
   prefix: text('prefix').primaryKey(),
   createdAt: text('created_at').notNull(),

@@ -1,6 +1,8 @@
 // C28: a project's submission as JSON Schema (2020-12): each field's type and its rules, with the
-// matching keywords, for a site's own tooling (`forms project schema <project>`).
+// matching keywords, for a site's own tooling (`forms project schema <project>`); C44: its label as
+// `title` and its help as `description`, in the project's default language.
 import type { FieldRules, Format, UnknownFieldPolicy } from './catalogue.ts';
+import { textIn } from './display.ts';
 import type { FieldDef } from './validation.ts';
 
 type Json = Record<string, unknown>;
@@ -29,7 +31,24 @@ function ruleKeywords(rules: FieldRules | undefined): Json {
   return out;
 }
 
-export function fieldJsonSchema(def: FieldDef): Json {
+/**
+ * C44: the label and help in the project's default language (the hosted page's first language);
+ * a file field's help replaces the note on how a file is sent.
+ */
+function texts(def: FieldDef, language: string): Json {
+  const title = textIn(def.label, language);
+  const description = textIn(def.help, language);
+  return {
+    ...(title === undefined ? {} : { title }),
+    ...(description === undefined ? {} : { description }),
+  };
+}
+
+export function fieldJsonSchema(def: FieldDef, language = 'en'): Json {
+  return { ...typeKeywords(def), ...texts(def, language) };
+}
+
+function typeKeywords(def: FieldDef): Json {
   switch (def.type) {
     case 'string':
       return { type: 'string', ...ruleKeywords(def.rules) };
@@ -54,12 +73,17 @@ export function fieldJsonSchema(def: FieldDef): Json {
   }
 }
 
-export function submissionJsonSchema(defs: readonly FieldDef[], unknownFields: UnknownFieldPolicy): Json {
+/** `language`: C44, the project's default language, which titles and descriptions are in. */
+export function submissionJsonSchema(
+  defs: readonly FieldDef[],
+  unknownFields: UnknownFieldPolicy,
+  language = 'en',
+): Json {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
     minProperties: 1,
-    properties: Object.fromEntries(defs.map((d) => [d.name, fieldJsonSchema(d)])),
+    properties: Object.fromEntries(defs.map((d) => [d.name, fieldJsonSchema(d, language)])),
     required: defs.filter((d) => d.required).map((d) => d.name),
     // C13: `reject` refuses fields the project does not define; `discard` drops them.
     additionalProperties: unknownFields === 'discard',

@@ -15,6 +15,7 @@ import {
   RULES_OF,
   TURNSTILE_FIELD,
 } from './catalogue.ts';
+import { parseFieldDisplay } from './display.ts';
 import { compilePattern } from './rules.ts';
 import type { FieldDef } from './validation.ts';
 
@@ -260,7 +261,8 @@ export function parseFieldSpecs(specs: readonly string[]): FieldDef[] {
 /**
  * C28: a field as the management API takes it, `{type, required?, rules?}` with the rules as JSON
  * (`{"format": "email", "maxLength": 100}`, `{"maxSize": "5MB", "accept": ["application/pdf"]}`),
- * checked exactly as a field spec is.
+ * checked exactly as a field spec is; C44: and what it shows, `label`, `help` and `placeholder`,
+ * each a map of language tags and texts, checked as the tool's `--label en=…` options are.
  */
 export function fieldFromJson(name: string, input: unknown): FieldDef {
   checkName(name, () => invalid(`Invalid field name '${name}': 1–100 characters without spaces or ':'`));
@@ -268,9 +270,21 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw invalid(`A field is {"type": …, "required"?: true|false, "rules"?: {…}} ${where}`);
   }
-  const { type, required = false, rules: given = {}, ...extra } = input as Record<string, unknown>;
+  const {
+    type,
+    required = false,
+    rules: given = {},
+    label,
+    help,
+    placeholder,
+    ...extra
+  } = input as Record<string, unknown>;
   const unknown = Object.keys(extra)[0];
-  if (unknown !== undefined) throw invalid(`Unknown member '${unknown}' ${where}: use type, required, rules`);
+  if (unknown !== undefined) {
+    throw invalid(
+      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder`,
+    );
+  }
   const fieldType = checkType(type, where);
   if (typeof required !== 'boolean') throw invalid(`'required' is true or false ${where}`);
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
@@ -288,5 +302,8 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
     );
   }
   checkBounds(where, rules);
-  return definition(name, fieldType, required, rules);
+  return {
+    ...definition(name, fieldType, required, rules),
+    ...parseFieldDisplay(name, { label, help, placeholder }),
+  };
 }

@@ -2,11 +2,21 @@
 import * as v from 'valibot';
 import type { Problem } from '../lib/codes.ts';
 import type { FieldRules, FieldType, UnknownFieldPolicy } from './catalogue.ts';
+import type { FieldDisplay } from './display.ts';
 import { UploadedFile } from './file.ts';
 import type { PatternEngine } from './pattern.ts';
 import { type RuleCheck, ruleChecks } from './rules.ts';
 
-export type FieldDef = { name: string; type: FieldType; required: boolean; rules?: FieldRules };
+/**
+ * A field: what it checks (C28) and (C44) what it shows a person, which no check reads: the
+ * submission path's cached fields carry none of it.
+ */
+export type FieldDef = {
+  name: string;
+  type: FieldType;
+  required: boolean;
+  rules?: FieldRules;
+} & FieldDisplay;
 
 /**
  * A field's type, with the problem of a value not of it, then (only for a value of the right type)

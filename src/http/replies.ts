@@ -113,6 +113,14 @@ export const invalidIdempotencyKey = () =>
     'Idempotency-Key must be 1 to 255 printable ASCII characters',
   );
 
+/** C44: a body of another media type than the route takes, saying which it takes and why. */
+export const unsupportedMediaTypeBecause = (problem: string) =>
+  new ApiError(415, 'unsupported_media_type', 'Unsupported media type', problem);
+
+/** C44: a body over a limit of the route's own, saying what the limit is for. */
+export const tooLargeBecause = (problem: string) =>
+  new ApiError(413, 'body_too_large', 'Request body too large', problem);
+
 /** C10 */
 export const tooLarge = (maxBytes: number) =>
   new ApiError(

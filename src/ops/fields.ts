@@ -1,4 +1,5 @@
 // C19, C28: a project's fields and allowed origins.
+import { DISPLAY_MEMBERS, type FieldDisplay, withoutEmpty } from '../fields/display.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { Conflict, NotFound } from '../lib/faults.ts';
 import {
@@ -10,20 +11,23 @@ import {
 } from '../store/projects.ts';
 import { type Manager, recordChange, requireProject } from './context.ts';
 import { parseOrigin } from './input.ts';
+import { fieldDef } from './project-view.ts';
 
 /**
  * Defines a field (checked already, by the caller's grammar): `add` a new one after the last,
- * `replace` an existing one in its place (type, required, rules: its whole definition), or either.
- * Returns whether it was added.
+ * `replace` an existing one in its place (type, required, rules: its whole definition; C44: what it
+ * shows as far as `def` gives it, the rest kept), or either. Returns whether it was added, and the
+ * field as it is now.
  */
 export async function defineField(
   m: Manager,
   projectId: string,
   def: FieldDef,
   mode: 'add' | 'replace' | 'either',
-): Promise<{ added: boolean }> {
+): Promise<{ added: boolean; field: FieldDef }> {
   const p = await requireProject(m, projectId);
-  const exists = p.fields.some((f) => f.name === def.name);
+  const row = p.fields.find((f) => f.name === def.name);
+  const exists = row !== undefined;
   if (exists && mode === 'add') throw new Conflict(`Field '${def.name}' already exists in project '${p.id}'`);
   if (!exists && mode === 'replace') {
     throw new NotFound(`Project '${p.id}' has no field '${def.name}'`, 'add it with: forms field add');
@@ -34,7 +38,14 @@ export async function defineField(
   if (exists) await replaceField(m.db, p.id, def);
   else await appendField(m.db, p.id, def);
   await recordChange(m, p.id, 'field.define', { ...def, added: !exists });
-  return { added: !exists };
+  const { label: _l, help: _h, placeholder: _p, ...checks } = def;
+  const before: FieldDisplay = row === undefined ? {} : fieldDef(row);
+  const field: FieldDef = { ...checks };
+  for (const member of DISPLAY_MEMBERS) {
+    const shows = def[member] ?? before[member];
+    if (shows !== undefined) field[member] = shows;
+  }
+  return { added: !exists, field: withoutEmpty(field) };
 }
 
 /** Removes a field; submissions stored keep their values of it. */

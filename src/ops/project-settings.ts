@@ -1,6 +1,7 @@
 // C19: a project's settings changed, each checked as when the project was made: its policy for
 // unknown fields, honeypot, Turnstile secret, retention, Reply-To field, thank-you page, the
-// confirmation to the submitter (C35, with its target) and the spam filter (C39).
+// confirmation to the submitter (C35, with its target), the spam filter (C39) and its hosted page
+// (C44).
 import { InvalidInput } from '../lib/faults.ts';
 import { type ProjectSettings, updateProjectSettings } from '../store/projects.ts';
 import { spamColumns } from '../store/spam.ts';
@@ -18,6 +19,7 @@ import {
   parseTurnstileSecret,
   type SpamFilterInput,
 } from './input.ts';
+import { type PageInput, parsePage } from './page.ts';
 import { type ProjectView, projectView } from './project-view.ts';
 
 /** What may change of a project's settings; `null` clears one. */
@@ -32,6 +34,8 @@ export type ProjectChanges = {
   confirmation?: ConfirmationInput | null | undefined;
   /** C39: the spam filter's settings given; the others stay. */
   spamFilter?: SpamFilterInput | undefined;
+  /** C44: the hosted page's settings given; the others stay. */
+  page?: PageInput | undefined;
 };
 
 /** Changes the settings given, each checked as when the project was made; returns the project after. */
@@ -41,6 +45,8 @@ export async function updateProject(
   changes: ProjectChanges,
 ): Promise<ProjectView> {
   const p = await requireProject(m, projectId);
+  // C44: checked before anything is changed (a confirmation's target is made as it is checked).
+  const page = changes.page === undefined ? undefined : parsePage(changes.page);
   const settings: ProjectSettings = {};
   if (changes.unknownFields !== undefined) settings.unknownFields = parsePolicy(changes.unknownFields);
   if (changes.honeypot !== undefined) {
@@ -71,6 +77,10 @@ export async function updateProject(
     Object.assign(settings, await confirmationSettings(m, p, changes.confirmation));
   if (changes.spamFilter !== undefined)
     Object.assign(settings, spamColumns(parseSpamFilter(changes.spamFilter)));
+  if (page !== undefined && Object.keys(page.columns).length > 0) {
+    await updateProjectSettings(m.db, p.id, page.columns);
+    await recordChange(m, p.id, 'page.update', page.detail);
+  }
   if (Object.keys(settings).length > 0) {
     await updateProjectSettings(m.db, p.id, settings);
     // The Turnstile secret is never recorded: only that it was set or cleared.
@@ -80,7 +90,7 @@ export async function updateProject(
       ...(turnstileSecret === undefined ? {} : { turnstile: turnstileSecret !== null }),
     });
   }
-  return projectView({ ...p, ...settings }, m.place);
+  return projectView({ ...p, ...settings, ...page?.columns }, m.place);
 }
 
 /**

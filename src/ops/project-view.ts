@@ -1,26 +1,82 @@
 // C19: a project as the tool shows it and the management API returns it: its settings, fields,
 // origins and keys, never a key, a secret or a hash.
-import type { FieldType, KeyKind } from '../../schema/tables.ts';
+import type { FieldType, KeyKind, PageTheme } from '../../schema/tables.ts';
+import { DISPLAY_MEMBERS, type FieldDisplay, storedTextMap, type TextMap } from '../fields/display.ts';
 import type { FieldDef } from '../fields/validation.ts';
+import type { Logo } from '../files/logo.ts';
 import type { SpamSettings } from '../spam/settings.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
 import { parseRules } from '../store/projects.ts';
 import { codesOf, listOf } from '../store/spam.ts';
 import type { ProjectDetails } from './context.ts';
 
-/** A stored field as its definition (C28): name, type, required, and its rules when it has any. */
+/**
+ * A stored field as its definition (C28): name, type, required, and its rules when it has any;
+ * C44: its label, help and placeholder, each when it has one.
+ */
 export function fieldDef(row: {
   name: string;
   type: FieldType;
   required: boolean;
   rules: string | null;
+  label?: string | null;
+  help?: string | null;
+  placeholder?: string | null;
 }): FieldDef {
   const rules = parseRules(row.rules);
+  const display: FieldDisplay = {};
+  for (const member of DISPLAY_MEMBERS) {
+    const stored = row[member];
+    if (stored !== undefined && stored !== null) display[member] = storedTextMap(stored);
+  }
   return {
     name: row.name,
     type: row.type,
     required: row.required,
     ...(rules === undefined ? {} : { rules }),
+    ...display,
+  };
+}
+
+/** C44: a project's hosted page: its settings, and its logo as stored (the bytes are in R2). */
+export type PageView = {
+  enabled: boolean;
+  /** The languages it speaks, the first its default. */
+  languages: string[];
+  title: TextMap;
+  intro: TextMap;
+  thanks: TextMap;
+  accent: string;
+  theme: PageTheme;
+  logo: Logo | null;
+};
+
+type PageColumns = Pick<
+  ProjectDetails,
+  | 'pageEnabled'
+  | 'pageLanguages'
+  | 'pageTitle'
+  | 'pageIntro'
+  | 'pageThanks'
+  | 'pageAccent'
+  | 'pageTheme'
+  | 'pageLogo'
+>;
+
+/** C44: the project's default language: its hosted page's first (`en` unless its owner said). */
+export const defaultLanguage = (p: Pick<ProjectDetails, 'pageLanguages'>): string =>
+  (JSON.parse(p.pageLanguages) as string[])[0] ?? 'en';
+
+export function pageView(p: PageColumns): PageView {
+  return {
+    enabled: p.pageEnabled,
+    languages: JSON.parse(p.pageLanguages) as string[],
+    title: storedTextMap(p.pageTitle),
+    intro: storedTextMap(p.pageIntro),
+    thanks: storedTextMap(p.pageThanks),
+    accent: p.pageAccent,
+    theme: p.pageTheme,
+    logo: p.pageLogo === null ? null : (JSON.parse(p.pageLogo) as Logo),
   };
 }
 
@@ -48,6 +104,8 @@ export type ProjectView = {
   } | null;
   /** C39: the spam filter, and how many marks its classifier learnt each way. */
   spamFilter: SpamSettings & { learned: { ham: number; spam: number } };
+  /** C44: its hosted page. */
+  page: PageView;
   createdAt: string;
   fields: FieldDef[];
   origins: string[];
@@ -94,6 +152,7 @@ export function projectView(p: ProjectDetails, place: string = DEFAULT_PLACE): P
       languages: codesOf(p.spamLanguages),
       learned: { ham: p.learnedHam, spam: p.learnedSpam },
     },
+    page: pageView(p),
     createdAt: p.createdAt,
     fields: p.fields.map(fieldDef),
     origins: p.origins.map((o) => o.origin),

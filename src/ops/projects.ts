@@ -1,5 +1,6 @@
 // C19: projects: create, list, show, delete. What a project shows is `project-view.ts`; its
 // settings changed, `project-settings.ts`.
+import { withoutEmpty } from '../fields/display.ts';
 import { submissionJsonSchema } from '../fields/json-schema.ts';
 import { parseFieldSpecs } from '../fields/spec.ts';
 import type { FieldDef } from '../fields/validation.ts';
@@ -27,7 +28,7 @@ import {
 } from './input.ts';
 import { newKey } from './keys.ts';
 import { atPlace, claimPlace } from './places.ts';
-import { fieldDef, type ProjectView, projectView } from './project-view.ts';
+import { defaultLanguage, fieldDef, type ProjectView, projectView } from './project-view.ts';
 
 export type NewProject = {
   name: string;
@@ -60,7 +61,7 @@ export async function createProject(m: Manager, input: NewProject) {
   }
   const spec = {
     name: input.name,
-    fields: input.fields,
+    fields: input.fields.map(withoutEmpty),
     origins: [...new Set((input.origins ?? []).map(parseOrigin))],
     unknownFields: parsePolicy(input.unknownFields ?? 'reject'),
     honeypot: input.honeypot === undefined ? null : parseHoneypot(input.honeypot, input.fields),
@@ -133,10 +134,10 @@ export async function showProject(m: Manager, projectId: string): Promise<Projec
   return projectView(await requireProject(m, projectId), m.place);
 }
 
-/** C28: the project's submission as JSON Schema. */
+/** C28: the project's submission as JSON Schema; C44: titled in its default language. */
 export async function projectSchema(m: Manager, projectId: string) {
   const p = await requireProject(m, projectId);
-  return submissionJsonSchema(p.fields.map(fieldDef), p.unknownFields);
+  return submissionJsonSchema(p.fields.map(fieldDef), p.unknownFields, defaultLanguage(p));
 }
 
 /** Deletes the project and everything it owns, submissions and files included (C25, C30). */

@@ -14,6 +14,7 @@ import {
   targets,
 } from '../../schema/tables.ts';
 import type { FieldRules } from '../fields/catalogue.ts';
+import { DISPLAY_MEMBERS, type DisplayMember, textMapColumn } from '../fields/display.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { prefixedId } from '../lib/ids.ts';
 import { DEFAULT_THRESHOLD } from '../spam/settings.ts';
@@ -55,6 +56,14 @@ export type ProjectSettings = Partial<
     | 'spamSharing'
     | 'spamAllow'
     | 'spamBlock'
+    | 'pageEnabled'
+    | 'pageLanguages'
+    | 'pageTitle'
+    | 'pageIntro'
+    | 'pageThanks'
+    | 'pageAccent'
+    | 'pageTheme'
+    | 'pageLogo'
   >
 >;
 
@@ -215,14 +224,24 @@ export function deleteProject(db: Db, projectId: string, audit?: NewAuditEntry) 
   );
 }
 
-/** A field definition as its row stores it: the rules as JSON, or NULL (C28). */
+/**
+ * A field definition as its row stores it: the rules as JSON, or NULL (C28); C44: what it shows,
+ * each map given as JSON (NULL when empty), and none that is not given, so that a replaced field
+ * keeps what its new definition does not say.
+ */
 function fieldRow(field: FieldDef) {
   const hasRules = field.rules !== undefined && Object.keys(field.rules).length > 0;
+  const display: Partial<Record<DisplayMember, string | null>> = {};
+  for (const member of DISPLAY_MEMBERS) {
+    const map = field[member];
+    if (map !== undefined) display[member] = textMapColumn(map);
+  }
   return {
     name: field.name,
     type: field.type,
     required: field.required,
     rules: hasRules ? JSON.stringify(field.rules) : null,
+    ...display,
   };
 }
 
@@ -237,7 +256,10 @@ export function addField(db: Db, projectId: string, field: FieldDef) {
   return storage(() => db.insert(fields).values({ projectId, ...fieldRow(field), position: next }));
 }
 
-/** C28: replaces a field's definition (type, required, rules), keeping its place; whether it existed. */
+/**
+ * C28: replaces a field's definition (type, required, rules), keeping its place, and (C44) what it
+ * shows as far as the definition says; whether it existed.
+ */
 export async function setField(db: Db, projectId: string, field: FieldDef): Promise<boolean> {
   const { name: _, ...row } = fieldRow(field);
   const updated = await storage(() =>

@@ -153,3 +153,114 @@ describe('field rules (C28)', () => {
     await expectRefused(['project', 'create', 'X', '--field', spec], message);
   });
 });
+
+describe('what a field shows (C44)', () => {
+  it('C44: field add and set take --label, --help and --placeholder per language; set keeps what it is not given; --no- removes', async () => {
+    const p = await newProject();
+    expect(
+      await json(
+        'field',
+        'add',
+        p.projectId,
+        'email:string:required:format=email',
+        '--label',
+        'EN-us=Your email',
+        '--label',
+        'de=Ihre E-Mail-Adresse',
+        '--help',
+        'en=We reply within a day.\nNever shared.',
+        '--placeholder',
+        'en=ada@example.com',
+      ),
+    ).toEqual({
+      projectId: p.projectId,
+      field: {
+        name: 'email',
+        type: 'string',
+        required: true,
+        rules: { format: 'email' },
+        label: { 'en-US': 'Your email', de: 'Ihre E-Mail-Adresse' },
+        help: { en: 'We reply within a day.\nNever shared.' },
+        placeholder: { en: 'ada@example.com' },
+      },
+    });
+    // A new definition of what it checks keeps what it shows.
+    await json('field', 'set', p.projectId, 'email:string:required');
+    const fieldOf = async () =>
+      (await json<{ fields: Record<string, unknown>[] }>('project', 'show', p.projectId)).fields[1];
+    expect(await fieldOf()).toEqual({
+      name: 'email',
+      type: 'string',
+      required: true,
+      label: { 'en-US': 'Your email', de: 'Ihre E-Mail-Adresse' },
+      help: { en: 'We reply within a day.\nNever shared.' },
+      placeholder: { en: 'ada@example.com' },
+    });
+    // A member given replaces its whole map; --no-… removes it.
+    const set = await forms(
+      'field',
+      'set',
+      p.projectId,
+      'email:string',
+      '--label',
+      'fr=Courriel',
+      '--no-help',
+    );
+    expect(set.stdout).toBe(
+      `Set field email: string label[fr]="Courriel" placeholder[en]="ada@example.com" in ${p.projectId}.\n`,
+    );
+    expect(await fieldOf()).toEqual({
+      name: 'email',
+      type: 'string',
+      required: false,
+      label: { fr: 'Courriel' },
+      placeholder: { en: 'ada@example.com' },
+    });
+    const shown = await forms('project', 'show', p.projectId);
+    expect(shown.stdout).toContain(
+      '  email: string label[fr]="Courriel" placeholder[en]="ada@example.com"\n',
+    );
+    // The project's JSON Schema titles it (no French page: its one text).
+    const schema = JSON.parse((await forms('project', 'schema', p.projectId)).stdout) as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(schema.properties.email).toEqual({ type: 'string', title: 'Courriel' });
+  });
+
+  it('C44: --help alone shows the command’s help, as on every command; -h too', async () => {
+    for (const flag of ['--help', '-h']) {
+      const result = await forms('field', 'add', flag);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Usage: forms field add [options] <project> <spec>');
+      expect(result.stdout).toContain('--help [lang=text]');
+    }
+  });
+
+  it.each([
+    [
+      ['--label', 'Your email'],
+      "Give the label of field 'email' as <language>=<text>, e.g. en=Hello: not 'Your email'",
+    ],
+    [
+      ['--label', 'en_US=Email'],
+      "Invalid language tag 'en_US' in the label of field 'email': a BCP 47 tag such as en, de or pt-BR",
+    ],
+    [['--label', 'en=a', '--label', 'EN=b'], "The label of field 'email' is given twice in 'en'"],
+    [
+      ['--label', `en=${'x'.repeat(201)}`],
+      "The label of field 'email' in 'en' is 201 characters: at most 200",
+    ],
+    [
+      ['--placeholder', 'en=a\tb'],
+      "The placeholder of field 'email' in 'en' holds U+0009: no control characters",
+    ],
+    [['--label', 'en=a\nb'], "The label of field 'email' in 'en' holds U+000A: it is one line"],
+    [
+      ['--help', `en=${'x'.repeat(1001)}`],
+      "The help of field 'email' in 'en' is 1001 characters: at most 1000",
+    ],
+  ])('C44: %j → exit 2 with the sentence the API answers', async (options, sentence) => {
+    const p = await newProject();
+    await expectRefused(['field', 'add', p.projectId, 'email:string', ...options], `forms: ${sentence}\n`);
+  });
+});

@@ -48,6 +48,8 @@ export function inProcess(database: Database, input: Input = {}) {
     const code = await main(argv, io, async () => ({
       db: database.db,
       places: database.places,
+      // C41, C44: the places' buckets, as the tool has them locally (a move's files, a page's logo).
+      ...(database.files === undefined ? {} : { files: database.files }),
       close: async () => {},
     }));
     return { code, stdout: out.text(), stderr: err.text() };

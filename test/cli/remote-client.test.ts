@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { remoteOps } from '../../cli/ops.ts';
 import { MANAGE_ROUTES } from '../../src/api/manage/table.ts';
 import { decodeCursor } from '../../src/http/cursor.ts';
+import { LOGOS, SVG } from '../logos.ts';
 
 const AFTER = '019ab0c2-7e41-7a3c-9d2e-5f1a2b3c4d5e';
 
@@ -74,5 +75,34 @@ describe("C32: the tool's remote client", () => {
       'defineField',
     ]);
     expect(sent.at(-2)?.body).toEqual({ ids: [AFTER], action: 'read' });
+  });
+
+  it("C44: sends a page's logo as it is, typed, to the logo's route; a logo that will not do is never sent", async () => {
+    const sent: { method: string; path: string; type: string | null; body: unknown }[] = [];
+    const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push({
+        method: init?.method ?? 'GET',
+        path: new URL(String(input)).pathname,
+        type: new Headers(init?.headers).get('Content-Type'),
+        body: init?.body,
+      });
+      const data = { message: 'Logo set', project: { page: { logo: null } } };
+      return new Response(JSON.stringify({ data, status: { code: 200, message: 'OK' } }));
+    }) as typeof fetch;
+    const ops = remoteOps('https://forms.example', 'token', fetchImpl);
+    await ops.setLogo('p_k3jd8s2mq0zx', LOGOS['image/gif'], 'image/gif');
+    expect(sent).toEqual([
+      {
+        method: 'PUT',
+        path: '/api/v1/projects/p_k3jd8s2mq0zx/page/logo',
+        type: 'image/gif',
+        body: LOGOS['image/gif'],
+      },
+    ]);
+    expect(routeOf('PUT', sent[0]?.path ?? '')?.operationId).toBe('setPageLogo');
+    await expect(ops.setLogo('p_k3jd8s2mq0zx', SVG, 'image/svg+xml')).rejects.toThrow(
+      /an SVG image can carry script/,
+    );
+    expect(sent).toHaveLength(1);
   });
 });

@@ -3,12 +3,15 @@
 // print the same JSON and the same refusals, but for the ids, keys, secrets and times each run
 // makes. (Two databases: two workerd processes writing one SQLite file would wait on each other.)
 import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../scripts/database.ts';
 import { devVar } from '../../scripts/dev-vars.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { insertSubmission } from '../../src/store/intake.ts';
 import { indexSubmissions } from '../../src/store/search.ts';
+import { LOGOS, SVG } from '../logos.ts';
 import {
   freePort,
   inProcess,
@@ -20,6 +23,11 @@ import {
 } from './helpers.ts';
 
 const dir = tempDir('remote');
+// C44: a logo and an SVG the page may not have, as files the tool reads.
+const LOGO_FILE = join(tempDir('remote-files'), 'logo.png');
+const SVG_FILE = join(dirname(LOGO_FILE), 'logo.svg');
+writeFileSync(LOGO_FILE, LOGOS['image/png']);
+writeFileSync(SVG_FILE, SVG);
 let dev: ChildProcess | undefined;
 let database: Database | undefined;
 let base = '';
@@ -115,6 +123,27 @@ describe('C19 + C32: the tool and the management API give the same results', () 
       ({ project: p }) => ['field', 'set', p, 'nope:string'],
       ({ project: p }) => ['field', 'remove', p, 'topic'],
       ({ project: p }) => ['field', 'add', p, 'bad:string:maxLength=-1'],
+      // C44: what a field shows, the hosted page and its logo, and their refusals.
+      ({ project: p }) => [
+        'field',
+        'set',
+        p,
+        'email:string:required',
+        '--label',
+        'EN=Your email',
+        '--help',
+        'de=Hilfe',
+      ],
+      ({ project: p }) => ['field', 'set', p, 'email:string:required:format=email', '--no-help'],
+      ({ project: p }) => ['field', 'set', p, 'email:string', '--label', 'en_US=Email'],
+      ({ project: p }) => ['page', 'set', p, '--on', '--languages', 'de,en', '--title', 'de=Kontakt'],
+      ({ project: p }) => ['page', 'set', p, '--accent', 'red'],
+      ({ project: p }) => ['page', 'logo', p, LOGO_FILE],
+      ({ project: p }) => ['page', 'logo', p, SVG_FILE],
+      ({ project: p }) => ['page', 'show', p],
+      ({ project: p }) => ['project', 'schema', p],
+      ({ project: p }) => ['page', 'logo', p, '--remove'],
+      ({ project: p }) => ['page', 'logo', p, '--remove'],
       ({ project: p }) => ['origin', 'add', p, 'https://Other.example/'],
       ({ project: p }) => ['origin', 'add', p, 'not-an-origin'],
       ({ project: p }) => ['origin', 'remove', p, 'https://other.example'],

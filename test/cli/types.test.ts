@@ -125,4 +125,69 @@ describe('forms types', () => {
     expect(asked).toEqual([`/api/v1/projects/${p.projectId}`]);
     expect(stdout).toBe(local.stdout);
   });
+
+  it("C44: the module's members carry their label and help in the project's default language, no `*/` ending the comment", async () => {
+    const p = await newProject();
+    await json(
+      'field',
+      'set',
+      p.projectId,
+      'email:string:required',
+      '--label',
+      'en=Email */ export const x = 1; /*',
+      '--label',
+      'de=E-Mail',
+      '--help',
+      'de=Wir antworten\nbinnen eines Tages',
+    );
+    await json('page', 'set', p.projectId, '--languages', 'de,en');
+    const english = await json('page', 'set', p.projectId, '--languages', 'en');
+    expect(english).toMatchObject({ page: { languages: ['en'] } });
+    const module = (await forms('types', p.projectId)).stdout;
+    // Its help has German alone: that, whatever the default language.
+    expect(module).toContain(
+      [
+        '  /**',
+        '   * Email *\\/ export const x = 1; /*',
+        '   *',
+        '   * Wir antworten',
+        '   * binnen eines Tages',
+        '   */',
+        '  email: string;',
+      ].join('\n'),
+    );
+    await json('page', 'set', p.projectId, '--languages', 'de,en');
+    const german = (await forms('types', p.projectId)).stdout;
+    expect(german).toContain(
+      [
+        '  /**',
+        '   * E-Mail',
+        '   *',
+        '   * Wir antworten',
+        '   * binnen eines Tages',
+        '   */',
+        '  email: string;',
+      ].join('\n'),
+    );
+    // The module still runs as printed: the label's `*/` ended nothing.
+    for (const text of [module, german]) {
+      const file = join(tempDir('types-labels'), 'types.ts');
+      writeFileSync(file, text);
+      const m = (await import(pathToFileURL(file).href)) as {
+        fields: { properties: Record<string, { title?: string }> };
+      };
+      expect(Object.keys(m).sort()).toEqual(['fields', 'schema']);
+      expect(m.fields.properties.email?.title).toBe(
+        text === module ? 'Email */ export const x = 1; /*' : 'E-Mail',
+      );
+    }
+    // The project's JSON Schema titles and describes it in the same language.
+    const schema = JSON.parse((await forms('project', 'schema', p.projectId)).stdout) as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(schema.properties.email).toMatchObject({
+      title: 'E-Mail',
+      description: 'Wir antworten\nbinnen eines Tages',
+    });
+  });
 });

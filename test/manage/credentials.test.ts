@@ -36,6 +36,15 @@ const MANAGE: Record<Exclude<ManageRouteName, 'signIn' | 'getSession' | 'signOut
     allowed: 400,
     who: 'operator',
   },
+  // C44: a JSON body is no image: 415 once the caller may set the logo; the fixture has none to remove.
+  setPageLogo: {
+    method: 'PUT',
+    path: (f) => `${p(f)}/page/logo`,
+    body: {},
+    allowed: 415,
+    who: 'project',
+  },
+  removePageLogo: { method: 'DELETE', path: (f) => `${p(f)}/page/logo`, allowed: 404, who: 'project' },
   getProjectSchema: { method: 'GET', path: (f) => `${p(f)}/schema`, allowed: 200, who: 'project' },
   getProjectTypes: { method: 'GET', path: (f) => `${p(f)}/types`, allowed: 200, who: 'project' },
   defineField: {

@@ -123,6 +123,10 @@ describe('C43: the codes', () => {
       [replies.originNotAllowed(), 'origin_not_allowed'],
       [replies.notConfigured(), 'no_fields'],
       [replies.unsupportedMediaType(), 'unsupported_media_type'],
+      [
+        replies.unsupportedMediaTypeBecause("A logo is a PNG, JPEG, WebP or GIF image, not 'x'"),
+        'unsupported_media_type',
+      ],
       [replies.notAForm(), 'unsupported_media_type'],
       [replies.malformedForm(), 'invalid_form_body'],
       [replies.formNotFound(), 'form_not_found'],
@@ -131,6 +135,7 @@ describe('C43: the codes', () => {
       [replies.uploadTooLarge(10), 'body_too_large'],
       [replies.invalidIdempotencyKey(), 'invalid_idempotency_key'],
       [replies.tooLarge(10), 'body_too_large'],
+      [replies.tooLargeBecause('A logo is at most 262144 bytes'), 'body_too_large'],
       [replies.tooLargeToStore(), 'body_too_large'],
       [replies.notJson(), 'invalid_json'],
       [replies.notObject(), 'not_an_object'],

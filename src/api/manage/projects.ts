@@ -15,6 +15,7 @@ import {
   showProject,
 } from '../../ops/projects.ts';
 import { type ManageRoutes, plural } from './define.ts';
+import { NewProjectCheck, ProjectPatchCheck } from './schemas.ts';
 import { MANAGE_ROUTES } from './table.ts';
 import { ProjectSchema, ProjectSummarySchema } from './views.ts';
 
@@ -32,9 +33,25 @@ export const PROJECT_EXAMPLE = {
   confirmation: null,
   createdAt: '2026-11-22T08:00:00.000Z',
   fields: [
-    { name: 'email', type: 'string', required: true, rules: { format: 'email' } },
+    {
+      name: 'email',
+      type: 'string',
+      required: true,
+      rules: { format: 'email' },
+      label: { en: 'Your email', de: 'Ihre E-Mail-Adresse' },
+    },
     { name: 'message', type: 'string', required: false },
   ],
+  page: {
+    enabled: false,
+    languages: ['en', 'de'],
+    title: { en: 'Write to us', de: 'Schreiben Sie uns' },
+    intro: {},
+    thanks: {},
+    accent: '#1f5fbf',
+    theme: 'auto',
+    logo: null,
+  },
   origins: ['https://example.com'],
   keys: [
     {
@@ -89,6 +106,8 @@ export function projectRoutes(routes: ManageRoutes): void {
     tag: 'Projects',
     summary: 'Creates a project with its fields; the reply holds its first publishable key, shown once',
     access: 'operator',
+    // Each field is checked by the field grammar (C28, C44), in the sentence the tool prints.
+    validate: NewProjectCheck,
     reply: {
       status: 201,
       description: 'Created. `apiKey` is shown this once: only its hash is stored (C7).',
@@ -150,7 +169,11 @@ export function projectRoutes(routes: ManageRoutes): void {
     ...MANAGE_ROUTES.updateProject,
     tag: 'Projects',
     summary: 'Changes settings; null clears one (the Turnstile secret is write-only)',
+    description:
+      '`page` (C44): the hosted page\'s members given replace those members; the others stay (`{"page": {"enabled": true}}` turns it on alone).',
     access: 'project',
+    // The page's settings are checked by the operation, in the sentence the tool prints (C44).
+    validate: ProjectPatchCheck,
     reply: {
       status: 200,
       description: 'The project after.',
@@ -248,7 +271,7 @@ export function projectRoutes(routes: ManageRoutes): void {
     },
     handler: async ({ m, params }) => {
       const p = await showProject(m, params.projectId);
-      const options = { project: p.id, honeypot: p.honeypot };
+      const options = { project: p.id, honeypot: p.honeypot, language: p.page.languages[0] };
       return {
         message: 'TypeScript module',
         data: { module: generateModule(p.fields, p.unknownFields as UnknownFieldPolicy, options) },

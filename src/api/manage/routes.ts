@@ -1,5 +1,6 @@
-// C32: the management API, under /api/v1: sessions, projects with their fields, origins and keys,
-// delivery targets and deliveries, and the inbox. Each route calls one operation of src/ops.
+// C32: the management API, under /api/v1: sessions, projects with their fields, origins, keys and
+// hosted page (C44), delivery targets and deliveries, and the inbox. Each route calls one
+// operation of src/ops.
 import type { HonoBase } from 'hono/hono-base';
 import type { AppEnv } from '../../http/env.ts';
 import { consentRoutes } from './consent.ts';
@@ -8,6 +9,7 @@ import { deliveryRoutes } from './deliveries.ts';
 import { fieldRoutes } from './fields.ts';
 import { inboxRoutes } from './inbox.ts';
 import { integrationRoutes } from './integrations.ts';
+import { pageRoutes } from './page.ts';
 import { placeRoutes } from './places.ts';
 import type { ManageEnv } from './principal.ts';
 import { projectRoutes } from './projects.ts';
@@ -19,6 +21,7 @@ export function manageRoutes(app: HonoBase<AppEnv>): void {
   sessionRoutes(routes);
   projectRoutes(routes);
   fieldRoutes(routes);
+  pageRoutes(routes);
   targetRoutes(routes);
   deliveryRoutes(routes);
   integrationRoutes(routes);

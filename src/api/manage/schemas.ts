@@ -2,11 +2,19 @@
 // routes declare them beside their handlers, and the OpenAPI document is generated from them. A
 // body's values are checked again by the operation itself (src/ops), with the sentences the tool prints.
 import * as v from 'valibot';
-import { DELIVERY_STATES, FIELD_TYPES, KEY_KINDS, UNKNOWN_FIELD_POLICIES } from '../../../schema/tables.ts';
+import {
+  DELIVERY_STATES,
+  FIELD_TYPES,
+  KEY_KINDS,
+  PAGE_THEMES,
+  UNKNOWN_FIELD_POLICIES,
+} from '../../../schema/tables.ts';
 import { hookChannel, kindsOf } from '../../delivery/channels/index.ts';
+import { DISPLAY_LIMITS, MAX_TEXT_LANGUAGES } from '../../fields/display.ts';
 import { described, flag, known, oneOf, time, whole } from '../../http/query-values.ts';
 import { AUDIT_PAGE } from '../../ops/audit.ts';
 import { BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE } from '../../ops/inbox.ts';
+import { DEFAULT_ACCENT, MAX_PAGE_LANGUAGES, PAGE_TEXTS } from '../../ops/page.ts';
 import { MAX_STATS_DAYS } from '../../ops/stats.ts';
 import {
   DEFAULT_THRESHOLD,
@@ -120,6 +128,35 @@ export const AuditQuery = v.strictObject(
 
 const nullable = <S extends v.GenericSchema>(s: S) => v.optional(v.nullable(s));
 
+/**
+ * C44: a text in its languages, as documented: language tag (BCP 47, stored canonical) → text;
+ * checked by the operation, with the sentence the tool prints.
+ */
+const textMap = (what: string, max: number, lines: boolean) =>
+  v.optional(
+    v.nullable(
+      described(
+        v.record(v.string(), v.string()),
+        `C44: ${what}, by language: {"en": "…", "de": "…"} (BCP 47 tags, stored canonical; at most ${MAX_TEXT_LANGUAGES}; each at most ${max} characters${lines ? ', line breaks allowed' : ', one line'}). null or {} is none.`,
+      ),
+    ),
+  );
+
+/** What a field shows (C44): documented members; a definition that leaves one out keeps it. */
+const DISPLAY_ENTRIES = {
+  label: textMap('its label (absent: kept as it is)', DISPLAY_LIMITS.label.max, DISPLAY_LIMITS.label.lines),
+  help: textMap(
+    'its help, shown under it (absent: kept)',
+    DISPLAY_LIMITS.help.max,
+    DISPLAY_LIMITS.help.lines,
+  ),
+  placeholder: textMap(
+    'its placeholder (absent: kept)',
+    DISPLAY_LIMITS.placeholder.max,
+    DISPLAY_LIMITS.placeholder.lines,
+  ),
+};
+
 /** `{type, required?, rules?}`: checked by the field grammar (C28), as the tool checks a spec. */
 export const FieldBody = v.looseObject({
   type: described(v.picklist(FIELD_TYPES), 'The field type (C13).'),
@@ -130,13 +167,14 @@ export const FieldBody = v.looseObject({
       'C28/C30 rules: {"format":"email","maxLength":100}, {"oneOf":["a","b"]}, {"maxSize":"5MB","accept":["application/pdf"]}.',
     ),
   ),
+  ...DISPLAY_ENTRIES,
 });
 
 export const NewProjectBody = v.strictObject({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   fields: v.pipe(
-    v.array(v.looseObject({ name: v.string() })),
-    v.description('Each field: {name, type, required?, rules?}.'),
+    v.array(v.looseObject({ name: v.string(), ...FieldBody.entries })),
+    v.description('Each field: {name, type, required?, rules?, label?, help?, placeholder?}.'),
   ),
   origins: v.optional(v.array(v.string())),
   honeypot: v.optional(v.string()),
@@ -216,6 +254,24 @@ export const SpamFilterBody = v.strictObject({
   ),
 });
 
+/** C44: the hosted page's settings to change; each is checked again by the operation. */
+export const PageBody = v.strictObject({
+  enabled: v.optional(described(v.boolean(), 'Whether the page is served (default false: off).')),
+  languages: v.optional(
+    described(
+      v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(MAX_PAGE_LANGUAGES)),
+      `The languages it speaks (BCP 47, stored canonical, each once; 1–${MAX_PAGE_LANGUAGES}); the first is its default (default ["en"]). Replaces the list.`,
+    ),
+  ),
+  title: textMap('its title', PAGE_TEXTS.title.max, PAGE_TEXTS.title.lines),
+  intro: textMap('its introduction, above the form', PAGE_TEXTS.intro.max, PAGE_TEXTS.intro.lines),
+  thanks: textMap('what it says after a submission', PAGE_TEXTS.thanks.max, PAGE_TEXTS.thanks.lines),
+  accent: v.optional(described(v.string(), `Its colour, #rrggbb (default ${DEFAULT_ACCENT}).`)),
+  theme: v.optional(
+    described(v.picklist(PAGE_THEMES), "auto (the visitor's system's choice, the default), light or dark."),
+  ),
+});
+
 export const ProjectPatch = v.strictObject({
   unknownFields: v.optional(v.picklist(UNKNOWN_FIELD_POLICIES)),
   honeypot: nullable(v.string()),
@@ -225,7 +281,23 @@ export const ProjectPatch = v.strictObject({
   thankYouUrl: nullable(v.string()),
   confirmation: nullable(described(ConfirmationBody, 'C35: null stops the confirmation.')),
   spamFilter: v.optional(described(SpamFilterBody, 'C39: the settings given change; the others stay.')),
+  page: v.optional(
+    described(
+      PageBody,
+      'C44: the hosted page: the members given replace those members; the others stay. Its logo is PUT on its own (…/page/logo).',
+    ),
+  ),
 });
+
+/**
+ * What the routes that take a field's definition or the page's settings check the body by: those
+ * are the operations' to check (C28, C44), in the sentence the tool prints; the rest as documented.
+ */
+export const NewProjectCheck = v.strictObject({
+  ...NewProjectBody.entries,
+  fields: v.array(v.looseObject({ name: v.string() })),
+});
+export const ProjectPatchCheck = v.strictObject({ ...ProjectPatch.entries, page: v.optional(v.unknown()) });
 
 export const OriginBody = v.strictObject({ origin: v.string() });
 export const KeyBody = v.strictObject({ kind: v.picklist(KEY_KINDS) });

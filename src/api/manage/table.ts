@@ -65,6 +65,19 @@ export const MANAGE_ROUTES = {
     // C41: the place to move it to, by the name its bindings give it (`eu` for DB_EU and FILES_EU).
     body: v.strictObject({ to: v.pipe(v.string(), v.minLength(1), v.maxLength(40)) }),
   },
+  // C44: the hosted page's logo, the image itself as the body (PNG, JPEG, WebP or GIF).
+  setPageLogo: {
+    method: 'put',
+    path: '/projects/:projectId/page/logo',
+    operationId: 'setPageLogo',
+    params: ProjectParams,
+  },
+  removePageLogo: {
+    method: 'delete',
+    path: '/projects/:projectId/page/logo',
+    operationId: 'removePageLogo',
+    params: ProjectParams,
+  },
   getProjectSchema: {
     method: 'get',
     path: '/projects/:projectId/schema',

@@ -1,8 +1,15 @@
 // C32, C34: what the management API answers, as valibot schemas (what it takes is schemas.ts):
 // the routes declare them beside their handlers, and the OpenAPI document is generated from them.
 import * as v from 'valibot';
-import { DELIVERY_STATES, DISABLED_REASONS, FIELD_TYPES, KEY_KINDS } from '../../../schema/tables.ts';
+import {
+  DELIVERY_STATES,
+  DISABLED_REASONS,
+  FIELD_TYPES,
+  KEY_KINDS,
+  PAGE_THEMES,
+} from '../../../schema/tables.ts';
 import { CHANNEL_KINDS, kindsOf } from '../../delivery/channels/index.ts';
+import { LOGO_TYPES } from '../../files/logo.ts';
 import { FileMetadataSchema } from '../../http/openapi.ts';
 import { described } from '../../http/query-values.ts';
 import { SPAM_LAYERS, SPAM_MODES, SPAM_SHARING, VERDICTS } from '../../spam/settings.ts';
@@ -11,11 +18,34 @@ import { ListEntrySchema } from './schemas.ts';
 const iso = v.pipe(v.string(), v.isoTimestamp());
 const isoOrNull = v.nullable(iso);
 
+/** C44: a text by language tag (canonical BCP 47). */
+const TextMapSchema = v.record(v.string(), v.string());
+const shows = (what: string) =>
+  v.optional(described(TextMapSchema, `C44: ${what}, by language tag; absent when it has none.`));
+
 export const FieldDefSchema = v.object({
   name: v.string(),
   type: v.picklist(FIELD_TYPES),
   required: v.boolean(),
   rules: v.optional(v.record(v.string(), v.unknown())),
+  label: shows('its label'),
+  help: shows('its help'),
+  placeholder: shows('its placeholder'),
+});
+
+/** C44: the project's hosted page. */
+const PageSchema = v.object({
+  enabled: described(v.boolean(), 'Whether it is served (off until its owner turns it on).'),
+  languages: described(v.array(v.string()), 'The languages it speaks; the first is its default.'),
+  title: described(TextMapSchema, 'Its title, by language ({} when none).'),
+  intro: described(TextMapSchema, 'Its introduction, by language.'),
+  thanks: described(TextMapSchema, 'What it says after a submission, by language.'),
+  accent: described(v.string(), 'Its colour, #rrggbb.'),
+  theme: v.picklist(PAGE_THEMES),
+  logo: described(
+    v.nullable(v.object({ type: v.picklist(LOGO_TYPES), size: v.number(), sha256: v.string() })),
+    'Its logo as stored (set by PUT …/page/logo), or null.',
+  ),
 });
 
 /** C41: where a project's data lives: a database and its bucket. */
@@ -59,6 +89,7 @@ export const ProjectSchema = v.object({
       "How many of its owner's marks the project's classifier learnt, each way.",
     ),
   }),
+  page: PageSchema,
   createdAt: iso,
   fields: v.array(FieldDefSchema),
   origins: v.array(v.string()),

@@ -3,8 +3,9 @@
 // project may read it, a publishable one from a page too: the fields are what the page's form shows
 // anyway. So unlike the rest of this surface it answers with CORS (C14), and the project's allowed
 // origins apply as for a submission (C15); a secret key from a page is refused (C23). It reads the
-// key's cached project (the key's look-up is the only query) and is never stored by a cache: the
-// fields change when the project's owner changes them.
+// key's cached project, and (C44) its fields' labels and help and its default language, which the
+// cache does not hold (one query more, held to the project's fence as the read API's are), and is
+// never stored by a cache: the fields change when the project's owner changes them.
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { HonoBase } from 'hono/hono-base';
@@ -20,6 +21,10 @@ import { SCHEMA_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
 import { sendJson } from '../../http/send.ts';
+import { forgetKey } from '../../projects/cache.ts';
+import { fencedDatabase } from '../../store/db.ts';
+import { fieldTexts } from '../../store/display.ts';
+import { placeOf } from '../../store/places.ts';
 
 const TAG = 'Schema (any key)';
 export const SCHEMA_MESSAGE = 'Schema of the project’s submission';
@@ -28,7 +33,13 @@ const SchemaReply = okEnvelope(200, { schema: v.record(v.string(), v.unknown()) 
 
 const EXAMPLE_SCHEMA = submissionJsonSchema(
   [
-    { name: 'email', type: 'string', required: true, rules: { format: 'email' } },
+    {
+      name: 'email',
+      type: 'string',
+      required: true,
+      rules: { format: 'email' },
+      label: { en: 'Your email' },
+    },
     { name: 'message', type: 'string', required: false, rules: { maxLength: 2000 } },
   ],
   'reject',
@@ -53,11 +64,20 @@ const originAllowed: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** 200 (C1): the envelope, the schema beside the message. */
-function schemaOf(c: Context<AppEnv>): Response {
-  const { fields, unknownFields } = c.var.project;
+/** 200 (C1): the envelope, the schema beside the message; C44: titled in the project's default language. */
+async function schemaOf(c: Context<AppEnv>): Promise<Response> {
+  const { id, place, fields, unknownFields } = c.var.project;
+  const d1 = placeOf(c.env, place).d1;
+  const db = fencedDatabase(d1, {
+    projectId: id,
+    place,
+    keyed: true,
+    left: (moved) => forgetKey(d1, c.var.keyHash, !moved),
+  });
+  const { language, texts } = await fieldTexts(db, id);
+  const defs = fields.map((f) => ({ ...f, ...texts.get(f.name) }));
   const json = JSON.stringify({
-    data: { message: SCHEMA_MESSAGE, schema: submissionJsonSchema(fields, unknownFields) },
+    data: { message: SCHEMA_MESSAGE, schema: submissionJsonSchema(defs, unknownFields, language) },
     status: { code: 200, message: REASON_PHRASES[200] },
   });
   return sendJson(c, 200, json, { 'Cache-Control': 'no-store' });

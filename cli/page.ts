@@ -1,0 +1,149 @@
+// `forms page …`: a project's hosted page (C44): shown, changed (on or off, its languages, title,
+// introduction, thanks, colour and theme) and its logo set or removed, through the operations the
+// management API calls too (C32).
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { type Command, Option } from 'commander';
+import { PAGE_THEMES } from '../schema/tables.ts';
+import { type TextMap, textOptions } from '../src/fields/display.ts';
+import { PAGE_TEXTS, type PageInput } from '../src/ops/page.ts';
+import type { PageView, ProjectView } from '../src/ops/project-view.ts';
+import { type Context, UsageError } from './context.ts';
+import { collectText } from './field.ts';
+
+/** The type a logo's file says it is, by its extension; the operation checks its bytes agree. */
+const TYPE_OF: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+};
+
+type Texts = 'title' | 'intro' | 'thanks';
+const TEXTS = Object.keys(PAGE_TEXTS) as Texts[];
+
+const textsIn = (map: TextMap) =>
+  Object.keys(map).length === 0
+    ? '(none)'
+    : Object.entries(map)
+        .map(([tag, text]) => `${tag} ${JSON.stringify(text)}`)
+        .join(', ');
+
+function pageText(projectId: string, page: PageView): string {
+  const { logo } = page;
+  return [
+    `Hosted page of ${projectId}: ${page.enabled ? 'on' : `off (turn it on: forms page set ${projectId} --on)`}`,
+    `Languages: ${page.languages.join(', ')} (the first is its default)`,
+    `Title: ${textsIn(page.title)}`,
+    `Intro: ${textsIn(page.intro)}`,
+    `Thanks: ${textsIn(page.thanks)}`,
+    `Accent: ${page.accent}`,
+    `Theme: ${page.theme}`,
+    `Logo: ${logo === null ? '(none)' : `${logo.type}, ${logo.size} bytes, SHA-256 ${logo.sha256}`}`,
+  ].join('\n');
+}
+
+type SetOptions = Partial<Record<Texts, string[] | false>> & {
+  on?: boolean;
+  off?: boolean;
+  languages?: string;
+  accent?: string;
+  theme?: string;
+};
+
+/** What `page set`'s options change: each text map parsed as the API's JSON is (C44). */
+function changesOf(opts: SetOptions): PageInput {
+  const page: PageInput = {};
+  if (opts.on || opts.off) page.enabled = opts.on === true;
+  if (opts.languages !== undefined) page.languages = opts.languages.split(',').map((t) => t.trim());
+  for (const member of TEXTS) {
+    const value = opts[member];
+    if (value === false) page[member] = null;
+    else if (value !== undefined) page[member] = textOptions(value, PAGE_TEXTS[member]);
+  }
+  if (opts.accent !== undefined) page.accent = opts.accent;
+  if (opts.theme !== undefined) page.theme = opts.theme;
+  return page;
+}
+
+export function pageCommands(cli: Command, { withOps, print }: Context): void {
+  const show = (global: Parameters<Context['print']>[0], p: ProjectView) =>
+    print(global, { projectId: p.id, page: p.page }, () => pageText(p.id, p.page));
+  const page = cli
+    .command('page')
+    .description("a project's hosted page: on or off, its languages, texts, colours and logo (C44)");
+  page
+    .command('show <project>')
+    .description('whether it is on, its languages, title, intro, thanks, accent, theme and logo')
+    .action(
+      withOps(async (ops, global, projectId: string) => show(global, await ops.showProject(projectId))),
+    );
+
+  const set = page
+    .command('set <project>')
+    .description('change the settings given; the others stay')
+    .addOption(new Option('--on', 'serve the page').conflicts('off'))
+    .addOption(new Option('--off', 'serve it no more'))
+    .option('--languages <tags>', 'the languages it speaks, comma-separated, the first its default: en,de');
+  for (const member of TEXTS) {
+    set
+      .option(
+        `--${member} <lang=text>`,
+        `its ${member} in a language, e.g. en=Hello (repeatable)`,
+        collectText,
+      )
+      .option(`--no-${member}`, `no ${member}`);
+  }
+  set
+    .option('--accent <colour>', "its colour, '#rrggbb' (quoted: # begins a comment in the shell)")
+    .addOption(
+      new Option('--theme <theme>', 'light or dark, or auto: as the visitor’s system prefers').choices(
+        PAGE_THEMES,
+      ),
+    )
+    .action(
+      withOps(async (ops, global, projectId: string, opts: SetOptions) => {
+        const changes = changesOf(opts);
+        if (Object.keys(changes).length === 0) {
+          throw new UsageError(
+            'Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent or --theme',
+          );
+        }
+        show(global, await ops.updateProject(projectId, { page: changes }));
+      }),
+    );
+
+  page
+    .command('logo <project> [file]')
+    .description(
+      'set its logo from a PNG, JPEG, WebP or GIF file (at most 256 KiB; never SVG), or --remove it',
+    )
+    .option('--remove', 'remove the logo')
+    .action(
+      withOps(
+        async (ops, global, projectId: string, file: string | undefined, opts: { remove?: boolean }) => {
+          if ((file === undefined) === (opts.remove !== true)) {
+            throw new UsageError('Give the logo’s file, or --remove (not both)');
+          }
+          if (file === undefined) {
+            const p = await ops.removeLogo(projectId);
+            print(global, { projectId: p.id, logo: null }, () => `Removed the logo of ${p.id}.`);
+            return;
+          }
+          const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+            throw new UsageError(`Cannot read the logo '${file}': ${error.code ?? error.message}`);
+          });
+          const type = TYPE_OF[extname(file).toLowerCase()] ?? 'application/octet-stream';
+          const p = await ops.setLogo(projectId, new Uint8Array(bytes), type);
+          const { logo } = p.page;
+          print(global, { projectId: p.id, logo }, () =>
+            logo === null
+              ? ''
+              : `Set the logo of ${p.id}: ${logo.type}, ${logo.size} bytes, SHA-256 ${logo.sha256}.`,
+          );
+        },
+      ),
+    );
+}

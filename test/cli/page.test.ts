@@ -1,0 +1,231 @@
+// `forms page …` (C44): a project's hosted page shown and changed, and its logo set from a file and
+// removed, through the operations the management API calls; and `project move` (C41) carrying what
+// the fields show, the page and its logo, end to end against a temporary local database.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { logoKey } from '../../src/files/logo.ts';
+import { LOGOS, SVG } from '../logos.ts';
+import { toolOnTemp } from './helpers.ts';
+
+const tool = toolOnTemp('page');
+const { forms, json, expectRefused, newProject } = tool;
+
+type Page = {
+  enabled: boolean;
+  languages: string[];
+  title: Record<string, string>;
+  intro: Record<string, string>;
+  thanks: Record<string, string>;
+  accent: string;
+  theme: string;
+  logo: { type: string; size: number; sha256: string } | null;
+};
+
+/** A file in the database's folder. */
+function file(name: string, bytes: Uint8Array): string {
+  const path = join(tool.database.dir, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+const bucket = (place: string) => {
+  const b = tool.database.files?.(place);
+  if (b === undefined) throw new Error(`no bucket for ${place}`);
+  return b;
+};
+
+describe('forms page (C44)', () => {
+  it('show: off until turned on, in English; set changes what it is given and keeps the rest', async () => {
+    const p = await newProject();
+    const shown = await forms('page', 'show', p.projectId);
+    expect(shown.stdout).toBe(
+      [
+        `Hosted page of ${p.projectId}: off (turn it on: forms page set ${p.projectId} --on)`,
+        'Languages: en (the first is its default)',
+        'Title: (none)',
+        'Intro: (none)',
+        'Thanks: (none)',
+        'Accent: #1f5fbf',
+        'Theme: auto',
+        'Logo: (none)',
+        '',
+      ].join('\n'),
+    );
+    const set = await json<{ projectId: string; page: Page }>(
+      'page',
+      'set',
+      p.projectId,
+      '--languages',
+      'DE, en-gb',
+      '--title',
+      'de=Schreiben Sie uns',
+      '--title',
+      'en-GB=Write to us',
+      '--intro',
+      'de=Zeile eins\nZeile zwei',
+      '--thanks',
+      'de=Danke!',
+      '--accent',
+      '#AA0044',
+      '--theme',
+      'dark',
+    );
+    const after: Page = {
+      enabled: false,
+      languages: ['de', 'en-GB'],
+      title: { de: 'Schreiben Sie uns', 'en-GB': 'Write to us' },
+      intro: { de: 'Zeile eins\nZeile zwei' },
+      thanks: { de: 'Danke!' },
+      accent: '#aa0044',
+      theme: 'dark',
+      logo: null,
+    };
+    expect(set).toEqual({ projectId: p.projectId, page: after });
+    const on = await forms('page', 'set', p.projectId, '--on', '--no-thanks');
+    expect(on.stdout).toContain(`Hosted page of ${p.projectId}: on\n`);
+    expect(on.stdout).toContain(
+      'Title: de "Schreiben Sie uns", en-GB "Write to us"\nIntro: de "Zeile eins\\nZeile zwei"\n',
+    );
+    expect(on.stdout).toContain('Thanks: (none)\n');
+    expect(await json('page', 'show', p.projectId)).toEqual({
+      projectId: p.projectId,
+      page: { ...after, enabled: true, thanks: {} },
+    });
+    expect((await forms('project', 'show', p.projectId)).stdout).toContain(
+      `Hosted page: on, in de, en-GB (forms page show ${p.projectId})\n`,
+    );
+    // C32: each change in the audit log, as the API's.
+    const audit = await json<{ entries: { action: string; actor: string }[] }>('audit', p.projectId);
+    expect(audit.entries.slice(0, 2).map((e) => [e.action, e.actor])).toEqual([
+      ['page.update', 'tool'],
+      ['page.update', 'tool'],
+    ]);
+  });
+
+  it.each([
+    [['--languages', 'en,EN'], "forms: The language 'en' is given twice in the page's languages"],
+    [
+      ['--languages', 'en,British English'],
+      "forms: Invalid language tag 'British English' in the page's languages",
+    ],
+    [['--title', 'en=a\nb'], "forms: The page's title in 'en' holds U+000A: it is one line"],
+    [
+      ['--intro', `en=${'x'.repeat(2001)}`],
+      "forms: The page's intro in 'en' is 2001 characters: at most 2000",
+    ],
+    [['--title', 'Hello'], "forms: Give the page's title as <language>=<text>, e.g. en=Hello: not 'Hello'"],
+    [['--accent', 'red'], "forms: The page's accent is a colour as #rrggbb, e.g. #1f5fbf: not 'red'"],
+    [['--theme', 'sepia'], /Allowed choices are auto, light, dark/],
+    [['--on', '--off'], /cannot be used with option '--off'/],
+    [
+      [],
+      'forms: Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent or --theme',
+    ],
+  ])('set %j → exit 2, one line, nothing changed', async (options, message) => {
+    const p = await newProject();
+    await expectRefused(['page', 'set', p.projectId, ...options], message);
+  });
+
+  it('logo: set from a file (its type by its name, checked against its bytes), kept in the place’s bucket, removed', async () => {
+    const p = await newProject();
+    const png = file('logo.png', LOGOS['image/png']);
+    const set = await forms('page', 'logo', p.projectId, png);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(
+      new RegExp(
+        `^Set the logo of ${p.projectId}: image/png, ${LOGOS['image/png'].length} bytes, SHA-256 [0-9a-f]{64}\\.\\n$`,
+      ),
+    );
+    const stored = await bucket('default').get(logoKey(p.projectId));
+    expect(new Uint8Array((await stored?.arrayBuffer()) ?? new ArrayBuffer(0))).toEqual(LOGOS['image/png']);
+    const jpeg = await json<{ logo: { type: string } }>(
+      'page',
+      'logo',
+      p.projectId,
+      file('logo.JPG', LOGOS['image/jpeg']),
+    );
+    expect(jpeg.logo.type).toBe('image/jpeg');
+    expect((await forms('page', 'show', p.projectId)).stdout).toContain(
+      `Logo: image/jpeg, ${LOGOS['image/jpeg'].length} bytes, SHA-256 `,
+    );
+    await expectRefused(
+      ['page', 'logo', p.projectId, file('logo.svg', SVG)],
+      "forms: A logo is a PNG, JPEG, WebP or GIF image (image/png, image/jpeg, image/webp, image/gif), not 'image/svg+xml': an SVG image can carry script\n",
+    );
+    await expectRefused(
+      ['page', 'logo', p.projectId, file('fake.gif', LOGOS['image/png'])],
+      "forms: The logo's bytes are not a GIF image, as its type image/gif says: send the type its bytes are\n",
+    );
+    await expectRefused(
+      ['page', 'logo', p.projectId, file('big.png', new Uint8Array(300_000).fill(0x89, 0, 1))],
+      'forms: A logo is at most 262144 bytes (256 KiB): make it smaller, or save it at a lower quality\n',
+    );
+    await expectRefused(
+      ['page', 'logo', p.projectId, join(tool.database.dir, 'none.png')],
+      /Cannot read the logo/,
+    );
+    await expectRefused(
+      ['page', 'logo', p.projectId],
+      'forms: Give the logo’s file, or --remove (not both)\n',
+    );
+    expect(await json('page', 'logo', p.projectId, '--remove')).toEqual({
+      projectId: p.projectId,
+      logo: null,
+    });
+    expect(await bucket('default').head(logoKey(p.projectId))).toBeNull();
+    await expectRefused(
+      ['page', 'logo', p.projectId, '--remove'],
+      `forms: The page of project '${p.projectId}' has no logo\n`,
+    );
+  });
+});
+
+describe('project move (C41) carries what the fields show, the page and its logo (C44)', () => {
+  it('the project is the same in the place it moved to, and its logo is in that place’s bucket', async () => {
+    const p = await newProject();
+    await json(
+      'field',
+      'set',
+      p.projectId,
+      'name:string',
+      '--label',
+      'en=Your name',
+      '--help',
+      'de=Vor- und Nachname',
+    );
+    await json(
+      'page',
+      'set',
+      p.projectId,
+      '--on',
+      '--languages',
+      'de,en',
+      '--title',
+      'de=Kontakt',
+      '--theme',
+      'light',
+    );
+    await json('page', 'logo', p.projectId, file('move.webp', LOGOS['image/webp']));
+    const before = await json<Record<string, unknown>>('project', 'show', p.projectId);
+    const moved = await json<{ files: number; project: Record<string, unknown> }>(
+      'project',
+      'move',
+      p.projectId,
+      '--to',
+      'eu',
+    );
+    expect(moved.files).toBe(1);
+    expect(moved.project).toEqual({ ...before, place: 'eu' });
+    expect(await json('project', 'show', p.projectId)).toEqual({ ...before, place: 'eu' });
+    const there = await bucket('eu').get(logoKey(p.projectId));
+    expect(new Uint8Array((await there?.arrayBuffer()) ?? new ArrayBuffer(0))).toEqual(LOGOS['image/webp']);
+    // Its old copy is the place's sweep's to delete (the tool writes no bucket but its own logo's).
+    const queued = await tool.database.db.$client
+      .prepare('select prefix from file_deletions where prefix = ?')
+      .bind(`${p.projectId}/page/`)
+      .all();
+    expect(queued.results).toEqual([{ prefix: `${p.projectId}/page/` }]);
+    expect(readFileSync(join(tool.database.dir, 'move.webp'))).toEqual(Buffer.from(LOGOS['image/webp']));
+  });
+});
