@@ -134,6 +134,18 @@ const SETTINGS = {
     default: undefined,
     expected: "the worker's address, https://… (no path)",
   }),
+  // C44: "false" turns every project's hosted page off in this deployment, whatever its owner set.
+  // Any other value than "true" or "false" turns them off too (with the warning): a switch that
+  // exists to turn pages off fails closed ("off", "no", "0" mean what they say).
+  HOSTED_PAGES: setting({
+    schema: v.pipe(
+      v.union([v.boolean(), v.picklist(['true', 'false'])]),
+      v.transform((x) => x === true || x === 'true'),
+    ),
+    default: true,
+    bound: () => false,
+    expected: '"true" or "false"',
+  }),
   // C38: for local development and tests only: replaces the scheme and host of every integration's
   // API (Google, Notion, Airtable, Telegram) with a local stand-in's, each keeping its real path.
   // Honoured only with ALLOW_LOCAL_WEBHOOKS; empty, each talks to its own service.

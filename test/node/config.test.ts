@@ -68,7 +68,36 @@ describe('the settings (src/config.ts)', () => {
       CONFIRMATIONS_PER_PROJECT_PER_DAY: 200,
       PUBLIC_URL: undefined,
       INTEGRATIONS_API_BASE: undefined,
+      HOSTED_PAGES: true,
     });
+  });
+
+  it('C44: HOSTED_PAGES is on unless "false" turns every hosted page off; anything else is one warning, and off', () => {
+    const read = (value: unknown) => {
+      const warnings: string[] = [];
+      const { HOSTED_PAGES } = parseConfig({ HOSTED_PAGES: value }, (line) => warnings.push(line));
+      return { on: HOSTED_PAGES, warnings: warnings.map((w) => JSON.parse(w) as Record<string, unknown>) };
+    };
+    expect(read(undefined)).toEqual({ on: true, warnings: [] });
+    expect(read('')).toEqual({ on: true, warnings: [] });
+    expect(read('true')).toEqual({ on: true, warnings: [] });
+    expect(read(true)).toEqual({ on: true, warnings: [] });
+    expect(read('false')).toEqual({ on: false, warnings: [] });
+    expect(read(false)).toEqual({ on: false, warnings: [] });
+    for (const typo of ['off', 'False', 'no', 0, 'yes']) {
+      expect(read(typo)).toEqual({
+        on: false,
+        warnings: [
+          {
+            level: 'warn',
+            event: 'setting-out-of-bounds',
+            setting: 'HOSTED_PAGES',
+            expected: '"true" or "false"',
+            using: false,
+          },
+        ],
+      });
+    }
   });
 
   it('a value out of bounds is one warning line naming the setting and the fallback used; never the value', () => {
@@ -102,6 +131,7 @@ describe('the settings (src/config.ts)', () => {
       CONFIRMATIONS_PER_PROJECT_PER_DAY: 200,
       PUBLIC_URL: undefined,
       INTEGRATIONS_API_BASE: undefined,
+      HOSTED_PAGES: true,
     });
     const lines = warnings.map((w) => JSON.parse(w) as { setting: string; using: unknown; level: string });
     expect(lines.map((l) => [l.setting, l.using])).toEqual([
