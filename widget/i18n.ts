@@ -4,9 +4,9 @@
 // filled by the client's own formatter, so that the widget and @edge-forms/client word alike.
 // Whatever cannot be worded (no catalogue, a code it does not know, a parameter its sentence needs
 // and the worker did not send) keeps the worker's English text.
-import { lacksParameter, localeOf, templateOf } from '../client/src/choose.ts';
-import { fill } from '../client/src/fill.ts';
+import { localeOf } from '../client/src/choose.ts';
 import { type Language, language } from '../client/src/messages.ts';
+import { word } from '../client/src/word.ts';
 
 /** One language's catalogue as served: code → template (client/src/catalogue/). */
 type Templates = Record<string, unknown>;
@@ -40,21 +40,6 @@ export function labelText(...texts: (string | null | undefined)[]): string | und
     if (clean) return clean;
   }
   return undefined;
-}
-
-/** The catalogue's sentence for a code, or undefined when it has none, or lacks a parameter it needs. */
-export function word(
-  templates: Templates | undefined,
-  code: string | undefined,
-  params: Params,
-  locale: string,
-  label?: string,
-): string | undefined {
-  if (templates == null || code === undefined) return undefined;
-  const template = templateOf(templates, code);
-  // C43: an issue without a parameter its sentence needs is better said by the worker's text.
-  if (template === undefined || lacksParameter(template, params)) return undefined;
-  return fill(template, params, locale, label);
 }
 
 const catalogues = new Map<string, Promise<Templates | undefined>>();

@@ -115,6 +115,9 @@ export function pagePath(
   tag: string,
   preflightId: string,
   parameters?: readonly unknown[],
+  // C44: a path that serves GET too (a form address, its hosted page) refuses fewer methods.
+  notAllowed: readonly string[] = NOT_ALLOWED,
+  refuse: (c: Context) => Response = sendMethodNotAllowed,
 ): void {
   const withParameters = parameters === undefined ? {} : { parameters: [...parameters] };
   app.options(
@@ -125,13 +128,13 @@ export function pagePath(
     preflight,
   );
   app.on(
-    NOT_ALLOWED,
+    [...notAllowed],
     path,
     describeRoute({ tags: [tag], ...withParameters } as DescribeRouteOptions),
     notAllowedOperation,
-    sendMethodNotAllowed,
+    refuse,
   );
-  app.all(path, sendMethodNotAllowed);
+  app.all(path, refuse);
 }
 
 const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -27,6 +27,7 @@ const LAYERS = [
   'accept',
   'jobs',
   'ops',
+  'pages',
   'api',
 ];
 const layerOf = (part: string) => (part === '.' ? LAYERS.length : LAYERS.indexOf(part));

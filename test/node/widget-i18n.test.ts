@@ -3,7 +3,8 @@
 // text is kept), and the catalogue fetched once. The page itself is tested in Chromium (test/e2e/i18n.test.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LANGUAGES, MESSAGES, message } from '../../client/src/messages.ts';
-import { CATALOGUE_WAIT_MS, catalogue, labelText, pageLanguage, word } from '../../widget/i18n.ts';
+import { word } from '../../client/src/word.ts';
+import { CATALOGUE_WAIT_MS, catalogue, labelText, pageLanguage } from '../../widget/i18n.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();

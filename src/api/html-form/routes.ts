@@ -44,6 +44,7 @@ import { allowedRedirect } from '../../lib/urls.ts';
 import { FORM_ID, formCacheKey, type ResolvedProject, resolveForm } from '../../projects/cache.ts';
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
+import { fromPage, hostedPageRoutes } from './hosted.ts';
 import { errorPage, thankYouPage } from './pages.ts';
 
 export const FORM_PREFIX = '/f/';
@@ -193,13 +194,21 @@ async function handleForm(c: FormContext): Promise<Response> {
       progress.project === undefined ? undefined : allowedRedirect(controls.error, progress.project.origins);
     if (back !== undefined) return redirect(c, back);
     const messages = envelope.data.errors ?? [envelope.data.error?.message ?? envelope.data.message];
-    return htmlPage(c, status, errorPage(REASON_PHRASES[status], messages, referer), reply.headers);
+    const issues = envelope.data.issues;
+    const hosted = await fromPage(
+      c,
+      formId,
+      { sent: false, status, messages, ...(issues === undefined ? {} : { issues }) },
+      reply.headers,
+    );
+    return hosted ?? htmlPage(c, status, errorPage(REASON_PHRASES[status], messages, referer), reply.headers);
   }
   if (json) return send(c, created(), replayed ? { [REPLAYED_HEADER]: 'true' } : {});
   const project = progress.project as ResolvedProject;
   const next =
     allowedRedirect(controls.next, project.origins) ?? allowedRedirect(project.thankYouUrl, project.origins);
-  return next === undefined ? htmlPage(c, 200, thankYouPage(referer)) : redirect(c, next);
+  if (next !== undefined) return redirect(c, next);
+  return (await fromPage(c, formId, { sent: true })) ?? htmlPage(c, 200, thankYouPage(referer));
 }
 
 /** C29: the form endpoint's refusals (as pages, or this envelope with Accept: application/json). */
@@ -286,8 +295,23 @@ const formOperation = describeRoute(() => ({
   },
 }));
 
+/** C16: a form address takes GET (its page) and POST: any other method is 405, naming both. */
+function refuseMethod(c: Context): Response {
+  const reply = replies.methodNotAllowed(c.req.method);
+  return send(c, reply.toEnvelope(), { ...reply.headers, Allow: 'GET, POST, OPTIONS' });
+}
+
 export function formRoutes(app: HonoBase<AppEnv>): void {
   app.post(FORM_PATH, formOperation, handleForm);
+  hostedPageRoutes(app, FORM_PATH, formIdParameter, FORM_TAG);
   // C16: as the submit path, its other methods are 405.
-  pagePath(app, FORM_PATH, FORM_TAG, 'formPreflight', [formIdParameter]);
+  pagePath(
+    app,
+    FORM_PATH,
+    FORM_TAG,
+    'formPreflight',
+    [formIdParameter],
+    ['PUT', 'PATCH', 'DELETE'],
+    refuseMethod,
+  );
 }

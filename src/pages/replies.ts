@@ -1,0 +1,106 @@
+// C44: the answer to a form posted from its hosted page with scripts off: the thank-you page (the
+// owner's thanks) or the page of what to fix, in the page's look and the language it was shown
+// in (its `?lang=`, else the visitor's Accept-Language among the page's), each field's problem
+// worded from the widget's catalogue of that language and named by its label there (C43). Read
+// after the submission is stored or refused: the one query it costs is never the accepted path's.
+import type { Context } from 'hono';
+import { word } from '../../client/src/word.ts';
+import { escapeHtml } from '../fields/form-html.ts';
+import type { AppEnv } from '../http/env.ts';
+import { requestIdOf } from '../http/request-id.ts';
+import type { FieldIssue } from '../lib/codes.ts';
+import { projectView } from '../ops/project-view.ts';
+import { placeOfForm } from '../projects/cache.ts';
+import { database } from '../store/db.ts';
+import { projectIdOfForm } from '../store/pages.ts';
+import { placeNamed } from '../store/places.ts';
+import { projectDetails } from '../store/projects.ts';
+import { chooseLanguage, textIn } from './language.ts';
+import { shell } from './render.ts';
+import { wordsOf } from './words.ts';
+
+export type Outcome =
+  | { sent: true }
+  | { sent: false; status: number; messages: readonly string[]; issues?: readonly FieldIssue[] };
+
+/** The `?lang=` of the hosted page a post came from, or undefined when it came from elsewhere. */
+export function fromHostedPage(c: Context<AppEnv>, formId: string): { lang?: string } | undefined {
+  const referer = c.req.header('Referer');
+  if (referer === undefined) return undefined;
+  try {
+    const url = new URL(referer);
+    const own = new URL(c.req.url);
+    if (url.origin !== own.origin || url.pathname !== `/f/${formId}`) return undefined;
+    const lang = url.searchParams.get('lang');
+    return lang === null ? {} : { lang };
+  } catch {
+    return undefined;
+  }
+}
+
+type Templates = Record<string, unknown>;
+
+/** The widget's catalogue of a language, from the worker's own assets; undefined without one. */
+async function catalogue(c: Context<AppEnv>, lang: string): Promise<Templates | undefined> {
+  const assets = (c.env as { ASSETS?: { fetch(r: Request): Promise<Response> } }).ASSETS;
+  const primary = lang.split('-')[0] ?? lang;
+  try {
+    const res = await assets?.fetch(new Request(`https://assets.invalid/widget/i18n/${primary}.json`));
+    return res?.ok ? ((await res.json()) as Templates) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** C44: the page of an outcome in the hosted page's look, or undefined when its page is off or gone. */
+export async function hostedReply(
+  c: Context<AppEnv>,
+  formId: string,
+  asked: { lang?: string },
+  outcome: Outcome,
+  headers: Record<string, string> = {},
+): Promise<Response | undefined> {
+  const place = placeNamed(c.env, placeOfForm(formId));
+  if (place === undefined) return undefined;
+  const db = database(place.d1);
+  const projectId = await projectIdOfForm(db, formId);
+  const details = projectId === undefined ? undefined : await projectDetails(db, projectId);
+  if (details === undefined || !details.pageEnabled) return undefined;
+  const view = projectView(details, place.name);
+  const { languages } = view.page;
+  const lang = chooseLanguage(languages, asked.lang, c.req.header('Accept-Language'));
+  const fallback = languages[0] ?? lang;
+  const words = wordsOf(lang);
+  const back = `<p><a href="${escapeHtml(`/f/${formId}?lang=${encodeURIComponent(lang)}`)}">${escapeHtml(words.back)}</a></p>`;
+  let heading: string;
+  let body: string;
+  if (outcome.sent) {
+    heading = words.thankYou;
+    const thanks = textIn(view.page.thanks, lang, fallback) ?? words.thanks;
+    body = `<h1>${escapeHtml(heading)}</h1><p data-state="success">${escapeHtml(thanks)}</p>${back}`;
+  } else {
+    heading = words.checkForm;
+    const templates = await catalogue(c, lang);
+    const labelOf = (name: string) =>
+      textIn(view.fields.find((f) => f.name === name)?.label, lang, fallback) ?? name;
+    const items = outcome.messages.map((text, i) => {
+      const issue = outcome.issues?.[i];
+      const said = issue && word(templates, issue.code, issue.params, lang, labelOf(issue.field));
+      return `<li>${escapeHtml(said || text)}</li>`;
+    });
+    body = `<h1>${escapeHtml(heading)}</h1><p>${escapeHtml(words.notSent)}</p><ul data-state="error">${items.join('')}</ul>${back}`;
+  }
+  const page = await shell({ lang, heading, accent: view.page.accent, theme: view.page.theme, body });
+  return new Response(page.html, {
+    status: outcome.sent ? 200 : outcome.status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': page.csp,
+      'Content-Language': lang,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      'X-Request-Id': requestIdOf(c),
+      ...headers,
+    },
+  });
+}

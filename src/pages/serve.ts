@@ -1,0 +1,144 @@
+// C44: `GET /f/<form-id>`: the project's hosted form page, when its owner has turned it on and the
+// operator has not turned hosted pages off (HOSTED_PAGES); `GET /f/<form-id>/logo`, its logo. A
+// page that is off, of a project moving or gone, or at an address that names no form, is a plain
+// 404 page. Served from the edge cache when it holds the page (no query); otherwise read in one
+// D1 batch, rendered and kept. Loaded on the first such request only: a form post never evaluates
+// any of it (docs/layout.md, the lazy boundary).
+import type { Context } from 'hono';
+import { html } from 'hono/html';
+import { clientAddress, countFailedAuthentication, mayLookUpKeys } from '../auth/rate-limit.ts';
+import { config } from '../config.ts';
+import { logoKey } from '../files/logo.ts';
+import type { AppEnv } from '../http/env.ts';
+import { PAGE_HEADERS, page } from '../http/page.ts';
+import { requestIdOf } from '../http/request-id.ts';
+import { projectView } from '../ops/project-view.ts';
+import { FORM_ID, placeOfForm } from '../projects/cache.ts';
+import { database } from '../store/db.ts';
+import { projectIdOfForm } from '../store/pages.ts';
+import { placeNamed } from '../store/places.ts';
+import { projectDetails } from '../store/projects.ts';
+import { cachedLanguages, cachedPage, keepPage } from './cache.ts';
+import { chooseLanguage, textIn } from './language.ts';
+import { renderPage } from './render.ts';
+
+type PageContext = Context<AppEnv>;
+
+const withRequestId = (c: PageContext, response: Response, extra: Record<string, string> = {}) => {
+  const headers = new Headers(response.headers);
+  headers.set('X-Request-Id', requestIdOf(c));
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
+};
+
+/** C44: the one answer of a page that is not there, whatever the reason: off, moving, gone, never. */
+function notFoundPage(c: PageContext): Response {
+  const body = page('Not found', html`<h1>Not found</h1><p>There is no form at this address.</p>`);
+  return new Response(body, { status: 404, headers: { ...PAGE_HEADERS, 'X-Request-Id': requestIdOf(c) } });
+}
+
+/** The project of a form address with its page on, as the page shows it; undefined when it has none. */
+async function pageProject(c: PageContext, formId: string) {
+  if (!FORM_ID.test(formId)) return undefined;
+  const place = placeNamed(c.env, placeOfForm(formId));
+  if (place === undefined) return undefined;
+  // C21: as a form post's look-up: an address over its limit of failures costs no query.
+  if (!mayLookUpKeys(clientAddress(c))) return undefined;
+  const db = database(place.d1);
+  const projectId = await projectIdOfForm(db, formId);
+  const details = projectId === undefined ? undefined : await projectDetails(db, projectId);
+  if (details === undefined) {
+    await countFailedAuthentication(c, c.env);
+    return undefined;
+  }
+  // C41: a project being moved answers nowhere until it has arrived.
+  if (details.movingSince !== null || !details.pageEnabled) return undefined;
+  return { view: projectView(details, place.name), place };
+}
+
+export async function servePage(c: PageContext): Promise<Response> {
+  const settings = config(c.env);
+  if (!settings.HOSTED_PAGES) return notFoundPage(c);
+  const formId = c.req.param('formId') ?? '';
+  const origin = new URL(c.req.url).origin;
+  const asked = c.req.query('lang');
+  const acceptLanguage = c.req.header('Accept-Language');
+  const languages = await cachedLanguages(origin, formId);
+  if (languages !== undefined) {
+    const hit = await cachedPage(origin, formId, chooseLanguage(languages, asked, acceptLanguage));
+    if (hit !== undefined) return withRequestId(c, hit, { 'X-Cache': 'hit' });
+  }
+  const found = await pageProject(c, formId);
+  if (found === undefined) return notFoundPage(c);
+  const { view } = found;
+  const pageSettings = view.page;
+  const lang = chooseLanguage(pageSettings.languages, asked, acceptLanguage);
+  const fallback = pageSettings.languages[0] ?? lang;
+  const say = (map: Record<string, string> | null | undefined) => textIn(map, lang, fallback);
+  const rendered = await renderPage({
+    origin,
+    formId,
+    projectName: view.name,
+    lang,
+    languages: pageSettings.languages,
+    title: say(pageSettings.title),
+    intro: say(pageSettings.intro),
+    thanks: say(pageSettings.thanks),
+    accent: pageSettings.accent,
+    theme: pageSettings.theme,
+    logo: pageSettings.logo === null ? undefined : pageSettings.logo.sha256.slice(0, 12),
+    honeypot: view.honeypot,
+    fields: view.fields.map((field) => {
+      const shown: { label?: string; help?: string; placeholder?: string } = {};
+      for (const member of ['label', 'help', 'placeholder'] as const) {
+        const text = say(field[member]);
+        if (text !== undefined) shown[member] = text;
+      }
+      return { field, shown };
+    }),
+  });
+  const seconds = settings.CONFIG_CACHE_SECONDS;
+  const response = new Response(rendered.html, {
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': rendered.csp,
+      'Content-Language': lang,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'same-origin',
+      'Cache-Control': `public, max-age=${seconds}`,
+      Vary: 'Accept-Language',
+    },
+  });
+  const kept = keepPage(
+    origin,
+    { formId, projectId: view.id, lang, languages: pageSettings.languages },
+    response.clone(),
+    seconds,
+  ).catch(() => {});
+  try {
+    c.executionCtx.waitUntil(kept);
+  } catch {
+    await kept;
+  }
+  return withRequestId(c, response, { 'X-Cache': 'miss' });
+}
+
+/** C44: the page's logo, from the bucket of the project's place; 404 as the page when there is none. */
+export async function serveLogo(c: PageContext): Promise<Response> {
+  if (!config(c.env).HOSTED_PAGES) return notFoundPage(c);
+  const found = await pageProject(c, c.req.param('formId') ?? '');
+  const logo = found?.view.page.logo;
+  const object = found && logo ? await found.place.files?.get(logoKey(found.view.id)) : undefined;
+  if (!object || !logo) return notFoundPage(c);
+  return new Response(object.body, {
+    headers: {
+      'Content-Type': logo.type,
+      'Content-Length': String(logo.size),
+      'Content-Security-Policy': "default-src 'none'",
+      'X-Content-Type-Options': 'nosniff',
+      // Its address changes with its bytes (`?v=` of its hash): kept a day.
+      'Cache-Control': 'public, max-age=86400',
+      'X-Request-Id': requestIdOf(c),
+    },
+  });
+}

@@ -1,0 +1,160 @@
+// C44: the hosted page's own words (its button, its notes, its footer, its thank-you and error
+// pages), in the languages the widget's and the client's messages speak (C43); another language
+// gets English's. A project's own texts (its title, its labels) are the owner's, in the owner's
+// languages. No word of the page's own asks for a password or a card number.
+
+export type Words = {
+  send: string;
+  sending: string;
+  /** The key to the `*` beside a required field's label. */
+  required: string;
+  choose: string;
+  /** The thanks when the owner wrote none. */
+  thanks: string;
+  thankYou: string;
+  notSent: string;
+  checkForm: string;
+  back: string;
+  /** Whose form it is: `{name}` the project's, `{host}` the deployment's. */
+  formOf: string;
+  noSecrets: string;
+  language: string;
+};
+
+const WORDS: Record<string, Words> = {
+  en: {
+    send: 'Send',
+    sending: 'Sending…',
+    required: '* required',
+    choose: 'Choose…',
+    thanks: 'Thank you! Your form was sent.',
+    thankYou: 'Thank you',
+    notSent: 'The form was not sent:',
+    checkForm: 'Please check the form',
+    back: 'Back to the form',
+    formOf: 'A form of {name}, hosted by {host}.',
+    noSecrets: 'Never enter a password or a card number in this form.',
+    language: 'Language',
+  },
+  de: {
+    send: 'Senden',
+    sending: 'Wird gesendet…',
+    required: '* Pflichtfeld',
+    choose: 'Bitte wählen…',
+    thanks: 'Danke! Ihr Formular wurde gesendet.',
+    thankYou: 'Danke',
+    notSent: 'Das Formular wurde nicht gesendet:',
+    checkForm: 'Bitte prüfen Sie das Formular',
+    back: 'Zurück zum Formular',
+    formOf: 'Ein Formular von {name}, bereitgestellt von {host}.',
+    noSecrets: 'Geben Sie in dieses Formular nie ein Passwort oder eine Kartennummer ein.',
+    language: 'Sprache',
+  },
+  fr: {
+    send: 'Envoyer',
+    sending: 'Envoi…',
+    required: '* obligatoire',
+    choose: 'Choisir…',
+    thanks: 'Merci ! Votre formulaire a été envoyé.',
+    thankYou: 'Merci',
+    notSent: 'Le formulaire n’a pas été envoyé :',
+    checkForm: 'Veuillez vérifier le formulaire',
+    back: 'Retour au formulaire',
+    formOf: 'Un formulaire de {name}, hébergé par {host}.',
+    noSecrets: 'N’entrez jamais de mot de passe ni de numéro de carte dans ce formulaire.',
+    language: 'Langue',
+  },
+  es: {
+    send: 'Enviar',
+    sending: 'Enviando…',
+    required: '* obligatorio',
+    choose: 'Elegir…',
+    thanks: '¡Gracias! Su formulario se ha enviado.',
+    thankYou: 'Gracias',
+    notSent: 'El formulario no se ha enviado:',
+    checkForm: 'Revise el formulario',
+    back: 'Volver al formulario',
+    formOf: 'Un formulario de {name}, alojado en {host}.',
+    noSecrets: 'No introduzca nunca una contraseña ni un número de tarjeta en este formulario.',
+    language: 'Idioma',
+  },
+  it: {
+    send: 'Invia',
+    sending: 'Invio…',
+    required: '* obbligatorio',
+    choose: 'Scegli…',
+    thanks: 'Grazie! Il modulo è stato inviato.',
+    thankYou: 'Grazie',
+    notSent: 'Il modulo non è stato inviato:',
+    checkForm: 'Controlla il modulo',
+    back: 'Torna al modulo',
+    formOf: 'Un modulo di {name}, ospitato da {host}.',
+    noSecrets: 'Non inserire mai una password o un numero di carta in questo modulo.',
+    language: 'Lingua',
+  },
+  nl: {
+    send: 'Versturen',
+    sending: 'Wordt verstuurd…',
+    required: '* verplicht',
+    choose: 'Kies…',
+    thanks: 'Bedankt! Uw formulier is verstuurd.',
+    thankYou: 'Bedankt',
+    notSent: 'Het formulier is niet verstuurd:',
+    checkForm: 'Controleer het formulier',
+    back: 'Terug naar het formulier',
+    formOf: 'Een formulier van {name}, gehost door {host}.',
+    noSecrets: 'Vul in dit formulier nooit een wachtwoord of kaartnummer in.',
+    language: 'Taal',
+  },
+  pl: {
+    send: 'Wyślij',
+    sending: 'Wysyłanie…',
+    required: '* wymagane',
+    choose: 'Wybierz…',
+    thanks: 'Dziękujemy! Formularz został wysłany.',
+    thankYou: 'Dziękujemy',
+    notSent: 'Formularz nie został wysłany:',
+    checkForm: 'Sprawdź formularz',
+    back: 'Wróć do formularza',
+    formOf: 'Formularz {name}, udostępniany przez {host}.',
+    noSecrets: 'Nigdy nie wpisuj w tym formularzu hasła ani numeru karty.',
+    language: 'Język',
+  },
+  pt: {
+    send: 'Enviar',
+    sending: 'A enviar…',
+    required: '* obrigatório',
+    choose: 'Escolher…',
+    thanks: 'Obrigado! O seu formulário foi enviado.',
+    thankYou: 'Obrigado',
+    notSent: 'O formulário não foi enviado:',
+    checkForm: 'Verifique o formulário',
+    back: 'Voltar ao formulário',
+    formOf: 'Um formulário de {name}, alojado por {host}.',
+    noSecrets: 'Nunca introduza uma palavra-passe ou um número de cartão neste formulário.',
+    language: 'Idioma',
+  },
+  ja: {
+    send: '送信',
+    sending: '送信中…',
+    required: '* 必須',
+    choose: '選択してください',
+    thanks: 'ありがとうございます。フォームを送信しました。',
+    thankYou: 'ありがとうございます',
+    notSent: 'フォームは送信されませんでした:',
+    checkForm: 'フォームを確認してください',
+    back: 'フォームに戻る',
+    formOf: '{name} のフォーム（{host} が提供）。',
+    noSecrets: 'このフォームにパスワードやカード番号を入力しないでください。',
+    language: '言語',
+  },
+};
+
+/** The page's words for a language tag (`de-AT` speaks `de`'s; one it lacks, English's). */
+export function wordsOf(tag: string): Words {
+  return WORDS[tag.toLowerCase().split('-')[0] ?? 'en'] ?? (WORDS.en as Words);
+}
+
+/** `{name}` and `{host}` of a sentence, filled. */
+export const filled = (text: string, values: Record<string, string>) =>
+  text.replace(/\{(\w+)\}/g, (all, key: string) => values[key] ?? all);

@@ -1,0 +1,213 @@
+// C44: the hosted form page at `GET /f/<form-id>`: off until its owner turns it on; in the
+// visitor's language (`?lang=`, else Accept-Language among the page's, else its first); a strict
+// Content-Security-Policy whose one inline style is named by its hash; whose form it is in its
+// footer; the edge cache, purged by a change to the project; and a plain 404 page for a page off,
+// a project moving or gone, an address of no form, or a deployment without hosted pages.
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { projects } from '../schema/tables.ts';
+import { database } from '../src/store/db.ts';
+import { fetchWorker, fetchWorkerWith } from './helpers.ts';
+import { LOGOS } from './logos.ts';
+import { api, BASE, newProject, ok, operatorToken } from './manage/helpers.ts';
+
+const FIELDS = [
+  {
+    name: 'email',
+    type: 'string',
+    required: true,
+    rules: { format: 'email' },
+    label: { en: 'Your email', de: 'Ihre E-Mail-Adresse' },
+    help: { en: 'We answer here.', de: 'Wir antworten hierhin.' },
+  },
+  { name: 'message', type: 'string', placeholder: { en: 'Hello…', de: 'Hallo…' } },
+];
+
+const pageAt = (formId: string, headers: Record<string, string> = {}, query = '') =>
+  fetchWorker(new Request(`${BASE}/f/${formId}${query}`, { headers }));
+
+async function projectWithPage(page: Record<string, unknown> = {}) {
+  const made = await newProject(FIELDS);
+  await ok(
+    await api('PATCH', `/projects/${made.projectId}`, {
+      body: {
+        page: {
+          enabled: true,
+          languages: ['en', 'de'],
+          title: { en: 'Sign up', de: 'Anmeldung' },
+          intro: { en: 'Tell us.\n\nWe read everything.', de: 'Erzählen Sie.' },
+          ...page,
+        },
+      },
+    }),
+  );
+  return made;
+}
+
+describe('C44: a hosted form page', () => {
+  it('is a plain 404 page until its owner turns it on', async () => {
+    const { formId } = await newProject(FIELDS);
+    const res = await pageAt(formId);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toContain('<h1>Not found</h1>');
+  });
+
+  it('speaks the language Accept-Language asks for among its own, ?lang= first, else its first', async () => {
+    const { formId } = await projectWithPage();
+    const de = await pageAt(formId, { 'Accept-Language': 'fr;q=0.9, de-AT, en;q=0.5' });
+    expect(de.status).toBe(200);
+    expect(de.headers.get('Content-Language')).toBe('de');
+    const html = await de.text();
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('<title>Anmeldung</title>');
+    expect(html).toContain('<label for="f-email">Ihre E-Mail-Adresse</label>');
+    expect(html).toContain('aria-describedby="f-email-help"');
+    expect(html).toContain('<small id="f-email-help" class="help">Wir antworten hierhin.</small>');
+    expect(html).toContain('placeholder="Hallo…"');
+    expect(html).toContain('<button type="submit">Senden</button>');
+    // The switch to the other language, each named in itself.
+    expect(html).toContain('<a href="?lang=en" hreflang="en" lang="en">English</a>');
+    expect(html).toContain('aria-current="true">Deutsch</a>');
+    const en = await pageAt(formId, { 'Accept-Language': 'de' }, '?lang=en');
+    expect(en.headers.get('Content-Language')).toBe('en');
+    expect(await en.text()).toContain('<p>Tell us.</p><p>We read everything.</p>');
+    // A language the page does not speak, asked both ways: its first.
+    const other = await pageAt(formId, { 'Accept-Language': 'ja' }, '?lang=xx');
+    expect(other.headers.get('Content-Language')).toBe('en');
+  });
+
+  it('posts to its form address with scripts off, and to the same with the widget', async () => {
+    const { formId } = await projectWithPage();
+    const html = await (await pageAt(formId)).text();
+    const action = `${BASE}/f/${formId}`;
+    expect(html).toContain(
+      `<form method="post" action="${action}" enctype="multipart/form-data" novalidate data-endpoint="${action}" data-key=""`,
+    );
+    expect(html).toContain(`<script src="${BASE}/widget.js" defer></script>`);
+    const form = new FormData();
+    form.set('email', 'ada@example.com');
+    const sent = await fetchWorker(new Request(action, { method: 'POST', body: form }));
+    expect(sent.status).toBe(200);
+  });
+
+  it('answers a post from itself with scripts off in its look and language: what to fix, or its thanks', async () => {
+    const { formId } = await projectWithPage({ thanks: { de: 'Danke, wir melden uns.' } });
+    const post = (email: string) => {
+      const form = new FormData();
+      form.set('email', email);
+      return fetchWorker(
+        new Request(`${BASE}/f/${formId}`, {
+          method: 'POST',
+          body: form,
+          headers: { Referer: `${BASE}/f/${formId}?lang=de` },
+        }),
+      );
+    };
+    const refused = await post('ada@');
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('Content-Language')).toBe('de');
+    const page = await refused.text();
+    expect(page).toContain('<html lang="de">');
+    expect(page).toContain('Das Formular wurde nicht gesendet:');
+    expect(page).toContain('<li>„Ihre E-Mail-Adresse“ muss eine E-Mail-Adresse sein.</li>');
+    expect(page).toContain(`<a href="/f/${formId}?lang=de">Zurück zum Formular</a>`);
+    const sent = await post('ada@example.com');
+    expect(sent.status).toBe(200);
+    expect(await sent.text()).toContain('Danke, wir melden uns.');
+    // From another page, the plain pages, as before.
+    const form = new FormData();
+    form.set('email', 'ada@');
+    const elsewhere = await fetchWorker(new Request(`${BASE}/f/${formId}`, { method: 'POST', body: form }));
+    expect(await elsewhere.text()).toContain('Field &#39;email&#39; must be an email address');
+  });
+
+  it('has a strict policy: no inline script, its one style by its hash', async () => {
+    const { formId } = await projectWithPage({ accent: '#ffcc00', theme: 'dark' });
+    const res = await pageAt(formId);
+    const csp = res.headers.get('Content-Security-Policy') ?? '';
+    const html = await res.text();
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("form-action 'self'");
+    expect(csp).not.toContain('unsafe');
+    const style = /<style>(.*?)<\/style>/s.exec(html)?.[1] ?? '';
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(style)));
+    expect(csp).toContain(`style-src 'sha256-${btoa(String.fromCharCode(...digest))}'`);
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
+    // A light accent gets dark text on its button, a dark theme its colours.
+    expect(style).toContain('--a:#ffcc00;--on:#000');
+    expect(style).toContain('color-scheme:dark');
+  });
+
+  it('says whose form it is, asks for no password in its own words, and escapes what its owner wrote', async () => {
+    const { formId } = await projectWithPage({ title: { en: '<script>alert(1)</script>' } });
+    const html = await (await pageAt(formId, {}, '?lang=en')).text();
+    expect(html).toContain('A form of Inbox test, hosted by forms.test.');
+    expect(html).toContain('Never enter a password or a card number in this form.');
+    expect(html).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1>');
+    expect(html).not.toContain('type="password"');
+    expect(html).not.toMatch(/autocomplete="(?:current-password|new-password|cc-)/);
+  });
+
+  it('shows its logo from the project’s bucket, at an address that changes with its bytes', async () => {
+    const { formId, projectId } = await projectWithPage();
+    expect((await fetchWorker(new Request(`${BASE}/f/${formId}/logo`))).status).toBe(404);
+    const put = await fetchWorker(
+      new Request(`${BASE}/api/v1/projects/${projectId}/page/logo`, {
+        method: 'PUT',
+        body: LOGOS['image/png'],
+        headers: { Authorization: `Bearer ${operatorToken()}`, 'Content-Type': 'image/png' },
+      }),
+    );
+    expect(put.status).toBe(200);
+    const html = await (await pageAt(formId, {}, '?lang=en')).text();
+    expect(html).toMatch(new RegExp(`<img src="${BASE}/f/${formId}/logo\\?v=[0-9a-f]{12}" alt="Inbox test"`));
+    const logo = await fetchWorker(new Request(`${BASE}/f/${formId}/logo`));
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('Content-Type')).toBe('image/png');
+    expect(logo.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(new Uint8Array(await logo.arrayBuffer())).toEqual(LOGOS['image/png']);
+  });
+
+  it('is served from the edge cache, and a change to the project purges it', async () => {
+    const { formId, projectId } = await projectWithPage();
+    const first = await pageAt(formId, {}, '?lang=de');
+    expect(first.headers.get('X-Cache')).toBe('miss');
+    await first.text();
+    const second = await pageAt(formId, {}, '?lang=de');
+    expect(second.headers.get('X-Cache')).toBe('hit');
+    expect(await second.text()).toContain('<title>Anmeldung</title>');
+    await ok(
+      await api('PATCH', `/projects/${projectId}`, { body: { page: { title: { de: 'Neu: Anmeldung' } } } }),
+    );
+    const changed = await pageAt(formId, {}, '?lang=de');
+    expect(changed.headers.get('X-Cache')).toBe('miss');
+    expect(await changed.text()).toContain('<title>Neu: Anmeldung</title>');
+    // Turned off, it is gone at once.
+    await ok(await api('PATCH', `/projects/${projectId}`, { body: { page: { enabled: false } } }));
+    expect((await pageAt(formId, {}, '?lang=de')).status).toBe(404);
+  });
+
+  it('is a plain 404 page for a project moving or deleted, an address of no form, or pages turned off', async () => {
+    const moving = await projectWithPage();
+    await database(env.DB)
+      .update(projects)
+      .set({ movingSince: new Date().toISOString() })
+      .where(eq(projects.id, moving.projectId));
+    expect((await pageAt(moving.formId)).status).toBe(404);
+    const deleted = await projectWithPage();
+    expect((await pageAt(deleted.formId)).status).toBe(200);
+    await ok(await api('DELETE', `/projects/${deleted.projectId}`));
+    expect((await pageAt(deleted.formId)).status).toBe(404);
+    expect((await pageAt('f_nosuchform0')).status).toBe(404);
+    const on = await projectWithPage();
+    const off = await fetchWorkerWith(
+      { ...env, HOSTED_PAGES: 'false' } as unknown as Env,
+      new Request(`${BASE}/f/${on.formId}?lang=en`),
+    );
+    expect(off.status).toBe(404);
+    expect(await off.text()).toContain('Not found');
+  });
+});
