@@ -1,9 +1,15 @@
 // A field's definition as a form (C28, C30): its name, type, whether it is required, and the rules
-// its type takes. The server checks it as the tool checks a field spec; its sentence is shown next
-// to the field it names.
+// its type takes; C44: what it shows (label, help, placeholder) in each of the project's languages.
+// The server checks it as the tool checks a field spec; its sentence is shown next to the field it
+// names. A field that looks like it asks for a secret is warned of (C44, dashboard/secrets-words.ts).
 import { useId } from 'preact/hooks';
 import { FORMATS, RULES_OF } from '../src/fields/catalogue.ts';
 import type { Field, FieldRules } from './embed.ts';
+import { type SecretKind, secretAskedBy } from './secrets-words.ts';
+
+/** C44: what a field shows, each a map of language tag → text. */
+const SHOWN = ['label', 'help', 'placeholder'] as const;
+type Shown = (typeof SHOWN)[number];
 
 export type Draft = {
   name: string;
@@ -11,6 +17,10 @@ export type Draft = {
   required: boolean;
   /** Each rule as typed: text, turned into JSON by `toField`. */
   rules: Partial<Record<keyof FieldRules, string>>;
+  /** C44: its label, help and placeholder as typed, by language (a blank one is none). */
+  shows: Record<Shown, Record<string, string>>;
+  /** What it showed when it was read: sent again (perhaps emptied) even when now blank. */
+  had: Shown[];
 };
 
 const HINTS: Record<keyof FieldRules, string> = {
@@ -25,14 +35,44 @@ const HINTS: Record<keyof FieldRules, string> = {
   accept: 'types, comma-separated: application/pdf, image/*',
 };
 
-export const emptyDraft = (): Draft => ({ name: '', type: 'string', required: false, rules: {} });
+export const emptyDraft = (): Draft => ({
+  name: '',
+  type: 'string',
+  required: false,
+  rules: {},
+  shows: { label: {}, help: {}, placeholder: {} },
+  had: [],
+});
 
 export function draftOf(f: Field): Draft {
   const rules: Draft['rules'] = {};
   for (const [k, v] of Object.entries(f.rules ?? {}) as [keyof FieldRules, unknown][]) {
     rules[k] = Array.isArray(v) ? v.join(', ') : String(v);
   }
-  return { name: f.name, type: f.type, required: f.required, rules };
+  return {
+    name: f.name,
+    type: f.type,
+    required: f.required,
+    rules,
+    shows: { label: { ...f.label }, help: { ...f.help }, placeholder: { ...f.placeholder } },
+    had: SHOWN.filter((member) => Object.keys(f[member] ?? {}).length > 0),
+  };
+}
+
+/**
+ * C44: what the field shows, as the API takes it: each text trimmed, a blank one left out. A member
+ * is sent when it has a text or had one (then `{}`, none): a PUT without it keeps what it had.
+ * Languages the editor does not show (not the page's) are sent as they were.
+ */
+function shownOf(d: Draft): Partial<Record<Shown, Record<string, string>>> {
+  const out: Partial<Record<Shown, Record<string, string>>> = {};
+  for (const member of SHOWN) {
+    const texts = Object.entries(d.shows[member])
+      .map(([lang, text]) => [lang, text.trim()] as const)
+      .filter(([, text]) => text !== '');
+    if (texts.length > 0 || d.had.includes(member)) out[member] = Object.fromEntries(texts);
+  }
+  return out;
 }
 
 /** The definition the API takes: numbers as numbers, lists as arrays, blanks left out. */
@@ -50,7 +90,96 @@ export function toField(d: Draft): Field {
     type: d.type,
     required: d.required,
     ...(Object.keys(rules).length ? { rules } : {}),
+    ...shownOf(d),
   };
+}
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+/** `German (de)`: a language tag with its name in English, the dashboard's language. */
+export function languageName(tag: string): string {
+  try {
+    const name = languageNames.of(tag);
+    return name === undefined || name === tag ? tag : `${name} (${tag})`;
+  } catch {
+    return tag;
+  }
+}
+
+const ASKING: Record<SecretKind, string> = {
+  password: 'a password',
+  'card number': 'a card number',
+  'card security code': "a card's security code",
+  IBAN: 'a bank account (an IBAN)',
+  PIN: 'a PIN',
+};
+
+/**
+ * C44: a warning beside a field whose name or label looks like it asks for a secret: a form
+ * anyone can be sent to that asks for one is what a phishing page looks like.
+ */
+export function SecretWarning({ field }: { field: { name: string; label?: Record<string, string> } }) {
+  const kind = secretAskedBy(field);
+  if (kind === undefined) return null;
+  return (
+    <p class="warning secret-warning">
+      <span aria-hidden="true">⚠ </span>
+      <strong>{field.name || 'This field'}</strong> looks like it asks for {ASKING[kind]}. A hosted page must
+      never ask for a password, a card number or its security code, an IBAN or a PIN: that is what phishing
+      pages ask for.
+    </p>
+  );
+}
+
+/** C44: the field's label, help and placeholder in each language, folded away until wanted. */
+function ShownEditor({
+  draft,
+  languages,
+  onChange,
+}: {
+  draft: Draft;
+  languages: readonly string[];
+  onChange: (shows: Draft['shows']) => void;
+}) {
+  const filled = languages.filter((lang) => SHOWN.some((m) => (draft.shows[m][lang] ?? '').trim() !== ''));
+  const set = (member: Shown, lang: string, text: string) =>
+    onChange({ ...draft.shows, [member]: { ...draft.shows[member], [lang]: text } });
+  const input = (member: Shown, lang: string) => ({
+    lang,
+    value: draft.shows[member][lang] ?? '',
+    onInput: (e: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) =>
+      set(member, lang, e.currentTarget.value),
+  });
+  return (
+    <details class="shows">
+      <summary>
+        What the field shows{' '}
+        <span class="muted">({filled.length ? filled.join(', ') : 'its name only'})</span>
+      </summary>
+      <p class="help">
+        On the hosted page, in the visitor's language; the JSON Schema and the TypeScript types take the first
+        language's. Left blank, the page shows the first language's, else another's, else the field's name.
+      </p>
+      {languages.map((lang) => (
+        <fieldset key={lang}>
+          <legend>{languageName(lang)}</legend>
+          <div class="grid">
+            <label>
+              Label
+              <input {...input('label', lang)} />
+            </label>
+            <label>
+              Placeholder
+              <input {...input('placeholder', lang)} />
+            </label>
+            <label>
+              Help
+              <textarea rows={2} {...input('help', lang)} />
+            </label>
+          </div>
+        </fieldset>
+      ))}
+    </details>
+  );
 }
 
 export function FieldEditor({
@@ -59,12 +188,15 @@ export function FieldEditor({
   error,
   nameLocked = false,
   onRemove,
+  languages = ['en'],
 }: {
   draft: Draft;
   onChange: (d: Draft) => void;
   error?: string | undefined;
   nameLocked?: boolean;
   onRemove?: (() => void) | undefined;
+  /** C44: the languages it shows its texts in: the page's (`en` for a project not made yet). */
+  languages?: readonly string[] | undefined;
 }) {
   const id = useId();
   const set = (patch: Partial<Draft>) => onChange({ ...draft, ...patch });
@@ -124,6 +256,8 @@ export function FieldEditor({
           ),
         )}
       </div>
+      <ShownEditor draft={draft} languages={languages} onChange={(shows) => set({ shows })} />
+      <SecretWarning field={{ name: draft.name, label: draft.shows.label }} />
       {error && (
         <p class="error" id={`${id}-error`} role="alert">
           {error}

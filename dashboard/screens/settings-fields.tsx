@@ -1,8 +1,9 @@
 // C33: a project's fields in its settings: each shown with its rules, changed or removed, and one
-// added, through the field editor (the same checks as the tool's field spec, C28).
+// added, through the field editor (the same checks as the tool's field spec, C28), which shows
+// their texts in the page's languages; C44: a field that looks like it asks for a secret is warned of.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
-import { type Draft, draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
+import { type Draft, draftOf, emptyDraft, FieldEditor, SecretWarning, toField } from '../fields.tsx';
 import type { Project } from '../server-types.ts';
 import { act, confirm, messageOf, Section, say } from '../ui.tsx';
 
@@ -44,7 +45,13 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
         {project.fields.map((f) =>
           editing?.name === f.name ? (
             <li key={f.name}>
-              <FieldEditor draft={editing} onChange={setEditing} error={error} nameLocked />
+              <FieldEditor
+                draft={editing}
+                onChange={setEditing}
+                error={error}
+                nameLocked
+                languages={project.page.languages}
+              />
               <div class="row">
                 <button type="button" class="primary" onClick={() => void save(editing, 'replace')}>
                   Save {f.name}
@@ -76,12 +83,18 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
                   Remove
                 </button>
               </span>
+              <SecretWarning field={f} />
             </li>
           ),
         )}
       </ul>
       {adding ? (
-        <AddField onSave={(d) => void save(d, 'add')} onCancel={() => setAdding(false)} error={error} />
+        <AddField
+          onSave={(d) => void save(d, 'add')}
+          onCancel={() => setAdding(false)}
+          error={error}
+          languages={project.page.languages}
+        />
       ) : (
         <button type="button" onClick={() => setAdding(true)}>
           Add a field
@@ -95,15 +108,17 @@ function AddField({
   onSave,
   onCancel,
   error,
+  languages,
 }: {
   onSave: (d: Draft) => void;
   onCancel: () => void;
   error?: string | undefined;
+  languages: readonly string[];
 }) {
   const [draft, setDraft] = useState(emptyDraft());
   return (
     <div>
-      <FieldEditor draft={draft} onChange={setDraft} error={error} />
+      <FieldEditor draft={draft} onChange={setDraft} error={error} languages={languages} />
       <div class="row">
         <button type="button" class="primary" onClick={() => onSave(draft)}>
           Add the field
