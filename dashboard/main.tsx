@@ -8,6 +8,7 @@ import { AuditScreen } from './screens/audit.tsx';
 import { DeliveriesScreen } from './screens/deliveries.tsx';
 import { EmbedScreen } from './screens/embed.tsx';
 import { InboxScreen } from './screens/inbox.tsx';
+import { PageScreen } from './screens/page.tsx';
 import { ProjectsScreen } from './screens/projects.tsx';
 import { jobOf, SettingsScreen } from './screens/settings.tsx';
 import { SignIn } from './screens/signin.tsx';
@@ -17,7 +18,7 @@ import './style.css';
 
 import { go, type Session, screenPath } from './session.ts';
 
-const TABS = ['inbox', 'deliveries', 'settings', 'embed', 'stats', 'audit'] as const;
+const TABS = ['inbox', 'deliveries', 'settings', 'embed', 'page', 'stats', 'audit'] as const;
 type Tab = (typeof TABS)[number];
 type Route = { projectId?: string; tab: Tab; item?: string };
 
@@ -46,6 +47,7 @@ const LABELS: Record<Tab, string> = {
   deliveries: 'Deliveries',
   settings: 'Settings',
   embed: 'Embed',
+  page: 'Page',
   stats: 'Stats',
   audit: 'Audit',
 };
@@ -85,6 +87,8 @@ function Screen({ session, route }: { session: Session; route: Route }) {
       return <SettingsScreen {...props} job={route.item} />;
     case 'embed':
       return <EmbedScreen {...props} />;
+    case 'page':
+      return <PageScreen {...props} />;
     case 'stats':
       return <StatsScreen {...props} />;
     case 'audit':

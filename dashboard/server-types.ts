@@ -8,14 +8,19 @@ import type { FileMetadata } from '../src/fields/file.ts';
 import type { listDeliveries } from '../src/ops/deliveries.ts';
 import type { SubmissionView } from '../src/ops/inbox.ts';
 import type { IntegrationView } from '../src/ops/integrations.ts';
+import type { PageInput } from '../src/ops/page.ts';
 import type { PlaceView } from '../src/ops/places.ts';
-import type { ProjectView } from '../src/ops/project-view.ts';
+import type { PageView, ProjectView } from '../src/ops/project-view.ts';
 import type { listProjects } from '../src/ops/projects.ts';
 import type { DayReport, ProjectStats } from '../src/ops/stats.ts';
 import type { WebhookView } from '../src/ops/targets.ts';
 import type { AuditEntry } from '../src/store/audit.ts';
 
 export type Project = ProjectView;
+/** C44: a project's hosted page, as the project's view shows it. */
+export type PageSettings = PageView;
+/** C44: the page's members to change (`PATCH /projects/:id {"page": …}`): each given replaces that member. */
+export type PageChanges = PageInput;
 /** A project as the list of projects shows it. */
 export type ProjectSummary = Awaited<ReturnType<typeof listProjects>>[number];
 /** C41: a place's database, as the operator sees it. */
