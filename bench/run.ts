@@ -19,6 +19,7 @@ import {
   seed,
   start,
 } from './harness.ts';
+import { measurePage, pageLine } from './page.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
@@ -83,6 +84,7 @@ for (const connections of CONNECTIONS) {
   }
 }
 
+const pageFigures = await measurePage(mf, url('service'), projectId);
 const db = await mf.getD1Database('DB');
 const stored = await db
   .prepare('select count(*) as n from submissions where project_id = ?')
@@ -97,6 +99,7 @@ const report = {
   startupRunsMs: startup.ms,
   startupCostMs: Object.fromEntries(costs.map(([name, ms]) => [name, Number(ms.toFixed(2))])),
   storedEqualsCreated: stored?.n === created,
+  page: pageFigures,
 };
 writeFileSync('bench/results.json', `${JSON.stringify(report, null, 2)}\n`);
 
@@ -124,6 +127,7 @@ const markdown = [
   `Startup (wrangler check startup, active CPU, ${STARTUP_RUNS} runs): median ${startupMs} ms, min ${Math.min(...startup.ms)}, max ${Math.max(...startup.ms)} (${startup.ms.join(', ')}).`,
   `Where it went (ms per run, from the profiles of an unminified build): ${costs.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join('; ')}.`,
   `Stored rows ${stored?.n} = 201 replies ${created}: ${report.storedEqualsCreated}.`,
+  pageLine(pageFigures),
 ].join('\n');
 console.log(`\n${markdown}\n`);
 rmSync(work, { recursive: true, force: true });

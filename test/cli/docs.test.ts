@@ -25,6 +25,7 @@ const DOCUMENTS = [
   'docs/spam.md',
   'docs/analytics.md',
   'docs/places.md',
+  'docs/pages.md',
   'docs/deploy.md',
   'docs/performance.md',
   'docs/testing.md',

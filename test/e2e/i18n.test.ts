@@ -1,15 +1,17 @@
 // C43: the widget words a failure in the page's language, in Chromium against `npm run dev`: the
 // form's closest `lang` chooses the catalogue (fetched once from the worker, beside widget.js), each
 // field's sentence names it by its visible label, and a page whose catalogue cannot be had shows
-// the worker's English texts as before.
+// the worker's English texts as before. C44: a hosted page in the language the browser asks for,
+// sent with scripts on and off, its errors in that language, axe-clean and whole at 320 px.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../client/src/messages.ts';
+import { devVar } from '../../scripts/dev-vars.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, madeProject, type Site, startSite } from './harness.ts';
+import { ARTIFACTS, madeProject, type Site, startSite, storedRows } from './harness.ts';
 
 const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 const FIELDS = ['name:string:required', 'email:string:format=email', 'age:integer:min=18'];
@@ -212,5 +214,104 @@ describe("C43: the widget words a failure in the page's language, in Chromium", 
     );
     expect(await errors()).toEqual([{ code: 'network_error' }]);
     await page.close();
+  });
+});
+
+/** C44: a project with a hosted page in English and German, made over the management API. */
+async function hostedProject(): Promise<{ projectId: string; formId: string }> {
+  const call = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${workerUrl}/api/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${devVar('ADMIN_TOKEN') ?? ''}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+    return ((await res.json()) as { data: Record<string, unknown> }).data;
+  };
+  const made = (await call('POST', '/projects', {
+    name: 'Sommerfest',
+    fields: [
+      { name: 'name', type: 'string', required: true, label: { en: 'Your name', de: 'Ihr Name' } },
+      {
+        name: 'email',
+        type: 'string',
+        required: true,
+        rules: { format: 'email' },
+        label: { en: 'Your email', de: 'Ihre E-Mail-Adresse' },
+        help: { en: 'For the confirmation.', de: 'Für die Bestätigung.' },
+      },
+      { name: 'guests', type: 'integer', rules: { min: 0, max: 4 }, label: { en: 'Guests', de: 'Gäste' } },
+    ],
+  })) as { projectId: string; formId: string };
+  await call('PATCH', `/projects/${made.projectId}`, {
+    page: {
+      enabled: true,
+      languages: ['en', 'de'],
+      title: { en: 'Summer party', de: 'Sommerfest' },
+      intro: { en: 'Sign up by Friday.', de: 'Anmeldung bis Freitag.' },
+      thanks: { en: 'See you there!', de: 'Bis bald!' },
+    },
+  });
+  return made;
+}
+
+describe('C44: a hosted page, in Chromium', () => {
+  it('in the language Accept-Language asks for: its errors beside its fields, then its thanks; axe-clean, 320 px', async () => {
+    const { projectId, formId } = await hostedProject();
+    if (!browser) throw new Error('no browser');
+    const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 320, height: 640 } });
+    const page = await context.newPage();
+    await page.goto(`${workerUrl}/f/${formId}`);
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(await page.locator('h1').textContent()).toBe('Sommerfest');
+    await page.waitForFunction("'EdgeForms' in window");
+    // Nothing wider than the screen: no sideways scrolling at 320 px.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    expect(await accessible(page)).toEqual([]);
+    await page.fill('#f-email', 'ada@');
+    await page.click('button[type=submit]');
+    await page.locator('[data-forms-error="email"]').waitFor();
+    expect(await note(page, 'email')).toBe('„Ihre E-Mail-Adresse“ muss eine E-Mail-Adresse sein.');
+    expect(await accessible(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'hosted-page-de-errors.png'), fullPage: true });
+    await page.fill('#f-name', 'Ada');
+    await page.fill('#f-email', 'ada@example.com');
+    await page.click('button[type=submit]');
+    await expect.poll(() => status(page)).toBe('Bis bald!');
+    expect((await storedRows(dir, projectId)).map((r) => r.data)).toEqual([
+      { name: 'Ada', email: 'ada@example.com' },
+    ]);
+    // The visitor may switch: the English page, by its link.
+    await page.getByRole('link', { name: 'English' }).click();
+    expect(await page.locator('h1').textContent()).toBe('Summer party');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: join(ARTIFACTS, 'hosted-page-en.png'), fullPage: true });
+    await context.close();
+  });
+
+  it('with scripts off: a plain post, answered in the page’s look and language, what to fix and then its thanks', async () => {
+    const { projectId, formId } = await hostedProject();
+    if (!browser) throw new Error('no browser');
+    const context = await browser.newContext({ locale: 'de-DE', javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${workerUrl}/f/${formId}`);
+    await page.fill('#f-name', 'Grace');
+    await page.fill('#f-email', 'grace@');
+    await page.click('button[type=submit]');
+    await page.getByText('Das Formular wurde nicht gesendet:').waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(await page.locator('li').allTextContents()).toEqual([
+      '„Ihre E-Mail-Adresse“ muss eine E-Mail-Adresse sein.',
+    ]);
+    await page.screenshot({ path: join(ARTIFACTS, 'hosted-page-de-no-script-error.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Zurück zum Formular' }).click();
+    await page.fill('#f-name', 'Grace');
+    await page.fill('#f-email', 'grace@example.com');
+    await page.click('button[type=submit]');
+    await page.getByText('Bis bald!').waitFor();
+    expect((await storedRows(dir, projectId)).map((r) => r.data)).toEqual([
+      { name: 'Grace', email: 'grace@example.com' },
+    ]);
+    await context.close();
   });
 });
