@@ -2,7 +2,8 @@
 // or a chat hook's URL shown once) and the confirmation email to the submitter.
 import { useState } from 'preact/hooks';
 import { api, loadChannels, projectPath } from '../api.ts';
-import type { Confirmation, Project, Webhook } from '../server-types.ts';
+import type { Confirmation, Webhook } from '../server-types.ts';
+import type { JobProps } from '../session.ts';
 import { act, Choice, confirm, Section, ShownOnce, useLoad } from '../ui.tsx';
 
 export function Webhooks({ projectId }: { projectId: string }) {
@@ -108,15 +109,7 @@ export function Webhooks({ projectId }: { projectId: string }) {
 }
 
 /** C35: the confirmation email to the person who submits the form. */
-export function ConfirmationSettings({
-  project,
-  operator,
-  reload,
-}: {
-  project: Project;
-  operator: boolean;
-  reload: () => void;
-}) {
+export function ConfirmationSettings({ project, operator, reload }: JobProps) {
   const emailFields = project.fields
     .filter((f) => f.type === 'string' && f.rules?.format === 'email')
     .map((f) => f.name);

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import type { Place, Project } from '../server-types.ts';
-import { go } from '../session.ts';
+import { go, type JobProps } from '../session.ts';
 import { act, Choice, confirm, Section, useLoad } from '../ui.tsx';
 
 function Move({ project, reload }: { project: Project; reload: () => void }) {
@@ -42,15 +42,7 @@ function Move({ project, reload }: { project: Project; reload: () => void }) {
   );
 }
 
-export function PlaceSettings({
-  project,
-  operator,
-  reload,
-}: {
-  project: Project;
-  operator: boolean;
-  reload: () => void;
-}) {
+export function PlaceSettings({ project, operator, reload }: JobProps) {
   const remove = async () => {
     const question = `Delete the project “${project.name}” with every submission and file? This cannot be undone.`;
     if (!(await confirm(question, 'Delete the project'))) return;

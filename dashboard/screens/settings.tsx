@@ -6,7 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { api, projectPath } from '../api.ts';
 import type { Project } from '../server-types.ts';
-import { type ScreenProps, screenPath } from '../session.ts';
+import { type JobProps, type ScreenProps, screenPath } from '../session.ts';
 import { useLoad } from '../ui.tsx';
 import { Behaviour } from './settings-behaviour.tsx';
 import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
@@ -40,17 +40,7 @@ export type Job = (typeof JOBS)[number]['job'];
 export const jobOf = (name: string | undefined): (typeof JOBS)[number] =>
   JOBS.find((j) => j.job === name) ?? JOBS[0];
 
-function JobScreen({
-  job,
-  project,
-  operator,
-  reload,
-}: {
-  job: Job;
-  project: Project;
-  operator: boolean;
-  reload: () => void;
-}): ComponentChildren {
+function JobScreen({ job, project, operator, reload }: JobProps & { job: Job }): ComponentChildren {
   switch (job) {
     case 'fields':
       return <Fields project={project} reload={reload} />;

@@ -6,7 +6,7 @@ import type { FieldDef } from '../fields/validation.ts';
 import type { Logo } from '../files/logo.ts';
 import type { SpamSettings } from '../spam/settings.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
-import { parseRules } from '../store/projects.ts';
+import { type PageColumn, parseRules } from '../store/projects.ts';
 import { codesOf, listOf } from '../store/spam.ts';
 import type { ProjectDetails } from './context.ts';
 
@@ -51,17 +51,7 @@ export type PageView = {
   logo: Logo | null;
 };
 
-type PageColumns = Pick<
-  ProjectDetails,
-  | 'pageEnabled'
-  | 'pageLanguages'
-  | 'pageTitle'
-  | 'pageIntro'
-  | 'pageThanks'
-  | 'pageAccent'
-  | 'pageTheme'
-  | 'pageLogo'
->;
+type PageColumns = Pick<ProjectDetails, PageColumn>;
 
 /** C44: the project's default language: its hosted page's first (`en` unless its owner said). */
 export const defaultLanguage = (p: Pick<ProjectDetails, 'pageLanguages'>): string =>

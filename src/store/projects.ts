@@ -36,6 +36,17 @@ export type ProjectSpec = {
   turnstileSecret?: string | null;
 };
 
+/** C44: the columns of a project's hosted page, one per setting. */
+export type PageColumn =
+  | 'pageEnabled'
+  | 'pageLanguages'
+  | 'pageTitle'
+  | 'pageIntro'
+  | 'pageThanks'
+  | 'pageAccent'
+  | 'pageTheme'
+  | 'pageLogo';
+
 export type ProjectSettings = Partial<
   Pick<
     Project,
@@ -56,14 +67,7 @@ export type ProjectSettings = Partial<
     | 'spamSharing'
     | 'spamAllow'
     | 'spamBlock'
-    | 'pageEnabled'
-    | 'pageLanguages'
-    | 'pageTitle'
-    | 'pageIntro'
-    | 'pageThanks'
-    | 'pageAccent'
-    | 'pageTheme'
-    | 'pageLogo'
+    | PageColumn
   >
 >;
 

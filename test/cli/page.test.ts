@@ -5,22 +5,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { logoKey } from '../../src/files/logo.ts';
+import type { PageView as Page } from '../../src/ops/project-view.ts';
 import { LOGOS, SVG } from '../logos.ts';
+import { GERMAN_PAGE } from '../page-fixtures.ts';
 import { toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('page');
 const { forms, json, expectRefused, newProject } = tool;
-
-type Page = {
-  enabled: boolean;
-  languages: string[];
-  title: Record<string, string>;
-  intro: Record<string, string>;
-  thanks: Record<string, string>;
-  accent: string;
-  theme: string;
-  logo: { type: string; size: number; sha256: string } | null;
-};
 
 /** A file in the database's folder. */
 function file(name: string, bytes: Uint8Array): string {
@@ -71,16 +62,7 @@ describe('forms page (C44)', () => {
       '--theme',
       'dark',
     );
-    const after: Page = {
-      enabled: false,
-      languages: ['de', 'en-GB'],
-      title: { de: 'Schreiben Sie uns', 'en-GB': 'Write to us' },
-      intro: { de: 'Zeile eins\nZeile zwei' },
-      thanks: { de: 'Danke!' },
-      accent: '#aa0044',
-      theme: 'dark',
-      logo: null,
-    };
+    const after = GERMAN_PAGE;
     expect(set).toEqual({ projectId: p.projectId, page: after });
     const on = await forms('page', 'set', p.projectId, '--on', '--no-thanks');
     expect(on.stdout).toContain(`Hosted page of ${p.projectId}: on\n`);

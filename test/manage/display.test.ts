@@ -5,20 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { generateModule } from '../../src/fields/generate.ts';
 import { parseFieldSpec } from '../../src/fields/spec.ts';
+import type { PageView as Page } from '../../src/ops/project-view.ts';
 import { submit } from '../helpers.ts';
+import { DEFAULT_PAGE } from '../page-fixtures.ts';
 import { api, newProject, ok, problem } from './helpers.ts';
 
 type Field = { name: string; label?: Record<string, string>; help?: Record<string, string> };
-type Page = {
-  enabled: boolean;
-  languages: string[];
-  title: Record<string, string>;
-  intro: Record<string, string>;
-  thanks: Record<string, string>;
-  accent: string;
-  theme: string;
-  logo: { type: string; size: number; sha256: string } | null;
-};
 type Project = { id: string; fields: (Field & Record<string, unknown>)[]; page: Page };
 type Entry = { actor: string; action: string; detail: Record<string, unknown> | null };
 
@@ -26,17 +18,6 @@ const auditOf = async (projectId: string) =>
   (await ok<{ entries: Entry[] }>(await api('GET', `/projects/${projectId}/audit`))).entries;
 const show = async (projectId: string) =>
   (await ok<{ project: Project }>(await api('GET', `/projects/${projectId}`))).project;
-
-const DEFAULT_PAGE: Page = {
-  enabled: false,
-  languages: ['en'],
-  title: {},
-  intro: {},
-  thanks: {},
-  accent: '#1f5fbf',
-  theme: 'auto',
-  logo: null,
-};
 
 describe('C44: what a field shows, over the management API', () => {
   it('POST /projects takes label, help and placeholder per field, tags canonical; every view returns them', async () => {

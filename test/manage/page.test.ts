@@ -8,21 +8,13 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fileDeletions } from '../../schema/tables.ts';
 import { logoKey, MAX_LOGO_BYTES } from '../../src/files/logo.ts';
+import type { PageView as Page } from '../../src/ops/project-view.ts';
 import { database } from '../../src/store/db.ts';
 import { fetchWorker } from '../helpers.ts';
 import { LOGOS, SVG } from '../logos.ts';
+import { DEFAULT_PAGE, GERMAN_PAGE } from '../page-fixtures.ts';
 import { api, BASE, newProject, ok, operatorToken, problem, secretKeyOf } from './helpers.ts';
 
-type Page = {
-  enabled: boolean;
-  languages: string[];
-  title: Record<string, string>;
-  intro: Record<string, string>;
-  thanks: Record<string, string>;
-  accent: string;
-  theme: string;
-  logo: { type: string; size: number; sha256: string } | null;
-};
 type Entry = { actor: string; action: string; detail: Record<string, unknown> | null };
 
 const auditOf = async (projectId: string) =>
@@ -55,16 +47,7 @@ const hex = async (bytes: Uint8Array) =>
 describe('C44: the page settings', () => {
   it('are off by default; PATCH page changes the members given and keeps the others', async () => {
     const p = await newProject();
-    expect(await pageOf(p.projectId)).toEqual({
-      enabled: false,
-      languages: ['en'],
-      title: {},
-      intro: {},
-      thanks: {},
-      accent: '#1f5fbf',
-      theme: 'auto',
-      logo: null,
-    });
+    expect(await pageOf(p.projectId)).toEqual(DEFAULT_PAGE);
     const first = await ok<{ project: { page: Page } }>(
       await patchPage(p.projectId, {
         languages: ['DE', 'en-gb'],
@@ -75,16 +58,7 @@ describe('C44: the page settings', () => {
         theme: 'dark',
       }),
     );
-    const set = {
-      enabled: false,
-      languages: ['de', 'en-GB'],
-      title: { de: 'Schreiben Sie uns', 'en-GB': 'Write to us' },
-      intro: { de: 'Zeile eins\nZeile zwei' },
-      thanks: { de: 'Danke!' },
-      accent: '#aa0044',
-      theme: 'dark',
-      logo: null,
-    };
+    const set = GERMAN_PAGE;
     expect(first.project.page).toEqual(set);
     // `{"page": {"enabled": true}}` turns it on alone.
     const on = await ok<{ project: { page: Page } }>(await patchPage(p.projectId, { enabled: true }));
