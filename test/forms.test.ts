@@ -60,9 +60,12 @@ describe('C29: the form address', () => {
       await postForm(p.formId, '{"name":"x"}', { ...json, 'Content-Type': 'application/json' }),
       415,
     );
+    // C44: GET is the hosted page's (off: 404); any other method 405, naming GET and POST.
     const get = await fetchWorker(new Request(FORM_URL(p.formId)));
-    expect(get.status).toBe(405);
-    expect(get.headers.get('Allow')).toBe('POST, OPTIONS');
+    expect(get.status).toBe(404);
+    const put = await fetchWorker(new Request(FORM_URL(p.formId), { method: 'PUT', body: 'name=Ada' }));
+    expect(put.status).toBe(405);
+    expect(put.headers.get('Allow')).toBe('GET, POST, OPTIONS');
     expect(await storedData(p.projectId)).toEqual([
       { name: 'Ada', enquiry: false },
       { name: 'Bob', enquiry: false },
