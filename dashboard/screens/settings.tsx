@@ -3,7 +3,7 @@
 // who may post and manage (Access), where submissions go (Delivery), the spam filter (C39), how
 // it behaves, and where it lives (C41) with deleting it. `#/p/<project>/settings` opens the first.
 // A key or a secret is shown once, with a copy button.
-import type { ComponentChildren } from 'preact';
+import type { VNode } from 'preact';
 import { api, projectPath } from '../api.ts';
 import type { Project } from '../server-types.ts';
 import { type JobProps, type ScreenProps, screenPath } from '../session.ts';
@@ -40,7 +40,8 @@ export type Job = (typeof JOBS)[number]['job'];
 export const jobOf = (name: string | undefined): (typeof JOBS)[number] =>
   JOBS.find((j) => j.job === name) ?? JOBS[0];
 
-function JobScreen({ job, project, operator, reload }: JobProps & { job: Job }): ComponentChildren {
+// A job without a case below is a compile error: every path must return a VNode.
+function JobScreen({ job, project, operator, reload }: JobProps & { job: Job }): VNode {
   switch (job) {
     case 'fields':
       return <Fields project={project} reload={reload} />;

@@ -9,13 +9,8 @@ import { escapeHtml } from '../fields/form-html.ts';
 import type { AppEnv } from '../http/env.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import type { FieldIssue } from '../lib/codes.ts';
-import { projectView } from '../ops/project-view.ts';
-import { placeOfForm } from '../projects/cache.ts';
-import { database } from '../store/db.ts';
-import { projectIdOfForm } from '../store/pages.ts';
-import { placeNamed } from '../store/places.ts';
-import { projectDetails } from '../store/projects.ts';
 import { chooseLanguage, textIn } from './language.ts';
+import { pageProject } from './project.ts';
 import { shell } from './render.ts';
 import { wordsOf } from './words.ts';
 
@@ -60,13 +55,9 @@ export async function hostedReply(
   outcome: Outcome,
   headers: Record<string, string> = {},
 ): Promise<Response | undefined> {
-  const place = placeNamed(c.env, placeOfForm(formId));
-  if (place === undefined) return undefined;
-  const db = database(place.d1);
-  const projectId = await projectIdOfForm(db, formId);
-  const details = projectId === undefined ? undefined : await projectDetails(db, projectId);
-  if (details === undefined || !details.pageEnabled) return undefined;
-  const view = projectView(details, place.name);
+  const found = await pageProject(c, formId);
+  if (found === undefined) return undefined;
+  const { view } = found;
   const { languages } = view.page;
   const lang = chooseLanguage(languages, asked.lang, c.req.header('Accept-Language'));
   const fallback = languages[0] ?? lang;

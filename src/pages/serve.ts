@@ -6,20 +6,14 @@
 // any of it (docs/layout.md, the lazy boundary).
 import type { Context } from 'hono';
 import { html } from 'hono/html';
-import { clientAddress, countFailedAuthentication, mayLookUpKeys } from '../auth/rate-limit.ts';
 import { config } from '../config.ts';
 import { logoKey } from '../files/logo.ts';
 import type { AppEnv } from '../http/env.ts';
 import { PAGE_HEADERS, page } from '../http/page.ts';
 import { requestIdOf } from '../http/request-id.ts';
-import { projectView } from '../ops/project-view.ts';
-import { FORM_ID, placeOfForm } from '../projects/cache.ts';
-import { database } from '../store/db.ts';
-import { projectIdOfForm } from '../store/pages.ts';
-import { placeNamed } from '../store/places.ts';
-import { projectDetails } from '../store/projects.ts';
 import { cachedLanguages, cachedPage, keepPage } from './cache.ts';
 import { chooseLanguage, textIn } from './language.ts';
+import { pageProject } from './project.ts';
 import { renderPage } from './render.ts';
 
 type PageContext = Context<AppEnv>;
@@ -35,25 +29,6 @@ const withRequestId = (c: PageContext, response: Response, extra: Record<string,
 function notFoundPage(c: PageContext): Response {
   const body = page('Not found', html`<h1>Not found</h1><p>There is no form at this address.</p>`);
   return new Response(body, { status: 404, headers: { ...PAGE_HEADERS, 'X-Request-Id': requestIdOf(c) } });
-}
-
-/** The project of a form address with its page on, as the page shows it; undefined when it has none. */
-async function pageProject(c: PageContext, formId: string) {
-  if (!FORM_ID.test(formId)) return undefined;
-  const place = placeNamed(c.env, placeOfForm(formId));
-  if (place === undefined) return undefined;
-  // C21: as a form post's look-up: an address over its limit of failures costs no query.
-  if (!mayLookUpKeys(clientAddress(c))) return undefined;
-  const db = database(place.d1);
-  const projectId = await projectIdOfForm(db, formId);
-  const details = projectId === undefined ? undefined : await projectDetails(db, projectId);
-  if (details === undefined) {
-    await countFailedAuthentication(c, c.env);
-    return undefined;
-  }
-  // C41: a project being moved answers nowhere until it has arrived.
-  if (details.movingSince !== null || !details.pageEnabled) return undefined;
-  return { view: projectView(details, place.name), place };
 }
 
 export async function servePage(c: PageContext): Promise<Response> {
@@ -125,7 +100,6 @@ export async function servePage(c: PageContext): Promise<Response> {
 
 /** C44: the page's logo, from the bucket of the project's place; 404 as the page when there is none. */
 export async function serveLogo(c: PageContext): Promise<Response> {
-  if (!config(c.env).HOSTED_PAGES) return notFoundPage(c);
   const found = await pageProject(c, c.req.param('formId') ?? '');
   const logo = found?.view.page.logo;
   const object = found && logo ? await found.place.files?.get(logoKey(found.view.id)) : undefined;
