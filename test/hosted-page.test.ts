@@ -83,7 +83,7 @@ describe('C44: a hosted form page', () => {
     const html = await (await pageAt(formId)).text();
     const action = `${BASE}/f/${formId}`;
     expect(html).toContain(
-      `<form method="post" action="${action}" enctype="multipart/form-data" novalidate data-endpoint="${action}" data-key=""`,
+      `<form method="post" action="${action}" enctype="multipart/form-data" data-endpoint="${action}" data-key=""`,
     );
     expect(html).toContain(`<script src="${BASE}/widget.js" defer></script>`);
     const form = new FormData();

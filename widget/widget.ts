@@ -230,6 +230,9 @@ export function attach(form: HTMLFormElement, options: Options): void {
     typeof fetch === 'function'
       ? guard(form, options.endpoint, trackerOf(form, undefined, true)?.id ?? { key: options.key })
       : undefined;
+  // The widget says each field's problem beside it, in the page's language; without the widget
+  // (scripts off) the browser's own checks stand.
+  form.noValidate = true;
   let sending = false;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

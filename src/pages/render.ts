@@ -90,7 +90,7 @@ export async function renderPage(input: PageInput): Promise<RenderedPage> {
   const host = new URL(input.origin).host;
   const required = input.fields.some((f) => f.field.required && f.field.type !== 'boolean');
   const form = [
-    `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" novalidate data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}">`,
+    `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}">`,
     '<p data-forms-status role="status" aria-live="polite"></p>',
     required ? `<p class="note">${escapeHtml(words.required)}</p>` : '',
     ...input.fields.map(({ field, shown }) => control(field, { choose: words.choose, ...shown })),

@@ -35,6 +35,11 @@ const isFile = (entry: FormEntry): entry is FormFile => 'bytes' in entry;
  */
 function convertText(def: FieldDef | undefined, text: string): unknown {
   switch (def?.type) {
+    // C29: a control left empty is a field not filled in, as the browser's own checks and the
+    // widget take it: an optional one is absent (its rules, an email's format, are not broken by
+    // nothing), a required one is missing.
+    case 'string':
+      return text === '' ? undefined : text;
     case 'integer': {
       const t = trim(text);
       if (t === '') return undefined;
