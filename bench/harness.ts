@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
 import { buildAssets } from '../scripts/build-assets.ts';
-import { databaseBindings, openDatabase, persistArgs, wrangler } from '../scripts/database.ts';
+import { openDatabase } from '../scripts/database.ts';
 import { createProjectFromSpecs } from '../src/ops/projects.ts';
 import { displayPrefix, generateKey, hashKey, KIND_PREFIXES } from '../src/projects/keys.ts';
 import { insertKey } from '../src/store/projects.ts';
@@ -187,10 +187,7 @@ export async function seed(
   state: string,
   views: string[] = [],
 ): Promise<{ projectId: string; apiKey: string }> {
-  // C41: every place's database, as `npm run dev` migrates them.
-  for (const binding of databaseBindings()) {
-    wrangler(['d1', 'migrations', 'apply', binding, '--local', ...persistArgs(state)]);
-  }
+  // C41: every place's database migrated on opening, as `npm run dev` migrates them.
   const seeded = await openDatabase({ remote: false, persistTo: state });
   try {
     for (const pair of views) {

@@ -2,11 +2,11 @@
 // `npm run dev` uses (migrated on demand), or the deployed one of wrangler.toml with `--remote`.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { R2Bucket } from '@cloudflare/workers-types';
-import { getPlatformProxy, unstable_readConfig } from 'wrangler';
+import { getPlatformProxy, unstable_readConfig, unstable_splitSqlQuery } from 'wrangler';
 import { NotFound } from '../src/lib/faults.ts';
 import { type Db, database, placeDatabases } from '../src/store/db.ts';
 import { placeNamed } from '../src/store/places.ts';
@@ -47,10 +47,6 @@ export function wrangler(args: string[]): void {
   }
 }
 
-export function persistArgs(persistTo: string | undefined): string[] {
-  return persistTo ? ['--persist-to', persistTo] : [];
-}
-
 async function open(configPath: string, target: Target) {
   return getPlatformProxy<{ DB: D1 } & Record<string, unknown>>({
     configPath,
@@ -63,14 +59,34 @@ async function open(configPath: string, target: Target) {
   });
 }
 
-async function pendingMigrations(d1: D1): Promise<boolean> {
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'));
-  try {
-    const { results } = await d1.prepare('select name from d1_migrations').all<{ name: string }>();
-    const applied = new Set(results.map((r) => r.name));
-    return files.some((f) => !applied.has(f));
-  } catch {
-    return true; // no migrations table yet
+/**
+ * The migrations a local database lacks, applied through the proxy already open: each file's
+ * statements (split as wrangler splits them) and its row in wrangler's own table, in one batch, as
+ * `wrangler d1 migrations apply --local` applies them, so that each sees what the other applied.
+ * In process, because wrangler's command starts a runtime of its own per database (some 14 s each
+ * on two cores), which a first `npm run dev` paid twice.
+ */
+async function migrateLocal(d1: D1): Promise<void> {
+  await d1
+    .prepare(
+      `CREATE TABLE IF NOT EXISTS d1_migrations(
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        name       TEXT UNIQUE,
+        applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+      )`,
+    )
+    .run();
+  const { results } = await d1.prepare('select name from d1_migrations').all<{ name: string }>();
+  const applied = new Set(results.map((r) => r.name));
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql') && !applied.has(f))
+    .sort();
+  for (const file of files) {
+    const statements = unstable_splitSqlQuery(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
+    await d1.batch([
+      ...statements.map((sql) => d1.prepare(sql)),
+      d1.prepare('insert into d1_migrations (name) values (?)').bind(file),
+    ]);
   }
 }
 
@@ -163,17 +179,12 @@ export async function openDatabase(target: Target): Promise<Database> {
     const proxy = await open(config.path, target).finally(config.cleanup);
     return opened(proxy, false);
   }
-  let proxy = await open(CONFIG, target);
-  const pending: string[] = [];
-  for (const binding of databaseBindings()) {
-    if (await pendingMigrations(proxy.env[binding] as D1)) pending.push(binding);
-  }
-  if (pending.length > 0) {
+  const proxy = await open(CONFIG, target);
+  try {
+    for (const binding of databaseBindings()) await migrateLocal(proxy.env[binding] as D1);
+  } catch (error) {
     await proxy.dispose();
-    for (const binding of pending) {
-      wrangler(['d1', 'migrations', 'apply', binding, '--local', ...persistArgs(target.persistTo)]);
-    }
-    proxy = await open(CONFIG, target);
+    throw error;
   }
   return opened(proxy, true);
 }
