@@ -1,5 +1,5 @@
 // `forms page …`: a project's hosted page (C44): shown, changed (on or off, its languages, title,
-// introduction, thanks, colour and theme) and its logo set or removed, through the operations the
+// introduction, thanks, colour, theme and Turnstile site key) and its logo set or removed, through the operations the
 // management API calls too (C32).
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -42,6 +42,7 @@ function pageText(projectId: string, page: PageView): string {
     `Accent: ${page.accent}`,
     `Theme: ${page.theme}`,
     `Logo: ${logo === null ? '(none)' : `${logo.type}, ${logo.size} bytes, SHA-256 ${logo.sha256}`}`,
+    `Turnstile site key: ${page.turnstileSiteKey ?? '(none)'}`,
   ].join('\n');
 }
 
@@ -51,6 +52,8 @@ type SetOptions = Partial<Record<Texts, string[] | false>> & {
   languages?: string;
   accent?: string;
   theme?: string;
+  /** `--no-turnstile-site-key` gives false. */
+  turnstileSiteKey?: string | false;
 };
 
 /** What `page set`'s options change: each text map parsed as the API's JSON is (C44). */
@@ -65,6 +68,8 @@ function changesOf(opts: SetOptions): PageInput {
   }
   if (opts.accent !== undefined) page.accent = opts.accent;
   if (opts.theme !== undefined) page.theme = opts.theme;
+  if (opts.turnstileSiteKey !== undefined)
+    page.turnstileSiteKey = opts.turnstileSiteKey === false ? null : opts.turnstileSiteKey;
   return page;
 }
 
@@ -103,12 +108,17 @@ export function pageCommands(cli: Command, { withOps, print }: Context): void {
         PAGE_THEMES,
       ),
     )
+    .option(
+      '--turnstile-site-key <key>',
+      "the site key of the project's Turnstile widget (public), shown when the project checks Turnstile",
+    )
+    .option('--no-turnstile-site-key', 'no site key')
     .action(
       withOps(async (ops, global, projectId: string, opts: SetOptions) => {
         const changes = changesOf(opts);
         if (Object.keys(changes).length === 0) {
           throw new UsageError(
-            'Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent or --theme',
+            'Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent, --theme or --turnstile-site-key',
           );
         }
         show(global, await ops.updateProject(projectId, { page: changes }));

@@ -92,6 +92,9 @@ export const projects = sqliteTable(
     pageAccent: text('page_accent').notNull().default('#1f5fbf'),
     pageTheme: text('page_theme', { enum: PAGE_THEMES }).notNull().default('auto'),
     pageLogo: text('page_logo'),
+    // C44: the site key of the project's Turnstile widget, shown on the page when the project checks
+    // Turnstile (its secret set); public, as any page that shows the widget shows it.
+    pageTurnstileSiteKey: text('page_turnstile_site_key'),
   },
   (t) => [
     check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`),

@@ -11,6 +11,7 @@ import { database } from '../src/store/db.ts';
 import { fetchWorker, fetchWorkerWith } from './helpers.ts';
 import { LOGOS } from './logos.ts';
 import { api, BASE, newProject, ok, operatorToken } from './manage/helpers.ts';
+import { mockSiteverify, verdict } from './siteverify.ts';
 
 const FIELDS = [
   {
@@ -141,6 +142,49 @@ describe('C44: a hosted form page', () => {
     expect(style).toContain('color-scheme:dark');
   });
 
+  it("C22: shows Turnstile's widget, by its site key, when its project checks Turnstile; its policy allows Turnstile then only", async () => {
+    const { projectId, formId } = await projectWithPage({ turnstileSiteKey: '1x00000000000000000000AA' });
+    const without = await pageAt(formId);
+    expect(await without.text()).not.toContain('cf-turnstile');
+    expect(without.headers.get('Content-Security-Policy')).not.toContain('challenges.cloudflare.com');
+    // Checking Turnstile while the page is on needs the site key the page shows it by.
+    const patch = (body: unknown) => api('PATCH', `/projects/${projectId}`, { body });
+    const secret = '1x0000000000000000000000000000000AA';
+    const refused = await patch({ turnstileSecret: secret, page: { turnstileSiteKey: null } });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("needs its site key: set the page's turnstileSiteKey too");
+    await ok(await patch({ turnstileSecret: secret }));
+    const res = await pageAt(formId, { 'Accept-Language': 'de' });
+    const html = await res.text();
+    expect(html).toContain(
+      '<div class="cf-turnstile" data-sitekey="1x00000000000000000000AA" data-language="de"></div>',
+    );
+    expect(html).toContain(
+      '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>',
+    );
+    const csp = res.headers.get('Content-Security-Policy') ?? '';
+    expect(csp).toContain("script-src 'self' https://challenges.cloudflare.com");
+    expect(csp).toContain('frame-src https://challenges.cloudflare.com');
+    // Its token travels as a plain form's does (cf-turnstile-response), to siteverify.
+    const siteverify = mockSiteverify(() => verdict(true));
+    try {
+      const form = new FormData();
+      form.set('email', 'ada@example.com');
+      form.set('cf-turnstile-response', 'XXXX.DUMMY.TOKEN.XXXX');
+      const posted = await fetchWorker(
+        new Request(`${BASE}/f/${formId}`, {
+          method: 'POST',
+          body: form,
+          headers: { Accept: 'application/json' },
+        }),
+      );
+      expect(posted.status).toBe(201);
+      expect(siteverify.calls.map((f) => f.get('response'))).toEqual(['XXXX.DUMMY.TOKEN.XXXX']);
+    } finally {
+      siteverify.spy.mockRestore();
+    }
+  });
+
   it('says whose form it is, asks for no password in its own words, and escapes what its owner wrote', async () => {
     const { formId } = await projectWithPage({ title: { en: '<script>alert(1)</script>' } });
     const html = await (await pageAt(formId, {}, '?lang=en')).text();
@@ -169,6 +213,39 @@ describe('C44: a hosted form page', () => {
     expect(logo.headers.get('Content-Type')).toBe('image/png');
     expect(logo.headers.get('X-Content-Type-Options')).toBe('nosniff');
     expect(new Uint8Array(await logo.arrayBuffer())).toEqual(LOGOS['image/png']);
+  });
+
+  it('is previewed through the management API as its visitors would see it, on or off, never cached, its logo inside it', async () => {
+    const { formId, projectId } = await projectWithPage({ enabled: false });
+    const preview = (query = '') =>
+      fetchWorker(
+        new Request(`${BASE}/api/v1/projects/${projectId}/page/preview${query}`, {
+          headers: { Authorization: `Bearer ${operatorToken()}` },
+        }),
+      );
+    expect((await pageAt(formId)).status).toBe(404);
+    const off = await preview('?lang=de');
+    expect(off.status).toBe(200);
+    expect(off.headers.get('Cache-Control')).toBe('no-store');
+    expect(off.headers.get('Content-Language')).toBe('de');
+    const html = await off.text();
+    expect(html).toContain('<title>Anmeldung</title>');
+    expect(html).toContain('<label for="f-email">Ihre E-Mail-Adresse</label>');
+    expect(off.headers.get('Content-Security-Policy')).toContain("img-src 'self';");
+    await fetchWorker(
+      new Request(`${BASE}/api/v1/projects/${projectId}/page/logo`, {
+        method: 'PUT',
+        body: LOGOS['image/png'],
+        headers: { Authorization: `Bearer ${operatorToken()}`, 'Content-Type': 'image/png' },
+      }),
+    );
+    const withLogo = await preview();
+    expect(withLogo.headers.get('Content-Language')).toBe('en');
+    expect(withLogo.headers.get('Content-Security-Policy')).toContain("img-src 'self' data:;");
+    const src = /<img src="data:image\/png;base64,([^"]+)"/.exec(await withLogo.text())?.[1] ?? '';
+    expect(Uint8Array.from(atob(src), (ch) => ch.charCodeAt(0))).toEqual(LOGOS['image/png']);
+    // A query it does not know is refused, as every route's.
+    expect((await preview('?language=de')).status).toBe(400);
   });
 
   it('is served from the edge cache, and a change to the project purges it', async () => {

@@ -12,6 +12,7 @@ export const DEFAULT_PAGE: PageView = {
   accent: '#1f5fbf',
   theme: 'auto',
   logo: null,
+  turnstileSiteKey: null,
 };
 
 export const GERMAN_PAGE: PageView = {
@@ -23,4 +24,5 @@ export const GERMAN_PAGE: PageView = {
   accent: '#aa0044',
   theme: 'dark',
   logo: null,
+  turnstileSiteKey: null,
 };

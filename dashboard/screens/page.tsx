@@ -12,63 +12,62 @@ import { act, messageOf, Section, useLoad } from '../ui.tsx';
 import { Logo, Share } from './page-share.tsx';
 import { Languages, Look, Texts } from './page-texts.tsx';
 
-type Framed = { shown?: string | undefined; problem?: string | undefined };
-
 /**
- * The address to frame: `src` once it answers with the page. A page that is not there is a 404 that
- * no site may frame, which a frame would show only as the browser's refusal, so it is asked for
- * first and its problem said in words; meanwhile the frame keeps the page it showed. `src`'s `_`
- * changes after each save: the browser keeps the page as it keeps any page (the worker purges its
- * own copy on each change).
+ * What the page's own address answers while the page is on: a problem in words when it is not the
+ * page (the operator serves no hosted pages, or the project is being moved), else nothing.
  */
-function useFramed(src: string | undefined): Framed {
-  const [framed, setFramed] = useState<Framed>({});
+function useAddressProblem(address: string | undefined, round: number): string | undefined {
+  const [problem, setProblem] = useState<string | undefined>();
   useEffect(() => {
-    if (src === undefined) return;
+    setProblem(undefined);
+    if (address === undefined) return;
     let live = true;
-    const problem = (text: string) => live && setFramed({ problem: text });
-    fetch(src, { credentials: 'omit' }).then(
+    const say = (text: string) => live && setProblem(text);
+    fetch(address, { credentials: 'omit', cache: 'no-store' }).then(
       (res) => {
-        if (res.ok) live && setFramed({ shown: src });
-        else if (res.status === 404)
-          problem(
+        if (res.status === 404)
+          say(
             'The page is on, but its address answers “Not found”: this deployment serves no hosted pages (HOSTED_PAGES is off), or the project is being moved.',
           );
-        else problem(`The page's address answered ${res.status} ${res.statusText}.`);
+        else if (!res.ok) say(`The page's address answered ${res.status} ${res.statusText}.`);
       },
-      (e: unknown) => problem(`The page could not be loaded: ${messageOf(e)}.`),
+      (e: unknown) => say(`The page's address could not be reached: ${messageOf(e)}.`),
     );
     return () => {
       live = false;
     };
-  }, [src]);
-  return framed;
+  }, [address, round]);
+  return problem;
 }
 
-/** C44: the real page in the language chosen, framed sandboxed: it runs no script and sends nothing. */
+/**
+ * C44: the page in the language chosen, on or off, as its address would serve it (the management
+ * API's preview, never cached: made anew after each save), framed sandboxed: it runs no script and
+ * sends nothing.
+ */
 function Preview({ project, lang, round }: { project: Project; lang: string; round: number }) {
   const { enabled } = project.page;
-  const src =
-    enabled && project.formId
-      ? `/f/${encodeURIComponent(project.formId)}?${new URLSearchParams({ lang, _: String(round) })}`
-      : undefined;
-  const { shown, problem } = useFramed(src);
+  const src = `/api/v1${projectPath(project.id, '/page/preview')}?${new URLSearchParams({ lang })}`;
+  const problem = useAddressProblem(
+    enabled && project.formId ? `/f/${encodeURIComponent(project.formId)}` : undefined,
+    round,
+  );
   return (
     <section class="page-preview" aria-labelledby="page-preview">
       <h2 id="page-preview">Preview in {languageName(lang)}</h2>
       {!enabled ? (
-        <p class="frame-off">The page is off: turn it on to see it here.</p>
-      ) : problem !== undefined ? (
-        <p class="frame-off error">{problem}</p>
-      ) : shown === undefined ? (
-        <p class="frame-off loading">Loading the page…</p>
+        <p class="frame-off">The page is off: this is how it will look once it is on.</p>
       ) : (
+        problem !== undefined && <p class="frame-off error">{problem}</p>
+      )}
+      {project.formId !== null && (
         <>
           <iframe
+            key={round}
             class="page-frame"
             title={`The hosted page in ${languageName(lang)}`}
             sandbox=""
-            src={shown}
+            src={src}
           />
           <p class="help">
             The page itself, as a visitor sees it: in this frame it runs no script and sends nothing.
@@ -101,6 +100,49 @@ function OnOff({ project, save }: { project: Project; save: (c: PageChanges, don
           The project has no fields yet: the page would be a form with nothing to fill in.
         </p>
       )}
+    </Section>
+  );
+}
+
+/**
+ * C22: Turnstile's widget on the page, shown by its site key while the project checks Turnstile (its
+ * secret is set under Settings → Spam). Shown only then, or while a key is left from before.
+ */
+function Challenge({ project, save }: { project: Project; save: (c: PageChanges, done: string) => unknown }) {
+  const saved = project.page.turnstileSiteKey;
+  const [siteKey, setSiteKey] = useState(saved ?? '');
+  if (!project.turnstile && saved === null) return null;
+  return (
+    <Section title="Turnstile">
+      {project.turnstile && saved === null && (
+        <p class="warning">
+          The project checks Turnstile, so the page shows Turnstile's widget: it can be on once the widget's
+          site key is here.
+        </p>
+      )}
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const given = siteKey.trim();
+          void save({ turnstileSiteKey: given === '' ? null : given }, 'Saved the site key');
+        }}
+      >
+        <label>
+          Site key
+          <input
+            value={siteKey}
+            spellcheck={false}
+            autocomplete="off"
+            onInput={(e) => setSiteKey(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Save the site key</button>
+      </form>
+      <p class="help">
+        The site key (public, never the secret) of the Turnstile widget whose secret the project has, from the
+        widget's settings in Cloudflare's dashboard. Add {location.host} to the widget's host names.
+      </p>
     </Section>
   );
 }
@@ -143,8 +185,7 @@ function FieldsShown({ project, lang }: { project: Project; lang: string }) {
 export function PageScreen({ projectId, session }: ScreenProps) {
   const loaded = useLoad(() => api<{ project: Project }>('GET', projectPath(projectId)), [projectId]);
   const [chosen, setChosen] = useState<string | undefined>();
-  // The frame is loaded again once the project is read again after a save, not at the save's
-  // reply: the worker purges its cached page just after that reply.
+  // The frame is made anew once the project is read again after a save: the page as saved.
   const [round, setRound] = useState(0);
   const project = loaded.data?.project;
   useEffect(() => setRound((r) => r + 1), [project]);
@@ -183,6 +224,7 @@ export function PageScreen({ projectId, session }: ScreenProps) {
             save={save}
           />
           <Look key={`${page.accent}${page.theme}`} page={page} save={save} />
+          <Challenge key={page.turnstileSiteKey ?? ''} project={project} save={save} />
           <Logo project={project} csrfToken={session.csrfToken} saved={loaded.reload} />
           <FieldsShown project={project} lang={lang} />
         </div>

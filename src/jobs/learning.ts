@@ -1,9 +1,11 @@
 // C39: the learner, a job of the queue consumer (and the sweep): each project's classifier follows
 // its owner's marks (spam, not spam) on the submissions among those given, once each, and so do the
 // deployment's counts and the campaign memory.
+
+import type { Assets } from '../lib/assets.ts';
 import { bandKeys, campaignText, packSignature, signature } from '../spam/campaign.ts';
 import { features } from '../spam/features.ts';
-import { type Assets, loadModel } from '../spam/model.ts';
+import { loadModel } from '../spam/model.ts';
 import type { Db } from '../store/db.ts';
 import { train, untrained } from '../store/learning.ts';
 import { valuesOf } from './verdicts.ts';

@@ -4,12 +4,14 @@
 // counts) and of the campaigns marked lately, and with what their requests said (their signals,
 // whose tokens and proofs are claimed here, so that a second use is found). The form post itself
 // costs nothing more: one D1 round trip.
+
+import type { Assets } from '../lib/assets.ts';
 import { sha256Text } from '../lib/hex.ts';
 import { bandKeys, campaignText, SAME_CAMPAIGN, signature, similarity } from '../spam/campaign.ts';
 import { features } from '../spam/features.ts';
 import { type CampaignMatch, comparedText, judge, modelsOf } from '../spam/judge.ts';
 import { languageMismatch, loadLanguages } from '../spam/language.ts';
-import { type Assets, loadModel } from '../spam/model.ts';
+import { loadModel } from '../spam/model.ts';
 import { type Signals, signalsOf } from '../spam/signals.ts';
 import { CAMPAIGN_DAYS, type CampaignMark } from '../store/campaigns.ts';
 import type { Db } from '../store/db.ts';

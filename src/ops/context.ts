@@ -3,8 +3,8 @@
 
 import type { R2Bucket } from '@cloudflare/workers-types';
 import type { Mailer } from '../delivery/consent.ts';
+import type { Assets } from '../lib/assets.ts';
 import { NotFound, ProjectMoving } from '../lib/faults.ts';
-import type { Assets } from '../spam/model.ts';
 import { type NewAuditEntry, recordAudit } from '../store/audit.ts';
 import type { Db } from '../store/db.ts';
 import { whereIs } from '../store/directory.ts';

@@ -10,7 +10,7 @@ import {
   type TextRule,
   textMapColumn,
 } from '../fields/display.ts';
-import { checkLogo, deleteLogo, putLogo } from '../files/logo.ts';
+import { checkLogo, deleteLogo, logoKey, putLogo } from '../files/logo.ts';
 import { InvalidInput, NotFound, UnavailableError } from '../lib/faults.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
 import { type ProjectSettings, updateProjectSettings } from '../store/projects.ts';
@@ -42,8 +42,21 @@ export type PageInput = {
   thanks?: TextMap | null | undefined;
   accent?: string | undefined;
   theme?: string | undefined;
+  turnstileSiteKey?: string | null | undefined;
 };
-const MEMBERS = ['enabled', 'languages', 'title', 'intro', 'thanks', 'accent', 'theme'] as const;
+const MEMBERS = [
+  'enabled',
+  'languages',
+  'title',
+  'intro',
+  'thanks',
+  'accent',
+  'theme',
+  'turnstileSiteKey',
+] as const;
+// Cloudflare's site keys (`0x4AAAAAAA…`, the test keys `1x00000000000000000000AA`): letters, digits,
+// `_` and `-`.
+const SITE_KEY = /^[\w-]{10,100}$/;
 
 const invalid = (message: string) => new InvalidInput(message);
 
@@ -84,7 +97,7 @@ export function parsePage(input: unknown): { columns: ProjectSettings; detail: R
   }
   const columns: ProjectSettings = {};
   const detail: Record<string, unknown> = {};
-  const { enabled, languages, accent, theme } = given;
+  const { enabled, languages, accent, theme, turnstileSiteKey } = given;
   if (enabled !== undefined) {
     if (typeof enabled !== 'boolean') throw invalid("The page's enabled is true or false");
     columns.pageEnabled = detail.enabled = enabled;
@@ -114,7 +127,33 @@ export function parsePage(input: unknown): { columns: ProjectSettings; detail: R
     }
     columns.pageTheme = detail.theme = theme as PageTheme;
   }
+  if (turnstileSiteKey !== undefined) {
+    if (
+      turnstileSiteKey !== null &&
+      (typeof turnstileSiteKey !== 'string' || !SITE_KEY.test(turnstileSiteKey))
+    ) {
+      throw invalid(
+        "Invalid Turnstile site key: copy the site key (not the secret) from the Turnstile widget's settings, e.g. 0x4AAAAAAA…",
+      );
+    }
+    columns.pageTurnstileSiteKey = detail.turnstileSiteKey = turnstileSiteKey;
+  }
   return { columns, detail };
+}
+
+/**
+ * C22, C44: a page that is on while its project checks Turnstile (its secret set) shows Turnstile's
+ * widget, so it needs the widget's site key: without one, no post from the page could pass.
+ * Checked on the settings as they would be after a change, before anything is written.
+ */
+export function requireSiteKey(
+  after: Pick<ProjectSettings, 'pageEnabled' | 'turnstileSecret' | 'pageTurnstileSiteKey'>,
+): void {
+  if (after.pageEnabled && after.turnstileSecret != null && after.pageTurnstileSiteKey == null) {
+    throw invalid(
+      "The project checks Turnstile, so its page shows Turnstile's widget, which needs its site key: set the page's turnstileSiteKey too (forms page set <project> --turnstile-site-key <key>)",
+    );
+  }
 }
 
 /** The bucket of the project's place, for its logo (C41: never another place's). */
@@ -158,6 +197,18 @@ export async function setLogo(
   await updateProjectSettings(m.db, p.id, { pageLogo });
   await recordChange(m, p.id, 'page.logo', { ...logo });
   return projectView({ ...p, pageLogo }, m.place);
+}
+
+/** C44: the page's logo's bytes and type, from the bucket of the project's place; none without one. */
+export async function readLogo(
+  m: Manager,
+  view: Pick<ProjectView, 'id' | 'page'>,
+): Promise<{ type: string; bytes: Uint8Array } | undefined> {
+  const { logo } = view.page;
+  if (logo === null) return undefined;
+  const object = await r2(() => bucketOf(m).get(logoKey(view.id)));
+  if (object === null) return undefined;
+  return { type: logo.type, bytes: new Uint8Array(await object.arrayBuffer()) };
 }
 
 /**

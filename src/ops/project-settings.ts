@@ -19,7 +19,7 @@ import {
   parseTurnstileSecret,
   type SpamFilterInput,
 } from './input.ts';
-import { type PageInput, parsePage } from './page.ts';
+import { type PageInput, parsePage, requireSiteKey } from './page.ts';
 import { type ProjectView, projectView } from './project-view.ts';
 
 /** What may change of a project's settings; `null` clears one. */
@@ -73,6 +73,7 @@ export async function updateProject(
             p.origins.map((o) => o.origin),
           );
   }
+  requireSiteKey({ ...p, ...settings, ...page?.columns });
   if (changes.confirmation !== undefined)
     Object.assign(settings, await confirmationSettings(m, p, changes.confirmation));
   if (changes.spamFilter !== undefined)

@@ -49,6 +49,8 @@ export type PageView = {
   accent: string;
   theme: PageTheme;
   logo: Logo | null;
+  /** C22: its Turnstile widget's site key, shown when the project checks Turnstile; or null. */
+  turnstileSiteKey: string | null;
 };
 
 type PageColumns = Pick<ProjectDetails, PageColumn>;
@@ -67,6 +69,7 @@ export function pageView(p: PageColumns): PageView {
     accent: p.pageAccent,
     theme: p.pageTheme,
     logo: p.pageLogo === null ? null : (JSON.parse(p.pageLogo) as Logo),
+    turnstileSiteKey: p.pageTurnstileSiteKey,
   };
 }
 

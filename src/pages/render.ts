@@ -23,8 +23,10 @@ export type PageInput = {
   thanks: string | undefined;
   accent: string;
   theme: PageTheme;
-  /** The logo's version (its hash's start), when it has one: its address changes with its bytes. */
+  /** The logo's address, when it has one. */
   logo: string | undefined;
+  /** The logo is given as a `data:` address (the dashboard's preview): the policy allows it. */
+  dataImages?: boolean | undefined;
   fields: { field: ControlField; shown: Shown }[];
   honeypot: string | null;
   /** C22: Turnstile's site key, when the project's submissions need its token. */
@@ -105,7 +107,7 @@ export async function renderPage(input: PageInput): Promise<RenderedPage> {
   const logo =
     input.logo === undefined
       ? ''
-      : `<img src="${escapeHtml(`${action}/logo?v=${input.logo}`)}" alt="${escapeHtml(input.projectName)}" height="64">`;
+      : `<img src="${escapeHtml(input.logo)}" alt="${escapeHtml(input.projectName)}" height="64">`;
   const scripts = [
     `<script src="${escapeHtml(`${input.origin}/widget.js`)}" defer></script>`,
     turnstile
@@ -113,7 +115,7 @@ export async function renderPage(input: PageInput): Promise<RenderedPage> {
       : '',
   ].join('');
   const body = `<header>${logo}<h1>${escapeHtml(heading)}</h1></header>${languageSwitch(input, words)}${paragraphs(input.intro)}\n${form}\n${footer}`;
-  return shell({ ...input, heading, body, scripts, turnstile });
+  return shell({ ...input, heading, body, scripts, turnstile, dataImages: input.dataImages === true });
 }
 
 /**
@@ -128,6 +130,7 @@ export async function shell(page: {
   body: string;
   scripts?: string;
   turnstile?: boolean;
+  dataImages?: boolean;
 }): Promise<RenderedPage> {
   const style = pageStyle(page.accent, page.theme);
   const html = `<!doctype html><html lang="${escapeHtml(page.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(page.heading)}</title><style>${style}</style></head><body><main>${page.body}</main>${page.scripts ?? ''}</body></html>`;
@@ -137,7 +140,7 @@ export async function shell(page: {
     `style-src 'sha256-${await sha256Base64(style)}'`,
     `script-src ${page.scripts ? `'self'${challenges}` : "'none'"}`,
     `connect-src 'self'`,
-    `img-src 'self'`,
+    `img-src 'self'${page.dataImages ? ' data:' : ''}`,
     `form-action 'self'`,
     `base-uri 'none'`,
     `frame-ancestors 'self'`,

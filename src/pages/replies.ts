@@ -8,6 +8,7 @@ import { word } from '../../client/src/word.ts';
 import { escapeHtml } from '../fields/form-html.ts';
 import type { AppEnv } from '../http/env.ts';
 import { requestIdOf } from '../http/request-id.ts';
+import { type Assets, assetLoader } from '../lib/assets.ts';
 import type { FieldIssue } from '../lib/codes.ts';
 import { chooseLanguage, textIn } from './language.ts';
 import { pageProject } from './project.ts';
@@ -35,16 +36,25 @@ export function fromHostedPage(c: Context<AppEnv>, formId: string): { lang?: str
 
 type Templates = Record<string, unknown>;
 
+/** One loader per catalogue (C43: by primary language), each read once per isolate. */
+const catalogues = new Map<string, (assets: Assets) => Promise<Templates>>();
+
 /** The widget's catalogue of a language, from the worker's own assets; undefined without one. */
 async function catalogue(c: Context<AppEnv>, lang: string): Promise<Templates | undefined> {
-  const assets = (c.env as { ASSETS?: { fetch(r: Request): Promise<Response> } }).ASSETS;
-  const primary = lang.split('-')[0] ?? lang;
-  try {
-    const res = await assets?.fetch(new Request(`https://assets.invalid/widget/i18n/${primary}.json`));
-    return res?.ok ? ((await res.json()) as Templates) : undefined;
-  } catch {
-    return undefined;
+  const assets = (c.env as { ASSETS?: Assets }).ASSETS;
+  const primary = (lang.split('-')[0] ?? lang).toLowerCase();
+  if (assets === undefined || !/^[a-z]{2,3}$/.test(primary)) return undefined;
+  let load = catalogues.get(primary);
+  if (load === undefined) {
+    load = assetLoader(
+      `/widget/i18n/${primary}.json`,
+      `the catalogue '${primary}'`,
+      (json) => json as Templates,
+    );
+    catalogues.set(primary, load);
   }
+  // A language without a catalogue (or a failed read, tried again next time): the English words.
+  return load(assets).catch(() => undefined);
 }
 
 /** C44: the page of an outcome in the hosted page's look, or undefined when its page is off or gone. */

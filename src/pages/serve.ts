@@ -12,9 +12,9 @@ import type { AppEnv } from '../http/env.ts';
 import { PAGE_HEADERS, page } from '../http/page.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { cachedLanguages, cachedPage, keepPage } from './cache.ts';
-import { chooseLanguage, textIn } from './language.ts';
+import { composePage } from './compose.ts';
+import { chooseLanguage } from './language.ts';
 import { pageProject } from './project.ts';
-import { renderPage } from './render.ts';
 
 type PageContext = Context<AppEnv>;
 
@@ -48,29 +48,13 @@ export async function servePage(c: PageContext): Promise<Response> {
   const { view } = found;
   const pageSettings = view.page;
   const lang = chooseLanguage(pageSettings.languages, asked, acceptLanguage);
-  const fallback = pageSettings.languages[0] ?? lang;
-  const say = (map: Record<string, string> | null | undefined) => textIn(map, lang, fallback);
-  const rendered = await renderPage({
+  const { logo } = pageSettings;
+  const rendered = await composePage(view, {
     origin,
     formId,
-    projectName: view.name,
     lang,
-    languages: pageSettings.languages,
-    title: say(pageSettings.title),
-    intro: say(pageSettings.intro),
-    thanks: say(pageSettings.thanks),
-    accent: pageSettings.accent,
-    theme: pageSettings.theme,
-    logo: pageSettings.logo === null ? undefined : pageSettings.logo.sha256.slice(0, 12),
-    honeypot: view.honeypot,
-    fields: view.fields.map((field) => {
-      const shown: { label?: string; help?: string; placeholder?: string } = {};
-      for (const member of ['label', 'help', 'placeholder'] as const) {
-        const text = say(field[member]);
-        if (text !== undefined) shown[member] = text;
-      }
-      return { field, shown };
-    }),
+    // Its address changes with its bytes (`?v=` of its hash).
+    logo: logo === null ? undefined : `${origin}/f/${formId}/logo?v=${logo.sha256.slice(0, 12)}`,
   });
   const seconds = settings.CONFIG_CACHE_SECONDS;
   const response = new Response(rendered.html, {

@@ -8,8 +8,8 @@
 // only leaves the other evidence to judge it.
 /// <reference path="./nlpjs.d.ts" />
 import { Language } from '@nlpjs/language-min';
+import { assetLoader } from '../lib/assets.ts';
 import { normalise } from './features.ts';
-import { assetLoader } from './model.ts';
 
 export const LANGUAGES_PATH = '/spam/languages.json';
 

@@ -45,7 +45,8 @@ export type PageColumn =
   | 'pageThanks'
   | 'pageAccent'
   | 'pageTheme'
-  | 'pageLogo';
+  | 'pageLogo'
+  | 'pageTurnstileSiteKey';
 
 export type ProjectSettings = Partial<
   Pick<

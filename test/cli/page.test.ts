@@ -8,7 +8,7 @@ import { logoKey } from '../../src/files/logo.ts';
 import type { PageView as Page } from '../../src/ops/project-view.ts';
 import { LOGOS, SVG } from '../logos.ts';
 import { GERMAN_PAGE } from '../page-fixtures.ts';
-import { toolOnTemp } from './helpers.ts';
+import { inProcess, toolOnTemp } from './helpers.ts';
 
 const tool = toolOnTemp('page');
 const { forms, json, expectRefused, newProject } = tool;
@@ -40,6 +40,7 @@ describe('forms page (C44)', () => {
         'Accent: #1f5fbf',
         'Theme: auto',
         'Logo: (none)',
+        'Turnstile site key: (none)',
         '',
       ].join('\n'),
     );
@@ -101,12 +102,45 @@ describe('forms page (C44)', () => {
     [['--theme', 'sepia'], /Allowed choices are auto, light, dark/],
     [['--on', '--off'], /cannot be used with option '--off'/],
     [
+      ['--turnstile-site-key', '0x4AAA secret'],
+      "forms: Invalid Turnstile site key: copy the site key (not the secret) from the Turnstile widget's settings, e.g. 0x4AAAAAAA…",
+    ],
+    [
       [],
-      'forms: Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent or --theme',
+      'forms: Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent, --theme or --turnstile-site-key',
     ],
   ])('set %j → exit 2, one line, nothing changed', async (options, message) => {
     const p = await newProject();
     await expectRefused(['page', 'set', p.projectId, ...options], message);
+  });
+
+  it("C22: a project that checks Turnstile has its page on only with the widget's site key", async () => {
+    const p = await newProject();
+    const withSecret = inProcess(tool.database, { env: { TURNSTILE_SECRET: '0x4AAAAAAAtest-secret' } });
+    expect((await withSecret('project', 'set', p.projectId, '--turnstile')).code).toBe(0);
+    const needed =
+      "forms: The project checks Turnstile, so its page shows Turnstile's widget, which needs its site key: set the page's turnstileSiteKey too (forms page set <project> --turnstile-site-key <key>)";
+    await expectRefused(['page', 'set', p.projectId, '--on'], needed);
+    const on = await json<{ page: Page }>(
+      'page',
+      'set',
+      p.projectId,
+      '--on',
+      '--turnstile-site-key',
+      '1x00000000000000000000AA',
+    );
+    expect(on.page).toMatchObject({ enabled: true, turnstileSiteKey: '1x00000000000000000000AA' });
+    // Neither the key going nor the secret coming back may leave a page on that no one can pass.
+    await expectRefused(['page', 'set', p.projectId, '--no-turnstile-site-key'], needed);
+    await json('project', 'set', p.projectId, '--no-turnstile');
+    expect(
+      (await json<{ page: Page }>('page', 'set', p.projectId, '--no-turnstile-site-key')).page,
+    ).toMatchObject({
+      enabled: true,
+      turnstileSiteKey: null,
+    });
+    const again = await withSecret('project', 'set', p.projectId, '--turnstile');
+    expect([again.code, again.stderr]).toEqual([2, `${needed}\n`]);
   });
 
   it('logo: set from a file (its type by its name, checked against its bytes), kept in the place’s bucket, removed', async () => {
@@ -187,6 +221,8 @@ describe('project move (C41) carries what the fields show, the page and its logo
       'de=Kontakt',
       '--theme',
       'light',
+      '--turnstile-site-key',
+      '0x4AAAAAAAsite-key',
     );
     await json('page', 'logo', p.projectId, file('move.webp', LOGOS['image/webp']));
     const before = await json<Record<string, unknown>>('project', 'show', p.projectId);

@@ -45,6 +45,7 @@ const MANAGE: Record<Exclude<ManageRouteName, 'signIn' | 'getSession' | 'signOut
     who: 'project',
   },
   removePageLogo: { method: 'DELETE', path: (f) => `${p(f)}/page/logo`, allowed: 404, who: 'project' },
+  previewPage: { method: 'GET', path: (f) => `${p(f)}/page/preview`, allowed: 200, who: 'project' },
   getProjectSchema: { method: 'GET', path: (f) => `${p(f)}/schema`, allowed: 200, who: 'project' },
   getProjectTypes: { method: 'GET', path: (f) => `${p(f)}/types`, allowed: 200, who: 'project' },
   defineField: {

@@ -120,7 +120,7 @@ describe('C44: the page settings', () => {
       ],
       [
         { colour: '#000000' },
-        "Unknown member 'colour' of the page: use enabled, languages, title, intro, thanks, accent, theme",
+        "Unknown member 'colour' of the page: use enabled, languages, title, intro, thanks, accent, theme, turnstileSiteKey",
       ],
       ['on', 'The page is an object of the settings to change, e.g. {"enabled": true}'],
     ];

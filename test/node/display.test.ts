@@ -337,8 +337,12 @@ describe("C44: the page's settings", () => {
       [{ accent: '#1f5fb' }, "The page's accent is a colour as #rrggbb, e.g. #1f5fbf: not '#1f5fb'"],
       [{ theme: 'blue' }, "The page's theme is auto, light, dark: not 'blue'"],
       [
+        { turnstileSiteKey: '<script>' },
+        "Invalid Turnstile site key: copy the site key (not the secret) from the Turnstile widget's settings, e.g. 0x4AAAAAAA…",
+      ],
+      [
         { colour: '#000000' },
-        "Unknown member 'colour' of the page: use enabled, languages, title, intro, thanks, accent, theme",
+        "Unknown member 'colour' of the page: use enabled, languages, title, intro, thanks, accent, theme, turnstileSiteKey",
       ],
       [
         { logo: { type: 'image/png' } },

@@ -9,8 +9,10 @@ import {
   tooLargeBecause,
   unsupportedMediaTypeBecause,
 } from '../../http/replies.ts';
+import { NotFound } from '../../lib/faults.ts';
 import { readAtMost } from '../../lib/stream.ts';
-import { removeLogo, setLogo } from '../../ops/page.ts';
+import { readLogo, removeLogo, setLogo } from '../../ops/page.ts';
+import { showProject } from '../../ops/projects.ts';
 import type { ManageRoutes } from './define.ts';
 import { PROJECT_EXAMPLE, projectMember } from './projects.ts';
 import { MANAGE_ROUTES } from './table.ts';
@@ -69,6 +71,30 @@ export function pageRoutes(routes: ManageRoutes): void {
       if (!(LOGO_TYPES as readonly string[]).includes(type)) throw refusedType(type);
       const bytes = await logoBytes(c.req.raw);
       return { message: 'Logo set', data: { project: await setLogo(m, params.projectId, bytes, type) } };
+    },
+  });
+
+  routes.add({
+    ...MANAGE_ROUTES.previewPage,
+    tag: 'Projects',
+    summary: 'The hosted page as its visitors would see it, on or off (C44)',
+    description:
+      "The dashboard's preview: the page its address serves, in the language asked for, whether it is on or off, never cached; its logo inside it (a `data:` address). Shown in a sandboxed frame, it runs no script and sends nothing.",
+    access: 'project',
+    reply: {
+      status: 200,
+      raw: {
+        description: 'The page, under its own Content-Security-Policy.',
+        content: { 'text/html; charset=utf-8': { schema: { type: 'string' } } },
+      },
+    },
+    handler: async ({ c, m, params, query }) => {
+      const view = await showProject(m, params.projectId);
+      const { formId } = view;
+      if (formId === null) throw new NotFound(`Project '${view.id}' has no form address, so it has no page`);
+      const { previewPage } = await import('../../pages/preview.ts');
+      const origin = new URL(c.req.url).origin;
+      return previewPage({ ...view, formId }, origin, query.lang, await readLogo(m, view));
     },
   });
 

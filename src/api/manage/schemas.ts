@@ -2,19 +2,12 @@
 // routes declare them beside their handlers, and the OpenAPI document is generated from them. A
 // body's values are checked again by the operation itself (src/ops), with the sentences the tool prints.
 import * as v from 'valibot';
-import {
-  DELIVERY_STATES,
-  FIELD_TYPES,
-  KEY_KINDS,
-  PAGE_THEMES,
-  UNKNOWN_FIELD_POLICIES,
-} from '../../../schema/tables.ts';
+import { DELIVERY_STATES, FIELD_TYPES, KEY_KINDS, UNKNOWN_FIELD_POLICIES } from '../../../schema/tables.ts';
 import { hookChannel, kindsOf } from '../../delivery/channels/index.ts';
-import { DISPLAY_LIMITS, MAX_TEXT_LANGUAGES } from '../../fields/display.ts';
+import { DISPLAY_LIMITS } from '../../fields/display.ts';
 import { described, flag, known, oneOf, time, whole } from '../../http/query-values.ts';
 import { AUDIT_PAGE } from '../../ops/audit.ts';
 import { BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE } from '../../ops/inbox.ts';
-import { DEFAULT_ACCENT, MAX_PAGE_LANGUAGES, PAGE_TEXTS } from '../../ops/page.ts';
 import { MAX_STATS_DAYS } from '../../ops/stats.ts';
 import {
   DEFAULT_THRESHOLD,
@@ -29,6 +22,7 @@ import {
   UNSURE_BAND,
   VERDICTS,
 } from '../../spam/settings.ts';
+import { PageBody, textMap } from './page-schemas.ts';
 
 // ---- Path parameters ----
 
@@ -127,20 +121,6 @@ export const AuditQuery = v.strictObject(
 // ---- Bodies ----
 
 const nullable = <S extends v.GenericSchema>(s: S) => v.optional(v.nullable(s));
-
-/**
- * C44: a text in its languages, as documented: language tag (BCP 47, stored canonical) → text;
- * checked by the operation, with the sentence the tool prints.
- */
-const textMap = (what: string, max: number, lines: boolean) =>
-  v.optional(
-    v.nullable(
-      described(
-        v.record(v.string(), v.string()),
-        `C44: ${what}, by language: {"en": "…", "de": "…"} (BCP 47 tags, stored canonical; at most ${MAX_TEXT_LANGUAGES}; each at most ${max} characters${lines ? ', line breaks allowed' : ', one line'}). null or {} is none.`,
-      ),
-    ),
-  );
 
 /** What a field shows (C44): documented members; a definition that leaves one out keeps it. */
 const DISPLAY_ENTRIES = {
@@ -251,24 +231,6 @@ export const SpamFilterBody = v.strictObject({
       v.pipe(v.array(v.string()), v.maxLength(MAX_EXPECTED)),
       'The languages its messages are written in (BCP 47); a message surely in another weighs towards spam. Empty: any. Replaces the list.',
     ),
-  ),
-});
-
-/** C44: the hosted page's settings to change; each is checked again by the operation. */
-export const PageBody = v.strictObject({
-  enabled: v.optional(described(v.boolean(), 'Whether the page is served (default false: off).')),
-  languages: v.optional(
-    described(
-      v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(MAX_PAGE_LANGUAGES)),
-      `The languages it speaks (BCP 47, stored canonical, each once; 1–${MAX_PAGE_LANGUAGES}); the first is its default (default ["en"]). Replaces the list.`,
-    ),
-  ),
-  title: textMap('its title', PAGE_TEXTS.title.max, PAGE_TEXTS.title.lines),
-  intro: textMap('its introduction, above the form', PAGE_TEXTS.intro.max, PAGE_TEXTS.intro.lines),
-  thanks: textMap('what it says after a submission', PAGE_TEXTS.thanks.max, PAGE_TEXTS.thanks.lines),
-  accent: v.optional(described(v.string(), `Its colour, #rrggbb (default ${DEFAULT_ACCENT}).`)),
-  theme: v.optional(
-    described(v.picklist(PAGE_THEMES), "auto (the visitor's system's choice, the default), light or dark."),
   ),
 });
 

@@ -4,6 +4,7 @@
 // (cli/ops.ts) builds its requests from the same entries, so a path or a body is written once.
 import * as v from 'valibot';
 import { EraseBody } from '../../http/erase.ts';
+import { PreviewQuery } from './page-schemas.ts';
 import {
   AuditQuery,
   BulkBody,
@@ -77,6 +78,14 @@ export const MANAGE_ROUTES = {
     path: '/projects/:projectId/page/logo',
     operationId: 'removePageLogo',
     params: ProjectParams,
+  },
+  // C44: the page as its visitors would see it, on or off (the dashboard's preview).
+  previewPage: {
+    method: 'get',
+    path: '/projects/:projectId/page/preview',
+    operationId: 'previewPage',
+    params: ProjectParams,
+    query: PreviewQuery,
   },
   getProjectSchema: {
     method: 'get',

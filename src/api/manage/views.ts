@@ -46,6 +46,10 @@ const PageSchema = v.object({
     v.nullable(v.object({ type: v.picklist(LOGO_TYPES), size: v.number(), sha256: v.string() })),
     'Its logo as stored (set by PUT …/page/logo), or null.',
   ),
+  turnstileSiteKey: described(
+    v.nullable(v.string()),
+    "C22: the site key of the project's Turnstile widget, which the page shows when the project checks Turnstile; or null.",
+  ),
 });
 
 /** C41: where a project's data lives: a database and its bucket. */

@@ -1,0 +1,1 @@
+ALTER TABLE `projects` ADD `page_turnstile_site_key` text;

@@ -1,0 +1,47 @@
+// C44: a project's page as a visitor sees it: its settings and fields, each text in the page's
+// language (else its first language's, else another's), rendered. The page's own address and the
+// dashboard's preview (which shows it while it is off too) compose it the same way.
+import type { ProjectView } from '../ops/project-view.ts';
+import { textIn } from './language.ts';
+import { type RenderedPage, renderPage } from './render.ts';
+
+export type Where = {
+  /** The deployment's own origin. */
+  origin: string;
+  formId: string;
+  lang: string;
+  /** The logo's address (when the page has one): the page's own, or a `data:` address. */
+  logo: string | undefined;
+};
+
+export function composePage(view: ProjectView, where: Where): Promise<RenderedPage> {
+  const settings = view.page;
+  const { lang } = where;
+  const fallback = settings.languages[0] ?? lang;
+  const say = (map: Record<string, string> | null | undefined) => textIn(map, lang, fallback);
+  return renderPage({
+    origin: where.origin,
+    formId: where.formId,
+    projectName: view.name,
+    lang,
+    languages: settings.languages,
+    title: say(settings.title),
+    intro: say(settings.intro),
+    thanks: say(settings.thanks),
+    accent: settings.accent,
+    theme: settings.theme,
+    logo: where.logo,
+    dataImages: where.logo?.startsWith('data:') === true,
+    honeypot: view.honeypot,
+    // C22: the widget only when the project checks Turnstile; a key left from before is not shown.
+    turnstileSiteKey: view.turnstile ? (settings.turnstileSiteKey ?? undefined) : undefined,
+    fields: view.fields.map((field) => {
+      const shown: { label?: string; help?: string; placeholder?: string } = {};
+      for (const member of ['label', 'help', 'placeholder'] as const) {
+        const text = say(field[member]);
+        if (text !== undefined) shown[member] = text;
+      }
+      return { field, shown };
+    }),
+  });
+}

@@ -1,0 +1,41 @@
+// C44: the dashboard's preview of a project's page: the page as its visitors would see it, composed
+// as its own address composes it, on or off, never cached. Its logo travels inside it (a `data:`
+// address), since the frame that shows it is sandboxed: a request from it carries no session, and
+// the page's own logo address answers only while the page is on.
+
+import type { ProjectView } from '../ops/project-view.ts';
+import { composePage } from './compose.ts';
+import { chooseLanguage } from './language.ts';
+
+/** Base64 of bytes, a slice at a time (a logo may be 256 KiB: too many arguments for one call). */
+function base64(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(text);
+}
+
+export async function previewPage(
+  view: ProjectView & { formId: string },
+  origin: string,
+  asked: string | undefined,
+  logo: { type: string; bytes: Uint8Array } | undefined,
+): Promise<Response> {
+  const lang = chooseLanguage(view.page.languages, asked, undefined);
+  const rendered = await composePage(view, {
+    origin,
+    formId: view.formId,
+    lang,
+    logo: logo === undefined ? undefined : `data:${logo.type};base64,${base64(logo.bytes)}`,
+  });
+  return new Response(rendered.html, {
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': rendered.csp,
+      'Content-Language': lang,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+    },
+  });
+}
