@@ -231,7 +231,9 @@ describe('C44: a hosted form page', () => {
     const html = await off.text();
     expect(html).toContain('<title>Anmeldung</title>');
     expect(html).toContain('<label for="f-email">Ihre E-Mail-Adresse</label>');
-    expect(off.headers.get('Content-Security-Policy')).toContain("img-src 'self';");
+    // It names no script: its frame runs none, and so fetches none.
+    expect(off.headers.get('Content-Security-Policy')).toContain("script-src 'none'");
+    expect(html).not.toContain('<script');
     await fetchWorker(
       new Request(`${BASE}/api/v1/projects/${projectId}/page/logo`, {
         method: 'PUT',

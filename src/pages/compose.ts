@@ -12,6 +12,8 @@ export type Where = {
   lang: string;
   /** The logo's address (when the page has one): the page's own, or a `data:` address. */
   logo: string | undefined;
+  /** The dashboard's preview (its logo a `data:` address, no script named). */
+  preview?: boolean | undefined;
 };
 
 export function composePage(view: ProjectView, where: Where): Promise<RenderedPage> {
@@ -31,7 +33,7 @@ export function composePage(view: ProjectView, where: Where): Promise<RenderedPa
     accent: settings.accent,
     theme: settings.theme,
     logo: where.logo,
-    dataImages: where.logo?.startsWith('data:') === true,
+    preview: where.preview,
     honeypot: view.honeypot,
     // C22: the widget only when the project checks Turnstile; a key left from before is not shown.
     turnstileSiteKey: view.turnstile ? (settings.turnstileSiteKey ?? undefined) : undefined,

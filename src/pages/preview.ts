@@ -28,6 +28,7 @@ export async function previewPage(
     formId: view.formId,
     lang,
     logo: logo === undefined ? undefined : `data:${logo.type};base64,${base64(logo.bytes)}`,
+    preview: true,
   });
   return new Response(rendered.html, {
     headers: {

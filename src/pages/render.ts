@@ -25,8 +25,11 @@ export type PageInput = {
   theme: PageTheme;
   /** The logo's address, when it has one. */
   logo: string | undefined;
-  /** The logo is given as a `data:` address (the dashboard's preview): the policy allows it. */
-  dataImages?: boolean | undefined;
+  /**
+   * The dashboard's preview: the logo is a `data:` address, which the policy allows, and no script
+   * is named (the frame runs none, and so fetches none: not Turnstile's either).
+   */
+  preview?: boolean | undefined;
   fields: { field: ControlField; shown: Shown }[];
   honeypot: string | null;
   /** C22: Turnstile's site key, when the project's submissions need its token. */
@@ -108,14 +111,17 @@ export async function renderPage(input: PageInput): Promise<RenderedPage> {
     input.logo === undefined
       ? ''
       : `<img src="${escapeHtml(input.logo)}" alt="${escapeHtml(input.projectName)}" height="64">`;
-  const scripts = [
-    `<script src="${escapeHtml(`${input.origin}/widget.js`)}" defer></script>`,
-    turnstile
-      ? '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>'
-      : '',
-  ].join('');
+  const scripts = input.preview
+    ? ''
+    : [
+        `<script src="${escapeHtml(`${input.origin}/widget.js`)}" defer></script>`,
+        turnstile
+          ? '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>'
+          : '',
+      ].join('');
   const body = `<header>${logo}<h1>${escapeHtml(heading)}</h1></header>${languageSwitch(input, words)}${paragraphs(input.intro)}\n${form}\n${footer}`;
-  return shell({ ...input, heading, body, scripts, turnstile, dataImages: input.dataImages === true });
+  const preview = input.preview === true;
+  return shell({ ...input, heading, body, scripts, turnstile: turnstile && !preview, dataImages: preview });
 }
 
 /**

@@ -140,6 +140,28 @@ describe('C44: the Page screen', () => {
     expect(svg).toContain(`viewBox="0 0 ${expected.size * 10} ${expected.size * 10}"`);
   });
 
+  it("asks for Turnstile's site key while the project checks Turnstile, and the page shows the widget by it", async () => {
+    await api('PATCH', `/projects/${projectId}`, { page: { enabled: false } });
+    await api('PATCH', `/projects/${projectId}`, { turnstileSecret: '1x0000000000000000000000000000000AA' });
+    await nav('Inbox').click();
+    await openPage('de');
+    const box = page.getByRole('region', { name: 'Turnstile' });
+    await box.getByText("it can be on once the widget's site key is here").waitFor();
+    // Without it, the page stays off, and says why.
+    await page.getByLabel('The page is on').check();
+    await page.getByText('needs its site key').first().waitFor();
+    expect((await fetch(address())).status).toBe(404);
+    await box.getByLabel('Site key').fill('1x00000000000000000000AA');
+    await box.getByRole('button', { name: 'Save the site key' }).click();
+    await frame()
+      .locator('.cf-turnstile[data-sitekey="1x00000000000000000000AA"]')
+      .waitFor({ state: 'attached' });
+    await page.getByLabel('The page is on').check();
+    await expect.poll(async () => (await fetch(address())).status).toBe(200);
+    expect(await box.getByText('it can be on once').count()).toBe(0);
+    await shot('page-turnstile');
+  });
+
   it('is axe-clean with the German page framed, at 1280 and at 375 px wide', async () => {
     await frame().getByRole('heading', { level: 1, name: 'Schreiben Sie uns' }).waitFor();
     await shot('page');
