@@ -159,6 +159,7 @@ describe('C44: the Page screen', () => {
     await page.getByLabel('The page is on').check();
     await expect.poll(async () => (await fetch(address())).status).toBe(200);
     expect(await box.getByText('it can be on once').count()).toBe(0);
+    await frame().locator('.cf-turnstile').waitFor({ state: 'attached' });
     await shot('page-turnstile');
   });
 
