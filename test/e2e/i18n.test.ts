@@ -274,9 +274,17 @@ describe('C44: a hosted page, in Chromium', () => {
     expect(await note(page, 'email')).toBe('„Ihre E-Mail-Adresse“ muss eine E-Mail-Adresse sein.');
     expect(await accessible(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'hosted-page-de-errors.png'), fullPage: true });
-    await page.fill('#f-name', 'Ada');
-    await page.fill('#f-email', 'ada@example.com');
-    await page.click('button[type=submit]');
+    // Keyboard only: from the language switch, Tab reaches each field in order; Enter sends.
+    const focused = () => page.evaluate(() => document.activeElement?.id);
+    await page.locator('nav a').last().focus();
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('f-name');
+    await page.keyboard.type('Ada');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('f-email');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('ada@example.com');
+    await page.keyboard.press('Enter');
     await expect.poll(() => status(page)).toBe('Bis bald!');
     expect((await storedRows(dir, projectId)).map((r) => r.data)).toEqual([
       { name: 'Ada', email: 'ada@example.com' },
