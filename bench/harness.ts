@@ -3,7 +3,7 @@
 // (each on its own direct socket), and the load generator in its own process.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
@@ -155,6 +155,32 @@ export async function buildBundle(
     stdio: ['ignore', 'ignore', 2],
   });
   return built;
+}
+
+/**
+ * A worker that only answers "hi", uploaded as `wrangler deploy` would (the project's compatibility
+ * date and flags): the floor of `wrangler check startup` on this machine today, measured beside
+ * the worker, since its absolute figure moves with the machine's load.
+ */
+export function buildHi(outdir: string): Built {
+  mkdirSync(outdir, { recursive: true });
+  const config = unstable_readConfig({ config: 'wrangler.toml' });
+  writeFileSync(join(outdir, 'hi.mjs'), "export default { fetch: () => new Response('hi') };\n");
+  writeFileSync(
+    join(outdir, 'wrangler.json'),
+    JSON.stringify({
+      name: 'hi',
+      main: 'hi.mjs',
+      compatibility_date: config.compatibility_date,
+      compatibility_flags: config.compatibility_flags,
+    }),
+  );
+  execFileSync(
+    'wrangler',
+    ['deploy', '--dry-run', '-c', join(outdir, 'wrangler.json'), '--outfile', join(outdir, 'upload.bundle')],
+    { cwd: outdir, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'ignore', 2] },
+  );
+  return { outdir, files: ['hi.mjs'], bytes: 0, gzipBytes: 0, split: false };
 }
 
 /** `wrangler check startup` of a build, `runs` times: each run's active CPU time (ms) and profile. */
