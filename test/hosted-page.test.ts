@@ -95,14 +95,14 @@ describe('C44: a hosted form page', () => {
 
   it('answers a post from itself with scripts off in its look and language: what to fix, or its thanks', async () => {
     const { formId } = await projectWithPage({ thanks: { de: 'Danke, wir melden uns.' } });
-    const post = (email: string) => {
+    const post = (email: string, lang = 'de') => {
       const form = new FormData();
       form.set('email', email);
       return fetchWorker(
         new Request(`${BASE}/f/${formId}`, {
           method: 'POST',
           body: form,
-          headers: { Referer: `${BASE}/f/${formId}?lang=de` },
+          headers: { Referer: `${BASE}/f/${formId}?lang=${lang}` },
         }),
       );
     };
@@ -117,6 +117,14 @@ describe('C44: a hosted form page', () => {
     const sent = await post('ada@example.com');
     expect(sent.status).toBe(200);
     expect(await sent.text()).toContain('Danke, wir melden uns.');
+    // English, the page's first language, has no thanks of its own: the page's, in English, never
+    // the German one; on the page too.
+    const english = await (await post('bo@example.com', 'en')).text();
+    expect(english).toContain('Thank you! Your form was sent.');
+    expect(english).not.toContain('Danke');
+    expect(await (await pageAt(formId, {}, '?lang=en')).text()).toContain(
+      'data-success="Thank you! Your form was sent."',
+    );
     // From another page, the plain pages, as before.
     const form = new FormData();
     form.set('email', 'ada@');
@@ -180,6 +188,24 @@ describe('C44: a hosted form page', () => {
       );
       expect(posted.status).toBe(201);
       expect(siteverify.calls.map((f) => f.get('response'))).toEqual(['XXXX.DUMMY.TOKEN.XXXX']);
+      // With scripts off there is no token: the page says so first, and the refusal is in its
+      // language too, as every single cause is.
+      expect(html).toContain(
+        '<noscript><p class="note">Die Spam-Prüfung dieses Formulars braucht JavaScript: Schalten Sie es ein, um das Formular zu senden.</p></noscript>',
+      );
+      const plain = new FormData();
+      plain.set('email', 'ada@example.com');
+      const refusedPost = await fetchWorker(
+        new Request(`${BASE}/f/${formId}`, {
+          method: 'POST',
+          body: plain,
+          headers: { Referer: `${BASE}/f/${formId}?lang=de` },
+        }),
+      );
+      expect(refusedPost.status).toBe(403);
+      expect(await refusedPost.text()).toContain(
+        '<li>Die Prüfung, ob Sie ein Mensch sind, ist fehlgeschlagen. Bitte versuchen Sie es erneut.</li>',
+      );
     } finally {
       siteverify.spy.mockRestore();
     }

@@ -151,7 +151,7 @@ export function requireSiteKey(
 ): void {
   if (after.pageEnabled && after.turnstileSecret != null && after.pageTurnstileSiteKey == null) {
     throw invalid(
-      "The project checks Turnstile, so its page shows Turnstile's widget, which needs its site key: set the page's turnstileSiteKey too (forms page set <project> --turnstile-site-key <key>)",
+      "While its project checks Turnstile, a page that is on shows Turnstile's widget, which needs its site key: set the page's turnstileSiteKey too (forms page set <project> --turnstile-site-key <key>)",
     );
   }
 }

@@ -20,7 +20,8 @@ export function composePage(view: ProjectView, where: Where): Promise<RenderedPa
   const settings = view.page;
   const { lang } = where;
   const fallback = settings.languages[0] ?? lang;
-  const say = (map: Record<string, string> | null | undefined) => textIn(map, lang, fallback);
+  const say = (map: Record<string, string> | null | undefined, any = true) =>
+    textIn(map, lang, fallback, any);
   return renderPage({
     origin: where.origin,
     formId: where.formId,
@@ -29,7 +30,8 @@ export function composePage(view: ProjectView, where: Where): Promise<RenderedPa
     languages: settings.languages,
     title: say(settings.title),
     intro: say(settings.intro),
-    thanks: say(settings.thanks),
+    // Else the page's own thanks, in the visitor's language: never another language's.
+    thanks: say(settings.thanks, false),
     accent: settings.accent,
     theme: settings.theme,
     logo: where.logo,

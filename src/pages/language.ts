@@ -40,14 +40,18 @@ export function chooseLanguage(
   return fallback;
 }
 
-/** A text of a language map in the page's language: its own, else the page's default's, else any. */
+/**
+ * A text of a language map in the page's language: its own, else the page's default's, else any
+ * (`any` false: none, where the page has words of its own in every language, as for its thanks).
+ */
 export function textIn(
   map: Record<string, string> | null | undefined,
   lang: string,
   fallback: string,
+  any = true,
 ): string | undefined {
   if (map == null) return undefined;
-  return map[lang] ?? map[fallback] ?? Object.values(map)[0];
+  return map[lang] ?? map[fallback] ?? (any ? Object.values(map)[0] : undefined);
 }
 
 /** A language's name in itself (`Deutsch` for de), for the page's language switch. */

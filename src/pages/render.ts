@@ -98,6 +98,8 @@ export async function renderPage(input: PageInput): Promise<RenderedPage> {
     `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}">`,
     '<p data-forms-status role="status" aria-live="polite"></p>',
     required ? `<p class="note">${escapeHtml(words.required)}</p>` : '',
+    // C22: Turnstile's widget is a script: without scripts, no post can pass; said before it fails.
+    turnstile ? `<noscript><p class="note">${escapeHtml(words.needsScript)}</p></noscript>` : '',
     ...input.fields.map(({ field, shown }) => control(field, { choose: words.choose, ...shown })),
     input.honeypot === null ? '' : honeypotControl(input.honeypot),
     turnstile

@@ -17,7 +17,15 @@ import { wordsOf } from './words.ts';
 
 export type Outcome =
   | { sent: true }
-  | { sent: false; status: number; messages: readonly string[]; issues?: readonly FieldIssue[] };
+  | {
+      sent: false;
+      status: number;
+      messages: readonly string[];
+      /** Each field's problem (C43), one for each message. */
+      issues?: readonly FieldIssue[];
+      /** The one cause's code (C43), when it is one: a failed challenge, an unavailable service. */
+      code?: string;
+    };
 
 /** The `?lang=` of the hosted page a post came from, or undefined when it came from elsewhere. */
 export function fromHostedPage(c: Context<AppEnv>, formId: string): { lang?: string } | undefined {
@@ -77,7 +85,7 @@ export async function hostedReply(
   let body: string;
   if (outcome.sent) {
     heading = words.thankYou;
-    const thanks = textIn(view.page.thanks, lang, fallback) ?? words.thanks;
+    const thanks = textIn(view.page.thanks, lang, fallback, false) ?? words.thanks;
     body = `<h1>${escapeHtml(heading)}</h1><p data-state="success">${escapeHtml(thanks)}</p>${back}`;
   } else {
     heading = words.checkForm;
@@ -86,7 +94,9 @@ export async function hostedReply(
       textIn(view.fields.find((f) => f.name === name)?.label, lang, fallback) ?? name;
     const items = outcome.messages.map((text, i) => {
       const issue = outcome.issues?.[i];
-      const said = issue && word(templates, issue.code, issue.params, lang, labelOf(issue.field));
+      const said = issue
+        ? word(templates, issue.code, issue.params, lang, labelOf(issue.field))
+        : word(templates, outcome.code, undefined, lang);
       return `<li>${escapeHtml(said || text)}</li>`;
     });
     body = `<h1>${escapeHtml(heading)}</h1><p>${escapeHtml(words.notSent)}</p><ul data-state="error">${items.join('')}</ul>${back}`;

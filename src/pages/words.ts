@@ -19,6 +19,8 @@ export type Words = {
   formOf: string;
   noSecrets: string;
   language: string;
+  /** C22: with scripts off, a page whose project checks Turnstile cannot be sent. */
+  needsScript: string;
 };
 
 const WORDS: Record<string, Words> = {
@@ -35,6 +37,7 @@ const WORDS: Record<string, Words> = {
     formOf: 'A form of {name}, hosted by {host}.',
     noSecrets: 'Never enter a password or a card number in this form.',
     language: 'Language',
+    needsScript: "This form's spam check needs JavaScript: turn it on to send the form.",
   },
   de: {
     send: 'Senden',
@@ -49,6 +52,8 @@ const WORDS: Record<string, Words> = {
     formOf: 'Ein Formular von {name}, bereitgestellt von {host}.',
     noSecrets: 'Geben Sie in dieses Formular nie ein Passwort oder eine Kartennummer ein.',
     language: 'Sprache',
+    needsScript:
+      'Die Spam-Prüfung dieses Formulars braucht JavaScript: Schalten Sie es ein, um das Formular zu senden.',
   },
   fr: {
     send: 'Envoyer',
@@ -63,6 +68,8 @@ const WORDS: Record<string, Words> = {
     formOf: 'Un formulaire de {name}, hébergé par {host}.',
     noSecrets: 'N’entrez jamais de mot de passe ni de numéro de carte dans ce formulaire.',
     language: 'Langue',
+    needsScript:
+      'La vérification anti-spam de ce formulaire nécessite JavaScript : activez-le pour envoyer le formulaire.',
   },
   es: {
     send: 'Enviar',
@@ -77,6 +84,8 @@ const WORDS: Record<string, Words> = {
     formOf: 'Un formulario de {name}, alojado en {host}.',
     noSecrets: 'No introduzca nunca una contraseña ni un número de tarjeta en este formulario.',
     language: 'Idioma',
+    needsScript:
+      'La comprobación antispam de este formulario necesita JavaScript: actívelo para enviar el formulario.',
   },
   it: {
     send: 'Invia',
@@ -91,6 +100,8 @@ const WORDS: Record<string, Words> = {
     formOf: 'Un modulo di {name}, ospitato da {host}.',
     noSecrets: 'Non inserire mai una password o un numero di carta in questo modulo.',
     language: 'Lingua',
+    needsScript:
+      'Il controllo antispam di questo modulo richiede JavaScript: attivalo per inviare il modulo.',
   },
   nl: {
     send: 'Versturen',
@@ -105,6 +116,8 @@ const WORDS: Record<string, Words> = {
     formOf: 'Een formulier van {name}, gehost door {host}.',
     noSecrets: 'Vul in dit formulier nooit een wachtwoord of kaartnummer in.',
     language: 'Taal',
+    needsScript:
+      'De spamcontrole van dit formulier heeft JavaScript nodig: zet het aan om het formulier te versturen.',
   },
   pl: {
     send: 'Wyślij',
@@ -119,6 +132,7 @@ const WORDS: Record<string, Words> = {
     formOf: 'Formularz {name}, udostępniany przez {host}.',
     noSecrets: 'Nigdy nie wpisuj w tym formularzu hasła ani numeru karty.',
     language: 'Język',
+    needsScript: 'Kontrola antyspamowa tego formularza wymaga JavaScriptu: włącz go, aby wysłać formularz.',
   },
   pt: {
     send: 'Enviar',
@@ -133,6 +147,8 @@ const WORDS: Record<string, Words> = {
     formOf: 'Um formulário de {name}, alojado por {host}.',
     noSecrets: 'Nunca introduza uma palavra-passe ou um número de cartão neste formulário.',
     language: 'Idioma',
+    needsScript:
+      'A verificação anti-spam deste formulário precisa de JavaScript: ative-o para enviar o formulário.',
   },
   ja: {
     send: '送信',
@@ -147,6 +163,8 @@ const WORDS: Record<string, Words> = {
     formOf: '{name} のフォーム（{host} が提供）。',
     noSecrets: 'このフォームにパスワードやカード番号を入力しないでください。',
     language: '言語',
+    needsScript:
+      'このフォームのスパム確認には JavaScript が必要です。送信するには JavaScript を有効にしてください。',
   },
 };
 

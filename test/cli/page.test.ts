@@ -119,7 +119,7 @@ describe('forms page (C44)', () => {
     const withSecret = inProcess(tool.database, { env: { TURNSTILE_SECRET: '0x4AAAAAAAtest-secret' } });
     expect((await withSecret('project', 'set', p.projectId, '--turnstile')).code).toBe(0);
     const needed =
-      "forms: The project checks Turnstile, so its page shows Turnstile's widget, which needs its site key: set the page's turnstileSiteKey too (forms page set <project> --turnstile-site-key <key>)";
+      "forms: While its project checks Turnstile, a page that is on shows Turnstile's widget, which needs its site key: set the page's turnstileSiteKey too (forms page set <project> --turnstile-site-key <key>)";
     await expectRefused(['page', 'set', p.projectId, '--on'], needed);
     const on = await json<{ page: Page }>(
       'page',

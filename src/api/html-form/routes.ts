@@ -195,10 +195,17 @@ async function handleForm(c: FormContext): Promise<Response> {
     if (back !== undefined) return redirect(c, back);
     const messages = envelope.data.errors ?? [envelope.data.error?.message ?? envelope.data.message];
     const issues = envelope.data.issues;
+    const code = envelope.data.error?.code;
     const hosted = await fromPage(
       c,
       formId,
-      { sent: false, status, messages, ...(issues === undefined ? {} : { issues }) },
+      {
+        sent: false,
+        status,
+        messages,
+        ...(issues === undefined ? {} : { issues }),
+        ...(code === undefined ? {} : { code }),
+      },
       reply.headers,
     );
     return hosted ?? htmlPage(c, status, errorPage(REASON_PHRASES[status], messages, referer), reply.headers);
