@@ -84,7 +84,7 @@ describe('C44: a hosted form page', () => {
     const html = await (await pageAt(formId)).text();
     const action = `${BASE}/f/${formId}`;
     expect(html).toContain(
-      `<form method="post" action="${action}" enctype="multipart/form-data" data-endpoint="${action}" data-key=""`,
+      `<form method="post" action="${action}" enctype="multipart/form-data" data-checks="worker" data-endpoint="${action}" data-key=""`,
     );
     expect(html).toContain(`<script src="${BASE}/widget.js" defer></script>`);
     const form = new FormData();
@@ -260,6 +260,9 @@ describe('C44: a hosted form page', () => {
     // It names no script: its frame runs none, and so fetches none.
     expect(off.headers.get('Content-Security-Policy')).toContain("script-src 'none'");
     expect(html).not.toContain('<script');
+    // Sandboxed even when opened alone; its language links go to the page's own address.
+    expect(off.headers.get('Content-Security-Policy')).toMatch(/; sandbox$/);
+    expect(html).toContain(`<a href="${BASE}/f/${formId}?lang=en" hreflang="en"`);
     await fetchWorker(
       new Request(`${BASE}/api/v1/projects/${projectId}/page/logo`, {
         method: 'PUT',

@@ -124,7 +124,8 @@ type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /**
  * The form's controls as typed JSON: a checkbox is a boolean, a number input a number (whole or
- * not), everything else a string; an empty optional control is left out.
+ * not), everything else a string; an empty control is left out (C29: a field not filled in), so
+ * that a required one is "required", never an empty string.
  */
 export function collect(form: HTMLFormElement): Record<string, unknown> {
   const data: Record<string, unknown> = {};
@@ -138,8 +139,8 @@ export function collect(form: HTMLFormElement): Record<string, unknown> {
       data[control.name] = (control as HTMLInputElement).checked;
     } else if (type === 'radio') {
       if ((control as HTMLInputElement).checked) data[control.name] = control.value;
-    } else if (control.value === '' && !control.required) {
-      // Left out: the project sees an absent optional field, not an empty string.
+    } else if (control.value === '') {
+      // Left out: the project sees an absent field, not an empty string.
     } else if ((type === 'number' || type === 'range') && control.value !== '') {
       data[control.name] = Number(control.value);
     } else {
@@ -230,9 +231,10 @@ export function attach(form: HTMLFormElement, options: Options): void {
     typeof fetch === 'function'
       ? guard(form, options.endpoint, trackerOf(form, undefined, true)?.id ?? { key: options.key })
       : undefined;
-  // The widget says each field's problem beside it, in the page's language; without the widget
-  // (scripts off) the browser's own checks stand.
-  form.noValidate = true;
+  // C44: a hosted page leaves its checks to the worker once the widget has it, each said beside its
+  // field in the page's language; without the widget (scripts off) the browser's own checks stand.
+  // Any other form keeps whatever checks its author gave it.
+  if (form.dataset.checks === 'worker') form.noValidate = true;
   let sending = false;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

@@ -143,13 +143,21 @@ export function parsePage(input: unknown): { columns: ProjectSettings; detail: R
 
 /**
  * C22, C44: a page that is on while its project checks Turnstile (its secret set) shows Turnstile's
- * widget, so it needs the widget's site key: without one, no post from the page could pass.
- * Checked on the settings as they would be after a change, before anything is written.
+ * widget, so it needs the widget's site key: without one, no post from the page could pass. And
+ * the key is never the secret, which the page would publish. Checked on the settings as they would
+ * be after a change of the page's switch, its key or the secret, before anything is written.
  */
 export function requireSiteKey(
   after: Pick<ProjectSettings, 'pageEnabled' | 'turnstileSecret' | 'pageTurnstileSiteKey'>,
 ): void {
-  if (after.pageEnabled && after.turnstileSecret != null && after.pageTurnstileSiteKey == null) {
+  const key = after.pageTurnstileSiteKey;
+  // A page shows its site key to everyone: the secret given for it would be published.
+  if (key != null && key === after.turnstileSecret) {
+    throw invalid(
+      "That is the Turnstile widget's secret, which a page would show to everyone: give the page its site key, and keep the secret the project's alone",
+    );
+  }
+  if (after.pageEnabled && after.turnstileSecret != null && key == null) {
     throw invalid(
       "While its project checks Turnstile, a page that is on shows Turnstile's widget, which needs its site key: set the page's turnstileSiteKey too (forms page set <project> --turnstile-site-key <key>)",
     );

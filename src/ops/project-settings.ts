@@ -73,17 +73,23 @@ export async function updateProject(
             p.origins.map((o) => o.origin),
           );
   }
-  requireSiteKey({ ...p, ...settings, ...page?.columns });
+  // Only a change of these three: a project left so from before may still change anything else.
+  if (
+    settings.turnstileSecret !== undefined ||
+    page?.columns.pageEnabled !== undefined ||
+    page?.columns.pageTurnstileSiteKey !== undefined
+  )
+    requireSiteKey({ ...p, ...settings, ...page?.columns });
   if (changes.confirmation !== undefined)
     Object.assign(settings, await confirmationSettings(m, p, changes.confirmation));
   if (changes.spamFilter !== undefined)
     Object.assign(settings, spamColumns(parseSpamFilter(changes.spamFilter)));
-  if (page !== undefined && Object.keys(page.columns).length > 0) {
-    await updateProjectSettings(m.db, p.id, page.columns);
-    await recordChange(m, p.id, 'page.update', page.detail);
-  }
+  const pageChanged = page !== undefined && Object.keys(page.columns).length > 0;
+  // One write of both, so that no failure between two leaves the page and the secret at odds (C22).
+  if (pageChanged || Object.keys(settings).length > 0)
+    await updateProjectSettings(m.db, p.id, { ...page?.columns, ...settings });
+  if (pageChanged) await recordChange(m, p.id, 'page.update', page.detail);
   if (Object.keys(settings).length > 0) {
-    await updateProjectSettings(m.db, p.id, settings);
     // The Turnstile secret is never recorded: only that it was set or cleared.
     const { turnstileSecret, ...shown } = settings;
     await recordChange(m, p.id, 'project.update', {

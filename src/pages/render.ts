@@ -80,7 +80,8 @@ function languageSwitch(input: PageInput, words: Words): string {
   if (input.languages.length < 2) return '';
   const links = input.languages.map((tag) => {
     const current = tag === input.lang ? ' aria-current="true"' : '';
-    const href = `?lang=${encodeURIComponent(tag)}`;
+    // The preview's links go to the page's own address: the preview's is the management API's.
+    const href = `${input.preview ? `${input.origin}/f/${input.formId}` : ''}?lang=${encodeURIComponent(tag)}`;
     return `<li><a href="${escapeHtml(href)}" hreflang="${escapeHtml(tag)}" lang="${escapeHtml(tag)}"${current}>${escapeHtml(nameOfLanguage(tag))}</a></li>`;
   });
   return `<nav aria-label="${escapeHtml(words.language)}"><ul>${links.join('')}</ul></nav>`;
@@ -95,11 +96,13 @@ export async function renderPage(input: PageInput): Promise<RenderedPage> {
   const host = new URL(input.origin).host;
   const required = input.fields.some((f) => f.field.required && f.field.type !== 'boolean');
   const form = [
-    `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}">`,
+    `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" data-checks="worker" data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}">`,
     '<p data-forms-status role="status" aria-live="polite"></p>',
     required ? `<p class="note">${escapeHtml(words.required)}</p>` : '',
     // C22: Turnstile's widget is a script: without scripts, no post can pass; said before it fails.
-    turnstile ? `<noscript><p class="note">${escapeHtml(words.needsScript)}</p></noscript>` : '',
+    turnstile && !input.preview
+      ? `<noscript><p class="note">${escapeHtml(words.needsScript)}</p></noscript>`
+      : '',
     ...input.fields.map(({ field, shown }) => control(field, { choose: words.choose, ...shown })),
     input.honeypot === null ? '' : honeypotControl(input.honeypot),
     turnstile
@@ -123,7 +126,7 @@ export async function renderPage(input: PageInput): Promise<RenderedPage> {
       ].join('');
   const body = `<header>${logo}<h1>${escapeHtml(heading)}</h1></header>${languageSwitch(input, words)}${paragraphs(input.intro)}\n${form}\n${footer}`;
   const preview = input.preview === true;
-  return shell({ ...input, heading, body, scripts, turnstile: turnstile && !preview, dataImages: preview });
+  return shell({ ...input, heading, body, scripts, turnstile: turnstile && !preview, preview });
 }
 
 /**
@@ -138,7 +141,8 @@ export async function shell(page: {
   body: string;
   scripts?: string;
   turnstile?: boolean;
-  dataImages?: boolean;
+  /** The dashboard's preview: `data:` images (its logo), and sandboxed. */
+  preview?: boolean;
 }): Promise<RenderedPage> {
   const style = pageStyle(page.accent, page.theme);
   const html = `<!doctype html><html lang="${escapeHtml(page.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(page.heading)}</title><style>${style}</style></head><body><main>${page.body}</main>${page.scripts ?? ''}</body></html>`;
@@ -148,11 +152,13 @@ export async function shell(page: {
     `style-src 'sha256-${await sha256Base64(style)}'`,
     `script-src ${page.scripts ? `'self'${challenges}` : "'none'"}`,
     `connect-src 'self'`,
-    `img-src 'self'${page.dataImages ? ' data:' : ''}`,
+    `img-src 'self'${page.preview ? ' data:' : ''}`,
     `form-action 'self'`,
     `base-uri 'none'`,
     `frame-ancestors 'self'`,
     ...(page.turnstile ? [`frame-src${challenges}`] : []),
+    // The preview, served from the dashboard's origin, is sandboxed even when opened alone.
+    ...(page.preview ? ['sandbox'] : []),
   ].join('; ');
   return { html, csp };
 }

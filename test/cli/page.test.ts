@@ -141,6 +141,21 @@ describe('forms page (C44)', () => {
     });
     const again = await withSecret('project', 'set', p.projectId, '--turnstile');
     expect([again.code, again.stderr]).toEqual([2, `${needed}\n`]);
+    // The secret pasted as the key would be published on the page: refused, whichever comes second.
+    const published =
+      "forms: That is the Turnstile widget's secret, which a page would show to everyone: give the page its site key, and keep the secret the project's alone";
+    await json('page', 'set', p.projectId, '--off');
+    expect((await withSecret('project', 'set', p.projectId, '--turnstile')).code).toBe(0);
+    await expectRefused(
+      ['page', 'set', p.projectId, '--turnstile-site-key', '0x4AAAAAAAtest-secret'],
+      published,
+    );
+    // A project left on without a key (made so before the rule) may still change anything else.
+    await tool.database.db.$client
+      .prepare('update projects set page_enabled = 1, page_turnstile_site_key = null where id = ?')
+      .bind(p.projectId)
+      .run();
+    expect((await forms('project', 'set', p.projectId, '--retention-days', '30')).code).toBe(0);
   });
 
   it('logo: set from a file (its type by its name, checked against its bytes), kept in the place’s bucket, removed', async () => {

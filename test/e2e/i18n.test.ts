@@ -272,6 +272,8 @@ describe('C44: a hosted page, in Chromium', () => {
     await page.click('button[type=submit]');
     await page.locator('[data-forms-error="email"]').waitFor();
     expect(await note(page, 'email')).toBe('„Ihre E-Mail-Adresse“ muss eine E-Mail-Adresse sein.');
+    // A required control left empty is sent as no value, so the worker says it is required (C29).
+    expect(await note(page, 'name')).toBe('„Ihr Name“ ist ein Pflichtfeld.');
     expect(await accessible(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'hosted-page-de-errors.png'), fullPage: true });
     // Keyboard only: from the language switch, Tab reaches each field in order; Enter sends.

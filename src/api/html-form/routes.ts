@@ -270,7 +270,7 @@ const formOperation = describeRoute(() => ({
   operationId: 'submitHtmlForm',
   summary: 'Submit a plain HTML form, with files (C29, C30)',
   description:
-    "No key: the form address names the project. Each value is converted by its field's type (integer and number from decimal text; any empty text but a checkbox's is a field not filled in, absent or, when required, missing; a boolean from on/true/1 or off/false/0, false when its checkbox was not sent), then validated as the JSON endpoint validates. Names starting with `_` are controls and never stored: `_next` and `_error` (redirects, on an allowed origin only) and `_gotcha` (a honeypot). With `Accept: application/json` every answer is the JSON envelope; otherwise a 303 or a small HTML page.",
+    "No key: the form address names the project. Each value is converted by its field's type (integer and number from decimal text; a defined field's empty text, but a checkbox's, is a field not filled in, absent or, when required, missing; a boolean from on/true/1 or off/false/0, false when its checkbox was not sent), then validated as the JSON endpoint validates. Names starting with `_` are controls and never stored: `_next` and `_error` (redirects, on an allowed origin only) and `_gotcha` (a honeypot). With `Accept: application/json` every answer is the JSON envelope; otherwise a 303 or a small HTML page.",
   security: [],
   parameters: [formIdParameter, IDEMPOTENCY_KEY_PARAMETER],
   requestBody: {
