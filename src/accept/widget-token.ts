@@ -4,7 +4,7 @@
 // nonce, and an HMAC of the project and all three under a key derived from the operator token.
 // Issued and checked in the isolate: no D1. Its reuse is found after the store, by the consumer
 // (the nonce is unique in spam_nonces).
-import { TOKEN_LENGTH } from '../lib/hex.ts';
+import { TOKEN_LENGTH, toBase64url } from '../lib/hex.ts';
 import type { TokenState } from '../spam/sender.ts';
 
 /** A token is good for this long after it was issued; the widget renews an older one. */
@@ -52,19 +52,13 @@ function macKey(secret: string): Promise<CryptoKey> {
   return keyOf.key;
 }
 
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replace(/=+$/, '');
-
 async function mac(secret: string, projectId: string, start: string, issued: string, nonce: string) {
   const signed = await crypto.subtle.sign(
     'HMAC',
     await macKey(secret),
     encoder.encode(`${projectId}\n${start}\n${issued}\n${nonce}`),
   );
-  return base64url(new Uint8Array(signed).slice(0, MAC_BYTES));
+  return toBase64url(new Uint8Array(signed).slice(0, MAC_BYTES));
 }
 
 /** Two strings equal in constant time (for the same length). */
@@ -122,7 +116,7 @@ export async function issueToken(
   }
   const start = startMs.toString(36);
   const issued = now.toString(36);
-  const nonce = base64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES)));
+  const nonce = toBase64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES)));
   return {
     token: `${start}.${issued}.${nonce}.${await mac(secret, projectId, start, issued, nonce)}`,
     expiresAt: now + TOKEN_LIFETIME_MS,

@@ -14,12 +14,21 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * Bytes in standard base64, padded: a slice at a time, since a large array (a logo's 256 KiB) is
+ * too many arguments for one call.
+ */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
 /** Bytes in base64url, without padding. */
 export function toBase64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replaceAll('=', '');
+  return toBase64(bytes).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
 }
 
 /** How long a token of 32 bytes is in base64url; the least an operator token may be (C32). */

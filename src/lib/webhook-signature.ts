@@ -3,14 +3,10 @@
 // under the secret's bytes. Several signatures, space-separated, let a receiver verify during a
 // rotation with either secret. WebCrypto only: the same code signs in the worker and in Node.
 
+import { toBase64 } from './hex.ts';
+
 const PREFIX = 'whsec_';
 const encoder = new TextEncoder();
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
 
 function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));

@@ -3,18 +3,10 @@
 // address), since the frame that shows it is sandboxed: a request from it carries no session, and
 // the page's own logo address answers only while the page is on.
 
+import { toBase64 } from '../lib/hex.ts';
 import type { ProjectView } from '../ops/project-view.ts';
 import { composePage } from './compose.ts';
 import { chooseLanguage } from './language.ts';
-
-/** Base64 of bytes, a slice at a time (a logo may be 256 KiB: too many arguments for one call). */
-function base64(bytes: Uint8Array): string {
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(text);
-}
 
 export async function previewPage(
   view: ProjectView & { formId: string },
@@ -27,7 +19,7 @@ export async function previewPage(
     origin,
     formId: view.formId,
     lang,
-    logo: logo === undefined ? undefined : `data:${logo.type};base64,${base64(logo.bytes)}`,
+    logo: logo === undefined ? undefined : `data:${logo.type};base64,${toBase64(logo.bytes)}`,
     preview: true,
   });
   return new Response(rendered.html, {

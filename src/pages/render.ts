@@ -5,6 +5,7 @@
 // posts to the form address as any plain form does (C29); with them, the widget sends it and shows
 // each field's message beside it, in the page's language (C43).
 import { type ControlField, control, escapeHtml, honeypotControl, type Shown } from '../fields/form-html.ts';
+import { toBase64 } from '../lib/hex.ts';
 import { nameOfLanguage } from './language.ts';
 import { filled, type Words, wordsOf } from './words.ts';
 
@@ -71,8 +72,7 @@ const paragraphs = (text: string | undefined) =>
 
 async function sha256Base64(text: string): Promise<string> {
   // CSP's hash source is standard base64, padded.
-  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return btoa(String.fromCharCode(...bytes));
+  return toBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
 }
 
 /** C44: the links to the page in each of its other languages, the current one marked. */
