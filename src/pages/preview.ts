@@ -7,6 +7,7 @@ import { toBase64 } from '../lib/hex.ts';
 import type { ProjectView } from '../ops/project-view.ts';
 import { composePage } from './compose.ts';
 import { chooseLanguage } from './language.ts';
+import { pageResponse } from './render.ts';
 
 export async function previewPage(
   view: ProjectView & { formId: string },
@@ -22,13 +23,5 @@ export async function previewPage(
     logo: logo === undefined ? undefined : `data:${logo.type};base64,${toBase64(logo.bytes)}`,
     preview: true,
   });
-  return new Response(rendered.html, {
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': rendered.csp,
-      'Content-Language': lang,
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-store',
-    },
-  });
+  return pageResponse(rendered, lang, { 'Cache-Control': 'no-store' });
 }

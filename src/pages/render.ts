@@ -39,6 +39,25 @@ export type PageInput = {
 
 export type RenderedPage = { html: string; csp: string };
 
+/** A page as a reply: HTML under its own policy, in its language, never sniffed; `headers` add. */
+export function pageResponse(
+  page: RenderedPage,
+  lang: string,
+  headers: Record<string, string>,
+  status = 200,
+): Response {
+  return new Response(page.html, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': page.csp,
+      'Content-Language': lang,
+      'X-Content-Type-Options': 'nosniff',
+      ...headers,
+    },
+  });
+}
+
 /** Black or white, whichever reads better on the accent (WCAG's relative luminance). */
 function onAccent(accent: string): string {
   const [r = 0, g = 0, b = 0] = [1, 3, 5].map((i) => {

@@ -12,7 +12,7 @@ import { type Assets, assetLoader } from '../lib/assets.ts';
 import type { FieldIssue } from '../lib/codes.ts';
 import { chooseLanguage, textIn } from './language.ts';
 import { pageProject } from './project.ts';
-import { shell } from './render.ts';
+import { pageResponse, shell } from './render.ts';
 import { wordsOf } from './words.ts';
 
 export type Outcome =
@@ -102,16 +102,10 @@ export async function hostedReply(
     body = `<h1>${escapeHtml(heading)}</h1><p>${escapeHtml(words.notSent)}</p><ul data-state="error">${items.join('')}</ul>${back}`;
   }
   const page = await shell({ lang, heading, accent: view.page.accent, theme: view.page.theme, body });
-  return new Response(page.html, {
-    status: outcome.sent ? 200 : outcome.status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': page.csp,
-      'Content-Language': lang,
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-store',
-      'X-Request-Id': requestIdOf(c),
-      ...headers,
-    },
-  });
+  return pageResponse(
+    page,
+    lang,
+    { 'Cache-Control': 'no-store', 'X-Request-Id': requestIdOf(c), ...headers },
+    outcome.sent ? 200 : outcome.status,
+  );
 }

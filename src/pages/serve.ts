@@ -15,6 +15,7 @@ import { cachedLanguages, cachedPage, keepPage } from './cache.ts';
 import { composePage } from './compose.ts';
 import { chooseLanguage } from './language.ts';
 import { pageProject } from './project.ts';
+import { pageResponse } from './render.ts';
 
 type PageContext = Context<AppEnv>;
 
@@ -57,16 +58,10 @@ export async function servePage(c: PageContext): Promise<Response> {
     logo: logo === null ? undefined : `${origin}/f/${formId}/logo?v=${logo.sha256.slice(0, 12)}`,
   });
   const seconds = settings.CONFIG_CACHE_SECONDS;
-  const response = new Response(rendered.html, {
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': rendered.csp,
-      'Content-Language': lang,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'same-origin',
-      'Cache-Control': `public, max-age=${seconds}`,
-      Vary: 'Accept-Language',
-    },
+  const response = pageResponse(rendered, lang, {
+    'Referrer-Policy': 'same-origin',
+    'Cache-Control': `public, max-age=${seconds}`,
+    Vary: 'Accept-Language',
   });
   const kept = keepPage(
     origin,
