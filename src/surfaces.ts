@@ -10,6 +10,7 @@ import { TrieRouter } from 'hono/router/trie-router';
 import { manageRoutes } from './api/manage/routes.ts';
 import { readRoutes } from './api/submissions/routes.ts';
 import { schemaRoutes } from './api/submissions/schema.ts';
+import { afterReply } from './http/after-reply.ts';
 import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
 import { MANAGE_PATH } from './http/paths.ts';
@@ -26,12 +27,10 @@ async function purgePages(c: Context<AppEnv>, next: Next): Promise<void> {
   await next();
   const projectId = c.req.param('projectId');
   if (c.req.method === 'GET' || c.res.status >= 400 || projectId === undefined) return;
-  const purged = purgeProjectPages(new URL(c.req.url).origin, projectId).catch(() => {});
-  try {
-    c.executionCtx.waitUntil(purged);
-  } catch {
-    await purged;
-  }
+  await afterReply(
+    c,
+    purgeProjectPages(new URL(c.req.url).origin, projectId).catch(() => {}),
+  );
 }
 
 export function surfacesApp(): Hono<AppEnv> {

@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { config } from '../config.ts';
 import { logoKey } from '../files/logo.ts';
+import { afterReply } from '../http/after-reply.ts';
 import type { AppEnv } from '../http/env.ts';
 import { PAGE_HEADERS, page } from '../http/page.ts';
 import { requestIdOf } from '../http/request-id.ts';
@@ -63,17 +64,15 @@ export async function servePage(c: PageContext): Promise<Response> {
     'Cache-Control': `public, max-age=${seconds}`,
     Vary: 'Accept-Language',
   });
-  const kept = keepPage(
-    origin,
-    { formId, projectId: view.id, lang, languages: pageSettings.languages },
-    response.clone(),
-    seconds,
-  ).catch(() => {});
-  try {
-    c.executionCtx.waitUntil(kept);
-  } catch {
-    await kept;
-  }
+  await afterReply(
+    c,
+    keepPage(
+      origin,
+      { formId, projectId: view.id, lang, languages: pageSettings.languages },
+      response.clone(),
+      seconds,
+    ).catch(() => {}),
+  );
   return withRequestId(c, response, { 'X-Cache': 'miss' });
 }
 
