@@ -3,7 +3,8 @@
 // API (`PATCH /projects/:id {"page": …}`, the members given replacing those members), the server's
 // sentence shown when it refuses.
 import { useState } from 'preact/hooks';
-import { textIn } from '../../src/pages/language.ts';
+import { pageTextIn } from '../../src/pages/language.ts';
+import { wordsOf } from '../../src/pages/words.ts';
 import { languageName } from '../fields.tsx';
 import type { PageChanges, PageSettings } from '../server-types.ts';
 import { Choice, Section } from '../ui.tsx';
@@ -97,7 +98,8 @@ const TEXTS = ['title', 'intro', 'thanks'] as const;
 /**
  * The page's texts in one of its languages (`lang`, chosen here for the preview too); only those
  * changed are sent, each map whole with the other languages as they are. A blank one shows what
- * the page shows instead (C44: the default language's, else another's), greyed in its box.
+ * the page shows instead (C44: the default language's, else another's, but the thanks: else the
+ * page's own), greyed in its box.
  */
 export function Texts({
   page,
@@ -121,7 +123,9 @@ export function Texts({
   const name = languageName(lang);
   const instead = (member: (typeof TEXTS)[number]) => {
     const { [lang]: _own, ...others } = page[member];
-    return textIn(others, lang, page.languages[0] ?? lang) ?? (member === 'title' ? projectName : '');
+    const shown = pageTextIn(others, member, lang, page.languages[0] ?? lang);
+    if (shown !== undefined) return shown;
+    return member === 'title' ? projectName : member === 'thanks' ? wordsOf(lang).thanks : '';
   };
   const submit = (event: Event) => {
     event.preventDefault();

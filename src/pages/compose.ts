@@ -2,7 +2,7 @@
 // language (else its first language's, else another's), rendered. The page's own address and the
 // dashboard's preview (which shows it while it is off too) compose it the same way.
 import type { ProjectView } from '../ops/project-view.ts';
-import { textIn } from './language.ts';
+import { pageTextIn, textIn } from './language.ts';
 import { type RenderedPage, renderPage } from './render.ts';
 
 export type Where = {
@@ -20,18 +20,16 @@ export function composePage(view: ProjectView, where: Where): Promise<RenderedPa
   const settings = view.page;
   const { lang } = where;
   const fallback = settings.languages[0] ?? lang;
-  const say = (map: Record<string, string> | null | undefined, any = true) =>
-    textIn(map, lang, fallback, any);
+  const say = (map: Record<string, string> | null | undefined) => textIn(map, lang, fallback);
   return renderPage({
     origin: where.origin,
     formId: where.formId,
     projectName: view.name,
     lang,
     languages: settings.languages,
-    title: say(settings.title),
-    intro: say(settings.intro),
-    // Else the page's own thanks, in the visitor's language: never another language's.
-    thanks: say(settings.thanks, false),
+    title: pageTextIn(settings.title, 'title', lang, fallback),
+    intro: pageTextIn(settings.intro, 'intro', lang, fallback),
+    thanks: pageTextIn(settings.thanks, 'thanks', lang, fallback),
     accent: settings.accent,
     theme: settings.theme,
     logo: where.logo,

@@ -54,6 +54,21 @@ export function textIn(
   return map[lang] ?? map[fallback] ?? (any ? Object.values(map)[0] : undefined);
 }
 
+/** The page's own texts. */
+export type PageText = 'title' | 'intro' | 'thanks';
+
+/**
+ * C44: a page's own text in a language, as the page shows it: the title and introduction else in
+ * any language the owner wrote them in; the thanks only in that language or the page's first (the
+ * page has a thanks of its own in the visitor's language, `words.ts`).
+ */
+export const pageTextIn = (
+  map: Record<string, string> | null | undefined,
+  member: PageText,
+  lang: string,
+  fallback: string,
+): string | undefined => textIn(map, lang, fallback, member !== 'thanks');
+
 /** A language's name in itself (`Deutsch` for de), for the page's language switch. */
 export function nameOfLanguage(tag: string): string {
   try {

@@ -10,7 +10,7 @@ import type { AppEnv } from '../http/env.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { type Assets, assetLoader } from '../lib/assets.ts';
 import type { FieldIssue } from '../lib/codes.ts';
-import { chooseLanguage, textIn } from './language.ts';
+import { chooseLanguage, pageTextIn, textIn } from './language.ts';
 import { pageProject } from './project.ts';
 import { pageResponse, shell } from './render.ts';
 import { wordsOf } from './words.ts';
@@ -85,7 +85,7 @@ export async function hostedReply(
   let body: string;
   if (outcome.sent) {
     heading = words.thankYou;
-    const thanks = textIn(view.page.thanks, lang, fallback, false) ?? words.thanks;
+    const thanks = pageTextIn(view.page.thanks, 'thanks', lang, fallback) ?? words.thanks;
     body = `<h1>${escapeHtml(heading)}</h1><p data-state="success">${escapeHtml(thanks)}</p>${back}`;
   } else {
     heading = words.checkForm;

@@ -60,6 +60,10 @@ describe('C44: the Page screen', () => {
     expect(await page.getByLabel('Title in English (en)').getAttribute('placeholder')).toBe(
       'Schreiben Sie uns',
     );
+    // With no thanks written, the box shows the page's own thanks in that language.
+    expect(
+      await page.getByLabel('Thanks in English (en), once the form is sent').getAttribute('placeholder'),
+    ).toBe('Thank you! Your form was sent.');
     await page.getByLabel('Language to write and preview').selectOption('de');
     const { data } = await api('GET', `/projects/${projectId}`);
     expect((data.project as { page: unknown }).page).toMatchObject({
