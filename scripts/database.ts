@@ -67,6 +67,20 @@ async function open(configPath: string, target: Target) {
  * on two cores), which a first `npm run dev` paid twice.
  */
 async function migrateLocal(d1: D1): Promise<void> {
+  // Only reads unless something is pending: the tool and the tests open the database `npm run dev`
+  // is serving, and a write from a second runtime meets that one's lock.
+  const table = await d1
+    .prepare("select name from sqlite_master where type = 'table' and name = 'd1_migrations'")
+    .first<{ name: string }>();
+  const applied = new Set<string>();
+  if (table !== null) {
+    const { results } = await d1.prepare('select name from d1_migrations').all<{ name: string }>();
+    for (const row of results) applied.add(row.name);
+  }
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql') && !applied.has(f))
+    .sort();
+  if (files.length === 0) return;
   await d1
     .prepare(
       `CREATE TABLE IF NOT EXISTS d1_migrations(
@@ -76,11 +90,6 @@ async function migrateLocal(d1: D1): Promise<void> {
       )`,
     )
     .run();
-  const { results } = await d1.prepare('select name from d1_migrations').all<{ name: string }>();
-  const applied = new Set(results.map((r) => r.name));
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => f.endsWith('.sql') && !applied.has(f))
-    .sort();
   for (const file of files) {
     const statements = unstable_splitSqlQuery(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
     await d1.batch([

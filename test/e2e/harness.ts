@@ -80,6 +80,7 @@ export async function startSite(dir: string, page: SitePage, devArgs: string[] =
 /**
  * A read of the database `npm run dev` is writing at the same time (the widget's analytics are
  * written every few seconds, C40): one that meets the writer's lock is tried again, a few times.
+ * The lock reaches us as SQLITE_BUSY, or as D1's "internal error" while it gets its commit token.
  */
 export async function reading<T>(read: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -87,7 +88,8 @@ export async function reading<T>(read: () => Promise<T>): Promise<T> {
       return await read();
     } catch (error) {
       const text = error instanceof Error ? `${error.message} ${String(error.cause)}` : String(error);
-      if (attempt >= 10 || !/unavailable|SQLITE_BUSY|locked/i.test(text)) throw error;
+      if (attempt >= 10 || !/unavailable|SQLITE_BUSY|locked|commit token: internal error/i.test(text))
+        throw error;
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
   }
