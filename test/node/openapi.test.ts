@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateDocument } from '../../scripts/build-assets.ts';
+import { generateDocument, readingDocument } from '../../scripts/build-assets.ts';
 import { ApiError } from '../../src/http/envelope.ts';
 import { SUBMIT_PATH } from '../../src/http/paths.ts';
 import * as replies from '../../src/http/replies.ts';
@@ -87,5 +87,27 @@ describe('OpenAPI 3.1 document', () => {
       { title: 'number', type: 'number' },
       { title: 'boolean', type: 'boolean' },
     ]);
+  });
+
+  it('C24: the reference page reads it without the operations that only refuse their method, said once instead', async () => {
+    const reading = readingDocument(doc as never);
+    const written = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../assets/reference/openapi.json'), 'utf8'),
+    );
+    expect(written).toEqual(reading);
+    let kept = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const refusesOnly = Object.keys(operation.responses).join() === '405';
+        expect(reading.paths[path]?.[method], `${method} ${path}`).toEqual(
+          refusesOnly ? undefined : operation,
+        );
+        if (!refusesOnly) kept++;
+      }
+    }
+    expect(Object.values(reading.paths).flatMap((item) => Object.keys(item))).toHaveLength(kept);
+    expect(kept).toBeGreaterThan(50);
+    expect(reading.info.description).toContain('A method a path does not list answers 405');
+    expect(reading.info.description).toContain((doc as unknown as typeof reading).info.description);
   });
 });
