@@ -1,8 +1,9 @@
 // C25: erasure through the read API: every submission whose field holds a JSON value, in the key's
 // project only, each JSON type matching only itself (numbers and booleans above all); the body's
 // form and size.
-import fc from 'fast-check';
+
 import { env } from 'cloudflare:test';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectEnvelope, storedRows, submit, submitWithEnv } from './helpers.ts';
 import { BASE, insertRows, okData, read, withSecret } from './read-api.ts';
