@@ -64,7 +64,9 @@ export async function channelChoices(): Promise<unknown> {
 
 /**
  * C24: the API reference page: RapiDoc, served from here, reading the document beside it (as
- * `readingDocument` shapes it), one operation at a time: all at once took some 20 s to draw here.
+ * `readingDocument` shapes it), one operation at a time, chosen in its navigation: all at once took
+ * some 20 s to draw here. Below 768 px RapiDoc hides that navigation, so there it lists the
+ * operations instead, each opened where it stands (REFERENCE_SETUP).
  */
 const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">
@@ -80,8 +82,18 @@ const REFERENCE_PAGE = `<!doctype html>
   show-header="false" allow-try="false"
   allow-server-selection="false" regular-font="system-ui, sans-serif" mono-font="ui-monospace, monospace"
   schema-style="table" default-schema-tab="schema" load-fonts="false"></rapi-doc>
+<script src="./setup.js"></script>
 </body>
 </html>
+`;
+
+/**
+ * Run as the page is read, before RapiDoc (a module, run after it) reads its attributes: on a
+ * narrow screen, the list of operations rather than the navigation RapiDoc hides there.
+ */
+const REFERENCE_SETUP = `if (matchMedia('(max-width: 767.98px)').matches) {
+  document.querySelector('rapi-doc')?.setAttribute('render-style', 'view');
+}
 `;
 
 /**
@@ -265,6 +277,7 @@ export async function buildAssets(): Promise<{
     ['admin/channels.json', JSON.stringify(await channelChoices())],
     ['api/v1/openapi.json', `${JSON.stringify(document, null, 2)}\n`],
     ['reference/index.html', REFERENCE_PAGE],
+    ['reference/setup.js', REFERENCE_SETUP],
     ['reference/openapi.json', JSON.stringify(readingDocument(document as Document))],
     [
       'reference/rapidoc-min.js',

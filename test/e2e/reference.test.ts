@@ -45,11 +45,38 @@ describe('C24: the API reference page', () => {
     }
     expect(await page.getByText('Not a method of this path').count()).toBe(0);
     await page.getByText('A method a path does not list answers 405').waitFor();
-    await page.locator('[id="link-post-/api/v1/submit"]').click();
+    // By keyboard alone: Tab reaches the operation in the navigation, Enter shows it.
+    const focusedId = () =>
+      page.evaluate(() => {
+        let active = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active?.id ?? '';
+      });
+    for (let tabs = 0; tabs < 40 && (await focusedId()) !== 'link-post-/api/v1/submit'; tabs++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await focusedId()).toBe('link-post-/api/v1/submit');
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Submit a form' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'api-reference.png') });
     expect(elsewhere).toEqual([]);
     expect(refused).toEqual([]);
+  });
+
+  it('at 375 px, where RapiDoc hides its navigation, lists the operations and opens the one tapped, without sideways scroll', async () => {
+    if (!site) throw new Error('no site');
+    const page = await site.browser.newPage({ viewport: { width: 375, height: 800 } });
+    await page.goto(`${site.workerUrl}/reference/`);
+    const row = page.getByText('/api/v1/submit', { exact: true }).first();
+    await row.waitFor({ timeout: 20_000 });
+    expect(await page.getByText('Not a method of this path').count()).toBe(0);
+    // The row's own summary is hidden at this width; the operation, opened, shows it.
+    const summary = page.getByText('Submit a form', { exact: true }).filter({ visible: true });
+    expect(await summary.count()).toBe(0);
+    await row.click();
+    await summary.first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: join(ARTIFACTS, 'api-reference-375.png') });
   });
 
   it('rebuilding the assets while npm run dev runs keeps /widget.js and the document served', async () => {
