@@ -66,7 +66,8 @@ export async function channelChoices(): Promise<unknown> {
  * C24: the API reference page: RapiDoc, served from here, reading the document beside it (as
  * `readingDocument` shapes it), one operation at a time, chosen in its navigation: all at once took
  * some 20 s to draw here. Below 768 px RapiDoc hides that navigation, so there it lists the
- * operations instead, each opened where it stands (REFERENCE_SETUP).
+ * operations instead, each opened where it stands (REFERENCE_SETUP). Its colours, set here, read
+ * at 4.5:1 or better (RapiDoc's own, an orange and light method colours, did not).
  */
 const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">
@@ -75,11 +76,12 @@ const REFERENCE_PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>edge-forms API reference</title>
 <link rel="icon" href="data:,">
+<style>rapi-doc{--green:#3d6b00;--blue:#1a6ea8;--orange:#9a5200;--yellow:#6b6200;--red:#c0312b;--purple:#7a3e9d;--light-fg:#5f6368}</style>
 <script type="module" src="./rapidoc-min.js"></script>
 </head>
 <body>
-<rapi-doc spec-url="./openapi.json" render-style="focused" show-method-in-nav-bar="as-colored-text"
-  show-header="false" allow-try="false"
+<rapi-doc spec-url="./openapi.json" render-style="focused" show-method-in-nav-bar="as-plain-text"
+  show-header="false" allow-try="false" primary-color="#b93a0c" nav-bg-color="#eef0f3" nav-text-color="#333333"
   allow-server-selection="false" regular-font="system-ui, sans-serif" mono-font="ui-monospace, monospace"
   schema-style="table" default-schema-tab="schema" load-fonts="false"></rapi-doc>
 <script src="./setup.js"></script>

@@ -1,14 +1,35 @@
 // The API reference page at /reference/ (RapiDoc over the generated document), in Chromium: it
-// lists the operations and shows the one chosen, loads nothing from another origin, and breaks no
-// rule of its CSP. And the assets, rebuilt while `npm run dev` runs (as `npm test` does), keep
-// being served.
+// lists the operations and shows the one chosen, axe-clean at 1280 and 375 px, loads nothing from
+// another origin, and breaks no rule of its CSP. And the assets, rebuilt while `npm run dev` runs
+// (as `npm test` does), keep being served.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAssets } from '../../scripts/build-assets.ts';
 import { tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, type Site, startSite } from './harness.ts';
 
 let site: Site | undefined;
+
+const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is, by rule and target. */
+async function seriousFindings(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: {
+        run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown[] }[] }[] }>;
+      };
+    };
+    const { violations } = await axe.run();
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
+  });
+}
 
 beforeAll(async () => {
   site = await startSite(tempDir('reference'), { path: '/', render: () => '' });
@@ -59,6 +80,7 @@ describe('C24: the API reference page', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Submit a form' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'api-reference.png') });
+    expect(await seriousFindings(page)).toEqual([]);
     expect(elsewhere).toEqual([]);
     expect(refused).toEqual([]);
   });
@@ -77,6 +99,7 @@ describe('C24: the API reference page', () => {
     await summary.first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.screenshot({ path: join(ARTIFACTS, 'api-reference-375.png') });
+    expect(await seriousFindings(page)).toEqual([]);
   });
 
   it('rebuilding the assets while npm run dev runs keeps /widget.js and the document served', async () => {
