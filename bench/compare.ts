@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   buildBundle,
+  interleavedStartups,
   load,
-  measureStartup,
   median,
   type Run,
   type Scenario,
@@ -39,12 +39,7 @@ try {
     tree: await buildBundle(join(work, 'tree-dist')),
   };
   // Start-up, interleaved (ref, tree, tree, ref, …): STARTUP_RUNS runs of each.
-  const startups: Record<'ref' | 'tree', number[]> = { ref: [], tree: [] };
-  for (let run = 0; run < STARTUP_RUNS; run++) {
-    for (const which of run % 2 ? (['tree', 'ref'] as const) : (['ref', 'tree'] as const)) {
-      startups[which].push(...measureStartup(builds[which], 1).ms);
-    }
-  }
+  const startups = interleavedStartups(builds, STARTUP_RUNS);
   const state = join(work, 'state');
   const views = (process.env.BENCH_REF_VIEWS ?? '').split(',').filter((pair) => pair !== '');
   const { apiKey } = await seed(state, views);
@@ -81,7 +76,7 @@ try {
     `\nstart-up (wrangler check startup, active CPU, ${STARTUP_RUNS} runs each, interleaved) and size`,
   );
   for (const worker of ['ref', 'tree'] as const) {
-    const ms = startups[worker];
+    const { ms } = startups[worker];
     const built = builds[worker];
     console.log(
       `${worker === 'ref' ? ref : 'working tree'}: startup median ${median(ms)} ms (min ${Math.min(...ms)}, max ${Math.max(...ms)}), ${built.files.length} module(s), ${(built.gzipBytes / 1024).toFixed(1)} KiB gzip`,

@@ -233,6 +233,31 @@ export function measureStartup(
   return { ms, windowMs, largestMs, profiles };
 }
 
+/** Each build's start-up runs: active time, whole window and largest busy sample (ms), as above. */
+export type Startups = { ms: number[]; windowMs: number[]; largestMs: number[] };
+
+/**
+ * `wrangler check startup` of several builds, `runs` times each, run for run interleaved and in
+ * alternating order (a, b, b, a, …), so that the machine's drift falls on each alike.
+ */
+export function interleavedStartups<K extends string>(
+  builds: Record<K, Built>,
+  runs: number,
+): Record<K, Startups> {
+  const names = Object.keys(builds) as K[];
+  const out = {} as Record<K, Startups>;
+  for (const name of names) out[name] = { ms: [], windowMs: [], largestMs: [] };
+  for (let run = 0; run < runs; run++) {
+    for (const name of run % 2 ? [...names].reverse() : names) {
+      const { ms, windowMs, largestMs } = measureStartup(builds[name], 1);
+      out[name].ms.push(...ms);
+      out[name].windowMs.push(...windowMs);
+      out[name].largestMs.push(...largestMs);
+    }
+  }
+  return out;
+}
+
 /**
  * A persisted local D1 with the real migrations, and a project with SPEC's five fields. `views`:
  * `old=new` pairs, a view by a table's old name over its new one, so that an older commit that

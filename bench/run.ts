@@ -10,6 +10,7 @@ import {
   buildBundle,
   buildHi,
   costByModule,
+  interleavedStartups,
   LIMITER,
   load,
   measureStartup,
@@ -36,22 +37,7 @@ const state = join(work, 'state');
 const built = await buildBundle(outdir);
 // Beside a worker that only answers "hi", run for run, interleaved: the machine's floor today.
 const hi = buildHi(join(work, 'hi'));
-const startup: { ms: number[]; windowMs: number[]; largestMs: number[] } = {
-  ms: [],
-  windowMs: [],
-  largestMs: [],
-};
-const hiMs: number[] = [];
-const hiWindowMs: number[] = [];
-for (let run = 0; run < STARTUP_RUNS; run++) {
-  const service = measureStartup(built, 1);
-  startup.ms.push(...service.ms);
-  startup.windowMs.push(...service.windowMs);
-  startup.largestMs.push(...service.largestMs);
-  const floor = measureStartup(hi, 1);
-  hiMs.push(...floor.ms);
-  hiWindowMs.push(...floor.windowMs);
-}
+const { service: startup, hi: hiStartup } = interleavedStartups({ service: built, hi }, STARTUP_RUNS);
 const startupMs = median(startup.ms);
 const plain = await buildBundle(join(work, 'plain'), undefined, false);
 const costs = costByModule(plain, measureStartup(plain, STARTUP_RUNS).profiles).slice(0, 8);
@@ -115,10 +101,10 @@ const report = {
   bundle: { minifiedBytes: built.bytes, gzipBytes: built.gzipBytes, modules: built.files.length },
   startupMs,
   startupRunsMs: startup.ms,
-  startupHiMs: median(hiMs),
+  startupHiMs: median(hiStartup.ms),
   startupWindowMs: median(startup.windowMs),
   startupLargestSampleMs: startup.largestMs,
-  startupHiWindowMs: median(hiWindowMs),
+  startupHiWindowMs: median(hiStartup.windowMs),
   startupCostMs: Object.fromEntries(costs.map(([name, ms]) => [name, Number(ms.toFixed(2))])),
   storedEqualsCreated: stored?.n === created,
   page: pageFigures,
@@ -146,7 +132,7 @@ const markdown = [
   ...rows,
   '',
   `Worker (minified): ${built.files.length} modules, ${report.bundle.minifiedBytes} bytes, ${report.bundle.gzipBytes} gzip (${(report.bundle.gzipBytes / 1024).toFixed(2)} KiB).`,
-  `Startup (wrangler check startup, active CPU, ${STARTUP_RUNS} runs): median ${startupMs} ms, min ${Math.min(...startup.ms)}, max ${Math.max(...startup.ms)} (${startup.ms.join(', ')}); beside it, interleaved, a worker that only answers "hi": active median ${median(hiMs)} ms; the profiles' whole windows, runtime start included, median ${median(startup.windowMs)} ms for the worker and ${median(hiWindowMs)} ms for "hi"; the largest single busy sample of each run (ms): ${startup.largestMs.join(', ')}.`,
+  `Startup (wrangler check startup, active CPU, ${STARTUP_RUNS} runs): median ${startupMs} ms, min ${Math.min(...startup.ms)}, max ${Math.max(...startup.ms)} (${startup.ms.join(', ')}); beside it, interleaved, a worker that only answers "hi": active median ${median(hiStartup.ms)} ms; the profiles' whole windows, runtime start included, median ${median(startup.windowMs)} ms for the worker and ${median(hiStartup.windowMs)} ms for "hi"; the largest single busy sample of each run (ms): ${startup.largestMs.join(', ')}.`,
   `Where it went (ms per run, from the profiles of an unminified build): ${costs.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join('; ')}.`,
   `Stored rows ${stored?.n} = 201 replies ${created}: ${report.storedEqualsCreated}.`,
   pageLine(pageFigures),
