@@ -20,8 +20,8 @@ let built: Hono<AppEnv> | undefined;
 
 /**
  * C44: a change made to a project (its fields, its page, its keys, moving or deleting it) purges
- * its hosted page from this data centre's cache, once the change is made; a failed one purges
- * nothing.
+ * its hosted page from this data centre's cache, under every host name, once the change is made;
+ * a failed one purges nothing.
  */
 async function purgePages(c: Context<AppEnv>, next: Next): Promise<void> {
   await next();
@@ -29,7 +29,7 @@ async function purgePages(c: Context<AppEnv>, next: Next): Promise<void> {
   if (c.req.method === 'GET' || c.res.status >= 400 || projectId === undefined) return;
   await afterReply(
     c,
-    purgeProjectPages(new URL(c.req.url).origin, projectId).catch(() => {}),
+    purgeProjectPages(projectId).catch(() => {}),
   );
 }
 

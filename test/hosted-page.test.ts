@@ -7,6 +7,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { projects } from '../schema/tables.ts';
+import { beginRender, cachedForm, cachedPage, keepPage, purgeProjectPages } from '../src/pages/cache.ts';
 import { database } from '../src/store/db.ts';
 import { fetchWorker, fetchWorkerWith } from './helpers.ts';
 import { LOGOS } from './logos.ts';
@@ -27,6 +28,20 @@ const FIELDS = [
 
 const pageAt = (formId: string, headers: Record<string, string> = {}, query = '') =>
   fetchWorker(new Request(`${BASE}/f/${formId}${query}`, { headers }));
+
+/**
+ * The page once the cache holds it: the first render after a change to its project (the page
+ * turned on) keeps nothing until it knows that project's last purge, so a page is kept by its
+ * second render at the latest and found by the third.
+ */
+async function cachedAt(get: () => Promise<Response>): Promise<Response> {
+  for (let i = 0; i < 3; i++) {
+    const res = await get();
+    if (res.headers.get('X-Cache') === 'hit') return res;
+    await res.text();
+  }
+  return get();
+}
 
 async function projectWithPage(page: Record<string, unknown> = {}) {
   const made = await newProject(FIELDS);
@@ -284,7 +299,7 @@ describe('C44: a hosted form page', () => {
     const first = await pageAt(formId, {}, '?lang=de');
     expect(first.headers.get('X-Cache')).toBe('miss');
     await first.text();
-    const second = await pageAt(formId, {}, '?lang=de');
+    const second = await cachedAt(() => pageAt(formId, {}, '?lang=de'));
     expect(second.headers.get('X-Cache')).toBe('hit');
     expect(await second.text()).toContain('<title>Anmeldung</title>');
     await ok(
@@ -296,6 +311,48 @@ describe('C44: a hosted form page', () => {
     // Turned off, it is gone at once.
     await ok(await api('PATCH', `/projects/${projectId}`, { body: { page: { enabled: false } } }));
     expect((await pageAt(formId, {}, '?lang=de')).status).toBe(404);
+  });
+
+  it('turned off, is gone at once under every host name it was served under', async () => {
+    const { formId, projectId } = await projectWithPage();
+    const hosts = ['https://forms.test', 'https://forms.example.org', 'https://www.example.net'];
+    const at = (host: string) => fetchWorker(new Request(`${host}/f/${formId}?lang=de`));
+    for (const host of hosts) {
+      const again = await cachedAt(() => at(host));
+      expect(again.headers.get('X-Cache'), host).toBe('hit');
+      // Each host's page names its own address.
+      expect(await again.text()).toContain(`action="${host}/f/${formId}"`);
+    }
+    // Turned off through one of them.
+    await ok(await api('PATCH', `/projects/${projectId}`, { body: { page: { enabled: false } } }));
+    for (const host of hosts) expect((await at(host)).status, host).toBe(404);
+  });
+
+  it('a render still in flight when the project changes keeps nothing older than the change', async () => {
+    const { formId, projectId } = await projectWithPage();
+    const page = { formId, projectId, lang: 'de', languages: ['de', 'en'] };
+    const kept = () =>
+      new Response('the page as it was', { headers: { 'Cache-Control': 'public, max-age=10' } });
+    // Begun, then the project changes (and is purged), then the render ends: nothing is kept.
+    const late = await beginRender(formId);
+    await purgeProjectPages(projectId);
+    await keepPage(late, 'forms.test', page, kept(), 10);
+    const after = await cachedForm(formId);
+    expect(
+      after === undefined || (await cachedPage('forms.test', formId, 'de', after.generation)) === undefined,
+    ).toBe(true);
+    // Begun after the change: kept, and found.
+    const fresh = await beginRender(formId);
+    await new Promise((r) => setTimeout(r, 5));
+    await keepPage(fresh, 'forms.test', page, kept(), 10);
+    const now = await cachedForm(formId);
+    expect(await (await cachedPage('forms.test', formId, 'de', now?.generation ?? ''))?.text()).toBe(
+      'the page as it was',
+    );
+    // Kept, then purged: no host finds it again.
+    await purgeProjectPages(projectId);
+    const purged = await cachedForm(formId);
+    expect(purged?.generation).not.toBe(now?.generation);
   });
 
   it('is a plain 404 page for a project moving or deleted, an address of no form, or pages turned off', async () => {

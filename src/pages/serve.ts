@@ -12,7 +12,7 @@ import { afterReply } from '../http/after-reply.ts';
 import type { AppEnv } from '../http/env.ts';
 import { PAGE_HEADERS, page } from '../http/page.ts';
 import { requestIdOf } from '../http/request-id.ts';
-import { cachedLanguages, cachedPage, keepPage } from './cache.ts';
+import { beginRender, cachedForm, cachedPage, keepPage } from './cache.ts';
 import { composePage } from './compose.ts';
 import { chooseLanguage } from './language.ts';
 import { pageProject } from './project.ts';
@@ -37,14 +37,18 @@ export async function servePage(c: PageContext): Promise<Response> {
   const settings = config(c.env);
   if (!settings.HOSTED_PAGES) return notFoundPage(c);
   const formId = c.req.param('formId') ?? '';
-  const origin = new URL(c.req.url).origin;
+  const url = new URL(c.req.url);
+  const origin = url.origin;
   const asked = c.req.query('lang');
   const acceptLanguage = c.req.header('Accept-Language');
-  const languages = await cachedLanguages(origin, formId);
-  if (languages !== undefined) {
-    const hit = await cachedPage(origin, formId, chooseLanguage(languages, asked, acceptLanguage));
+  const cached = await cachedForm(formId);
+  if (cached !== undefined) {
+    const lang = chooseLanguage(cached.languages, asked, acceptLanguage);
+    const hit = await cachedPage(url.host, formId, lang, cached.generation);
     if (hit !== undefined) return withRequestId(c, hit, { 'X-Cache': 'hit' });
   }
+  // Before the project is read: a purge from now on keeps this render's page out of the cache.
+  const render = await beginRender(formId).catch(() => undefined);
   const found = await pageProject(c, formId);
   if (found === undefined) return notFoundPage(c);
   const { view } = found;
@@ -67,7 +71,8 @@ export async function servePage(c: PageContext): Promise<Response> {
   await afterReply(
     c,
     keepPage(
-      origin,
+      render,
+      url.host,
       { formId, projectId: view.id, lang, languages: pageSettings.languages },
       response.clone(),
       seconds,
