@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { loadLists, readPrior } from '../scripts/spam-lists.ts';
 import { campaignOf } from '../src/jobs/verdicts.ts';
 import { bandKeys, campaignText, signature } from '../src/spam/campaign.ts';
-import { type Counts, Learner, score } from '../src/spam/classifier.ts';
+import {
+  type Counts,
+  type Deployment,
+  deploymentOf,
+  type Giver,
+  Learner,
+  score,
+} from '../src/spam/classifier.ts';
 import { features, type Lists } from '../src/spam/features.ts';
 import { type Case, judge as judgeCase, modelsOf, scoreVerdict } from '../src/spam/judge.ts';
 import { priorOf } from '../src/spam/model.ts';
@@ -61,7 +68,7 @@ type Tally = { spam: number; spamHeld: number; ham: number; hamHeld: number; uns
 function tally(
   lines: Line[],
   own: Counts,
-  shared?: Counts,
+  shared?: Deployment,
   sent: Pick<Case, 'signals' | 'language'> = {},
   expect: Partial<SpamSettings> = {},
 ): Tally {
@@ -121,13 +128,37 @@ for (const k of [0, 5, 10, 15, 25]) {
   }).reduce(add);
   console.log(`    ${String(2 * k).padStart(2)} marks: ${line(t)}`);
 }
-// The deployment: project A's owner marks 30; project B, new, takes from the deployment.
+/** A project's owner's marks as the deployment reads them (none the operator's). */
+const giver = (id: string, learner: Learner): Giver => ({
+  id,
+  ham: learner.ham,
+  spam: learner.spam,
+  tokens: new Map([...learner.tokens].map(([f, [h, s]]) => [f, [h, s, 0] as const])),
+});
+// The deployment: project A's owner marks 30; project B, new, takes from the deployment. C39: one
+// other project's marks alone make a message at most unsure; three projects' agree.
 const deployment = ORDERS.map((seed) => {
   const { learner, rest } = marked(seed, 15);
-  return tally(rest, NONE, learner);
+  return tally(rest, NONE, deploymentOf([giver('A', learner)], 'B'));
 }).reduce(add);
 console.log(
-  `  a new project taking from a deployment taught 30 marks elsewhere (five orders): ${line(deployment)}`,
+  `  a new project taking from a deployment taught 30 marks by one other project (five orders): ${line(deployment)}`,
+);
+const agreeing = ORDERS.map((seed) => {
+  const order = shuffled(held, seed);
+  const spam = order.filter((s) => s.spam).slice(0, 15);
+  const ham = order.filter((s) => !s.spam).slice(0, 15);
+  const givers = [0, 1, 2].map((k) => {
+    const learner = new Learner();
+    for (const s of [...spam.slice(5 * k, 5 * k + 5), ...ham.slice(5 * k, 5 * k + 5)])
+      learner.learn(s.found, s.spam);
+    return giver(`P${k}`, learner);
+  });
+  const rest = held.filter((s) => !spam.includes(s) && !ham.includes(s));
+  return tally(rest, NONE, deploymentOf(givers, 'B'));
+}).reduce(add);
+console.log(
+  `  a new project taking from a deployment taught the same 30 marks by three projects (10 each): ${line(agreeing)}`,
 );
 // C39: the form's signals that move a score (src/spam/signals.ts), on the same held-out lines of a
 // new project: what each costs a genuine message, and what it adds against spam.
@@ -191,6 +222,7 @@ Object.values(TEMPLATES).forEach((template, i) => {
     projectId: 'A',
     label: 'spam',
     shared: true,
+    byOperator: false,
     signature: signature(text),
     markedAt: '2026-11-26T00:00:00.000Z',
   };
@@ -198,7 +230,13 @@ Object.values(TEMPLATES).forEach((template, i) => {
     const t = campaignText(copy());
     const sig = t === undefined ? undefined : signature(t);
     copies++;
-    if (sig !== undefined && bandKeys(sig).length > 0 && campaignOf(sig, [mark], 'B')?.label === 'spam')
+    // C39: one project's mark makes a copy unsure elsewhere; two projects' hold it.
+    const second = { ...mark, submissionId: 'c', projectId: 'C' };
+    if (
+      sig !== undefined &&
+      bandKeys(sig).length > 0 &&
+      campaignOf(sig, [mark, second], 'B')?.others?.projects === 2
+    )
       caught++;
   }
 });
@@ -213,6 +251,7 @@ const spamMarks: CampaignMark[] = form
       projectId: 'A',
       label: 'spam',
       shared: true,
+      byOperator: false,
       signature: signature(t),
       markedAt: '2026-11-26T00:00:00.000Z',
     };
@@ -224,7 +263,49 @@ const wronglyHeld = genuine.filter((s) => {
   return t !== undefined && campaignOf(signature(t), spamMarks, 'B') !== undefined;
 }).length;
 console.log(
-  `  campaigns: ${caught}/${copies} spun copies held in project B after one copy marked spam in A (${Object.keys(TEMPLATES).length} pitches); genuine held as a campaign of any spam line marked: ${wronglyHeld}/${genuine.length}`,
+  `  campaigns: ${caught}/${copies} spun copies held in project B after one copy marked spam in A and one in C (${Object.keys(TEMPLATES).length} pitches); genuine held as a campaign of any spam line marked: ${wronglyHeld}/${genuine.length}`,
+);
+
+// C39: one project's owner turns its marks against another. Project A marks every genuine line of
+// the form corpus spam (and every spam line not spam, so that its counts weigh); project B, which
+// takes from the deployment, then receives copies of those genuine lines (another sender each).
+// Whatever A marks, none of B's may be held on A's word alone.
+const attacker = new Learner();
+for (const s of form) attacker.learn(s.found, !s.spam);
+const attackMarks: CampaignMark[] = genuine.flatMap((s) => {
+  const t = campaignText(s.values);
+  if (t === undefined) return [];
+  const mark: CampaignMark = {
+    submissionId: s.id,
+    projectId: 'A',
+    label: 'spam',
+    shared: true,
+    byOperator: false,
+    signature: signature(t),
+    markedAt: '2026-11-26T00:00:00.000Z',
+  };
+  return [mark];
+});
+const attacked = { held: 0, unsure: 0 };
+for (const s of genuine) {
+  const values = { ...s.values, name: 'Robin Example', email: 'robin@example.org' };
+  const t = campaignText(values);
+  const { verdict } = judgeCase(
+    {
+      values,
+      honeypot: false,
+      found: features(values, lists),
+      copiesBefore: 0,
+      campaign: campaignOf(t === undefined ? undefined : signature(t), attackMarks, 'B'),
+    },
+    settings,
+    modelsOf(prior, NONE, deploymentOf([giver('A', attacker)], 'B')),
+  );
+  if (verdict === 'spam') attacked.held++;
+  if (verdict === 'unsure') attacked.unsure++;
+}
+console.log(
+  `  one project's marks against another: genuine held ${attacked.held}/${genuine.length} (unsure ${attacked.unsure}), A having marked every genuine line spam and every spam line not spam`,
 );
 
 // SpamAssassin's held-out groups, judged by the prior alone (a fresh project).

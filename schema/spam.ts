@@ -30,6 +30,8 @@ export const spamCampaigns = sqliteTable(
     label: text('label', { enum: ['spam', 'ham'] }).notNull(),
     // Its project gave to the deployment when it was marked: other projects that take see it.
     shared: integer('shared', { mode: 'boolean' }).notNull(),
+    // C39: the operator marked it: it holds its copies in every project that takes.
+    byOperator: integer('by_operator', { mode: 'boolean' }).notNull().default(false),
     signature: text('signature').notNull(),
     markedAt: text('marked_at').notNull(),
   },

@@ -64,6 +64,11 @@ export const submissions = sqliteTable(
     // C39: whether what was learnt of its mark is also in the deployment's counts (its project gave
     // to them when it was learnt), so that taking the mark back takes back exactly that.
     shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
+    // C39: the mark was the operator's (by token, Access or the tool), whom every project trusts:
+    // its features and its campaign hold in other projects at once. `trainedOperator` is what was
+    // learnt of it, so that taking the mark back takes back exactly that.
+    labelOperator: integer('label_operator', { mode: 'boolean' }).notNull().default(false),
+    trainedOperator: integer('trained_operator', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
     index('submissions_project_id').on(t.projectId, t.id),
@@ -95,8 +100,14 @@ export const spamTokens = sqliteTable(
     token: text('token').notNull(),
     ham: integer('ham').notNull().default(0),
     spam: integer('spam').notNull().default(0),
+    // C39: of `spam`, the marks the operator made: trusted by every project.
+    operatorSpam: integer('operator_spam').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.token] })],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.token] }),
+    // C39: the deployment's evidence of a feature is read across the projects that give.
+    index('spam_tokens_token').on(t.token),
+  ],
 );
 
 // C34: full-text search over the values, as an index of ordinary tables (not FTS5, which `wrangler

@@ -7,6 +7,17 @@ type ManagementSettings = {
   ACCESS_TEAM_DOMAIN?: string;
   /** Cloudflare Access: the application's AUD tag. */
   ACCESS_AUD?: string;
+  /**
+   * C39: the key of the widget's tokens and proofs of work (at least 43 characters); unset, they are
+   * signed with a key derived from ADMIN_TOKEN.
+   */
+  WIDGET_KEY?: string;
+  /**
+   * C39: after a rotation of WIDGET_KEY (or of ADMIN_TOKEN, while WIDGET_KEY is unset), the time of
+   * the rotation and the key before it, `<ISO time> <key>`: tokens it signed before then are
+   * accepted for a day after it, so that no open page's token becomes "forged".
+   */
+  WIDGET_KEY_PREVIOUS?: string;
 };
 interface Env extends ManagementSettings {}
 declare namespace Cloudflare {

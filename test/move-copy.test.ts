@@ -96,15 +96,14 @@ describe('C41: a move takes everything of the project', () => {
     expect(moved).toMatchObject({ learnedHam: 3, learnedSpam: 4 });
   });
 
-  it('its marks given to the deployment stay counted where they were given: in the new place they are its own', async () => {
+  it('its marks count in the deployment of the place it moved to, and no longer where it was', async () => {
     const p = await withRows();
     await home()
-      .update(submissions)
-      .set({ label: 'spam', trained: 'spam', shared: true })
-      .where(eq(submissions.projectId, p.projectId));
+      .insert(spamTokens)
+      .values({ projectId: p.projectId, token: 'word "moved"', ham: 1, spam: 3, operatorSpam: 1 });
     await ok(await api('POST', `/projects/${p.projectId}/move`, { body: { to: 'eu' } }));
-    const rows = await eu().select().from(submissions).where(eq(submissions.projectId, p.projectId));
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.map((r) => [r.label, r.trained, r.shared])).toEqual(rows.map(() => ['spam', 'spam', false]));
+    const there = await eu().select().from(spamTokens).where(eq(spamTokens.projectId, p.projectId));
+    expect(there.map((t) => [t.token, t.ham, t.spam, t.operatorSpam])).toEqual([['word "moved"', 1, 3, 1]]);
+    expect(await home().select().from(spamTokens).where(eq(spamTokens.projectId, p.projectId))).toEqual([]);
   });
 });

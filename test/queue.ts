@@ -50,7 +50,7 @@ export const BROWSER_HEADERS = {
 
 /** The values with the widget's token of a page opened a minute ago (C39), as /widget.js sends them. */
 export async function throughWidget(projectId: string, values: Record<string, unknown>, ago = 60_000) {
-  const { token } = await issueToken(env.ADMIN_TOKEN as string, projectId, Date.now() - ago);
+  const { token } = await issueToken({ current: env.ADMIN_TOKEN as string }, projectId, Date.now() - ago);
   return { ...values, _widget_token: token, _fill_ms: 20_000 };
 }
 

@@ -1,12 +1,14 @@
 // C39: what a project learns from the deployment's other projects, as the worker runs it: their
 // owners' marks as counts of features (give and take, take only, neither), and the campaigns they
-// marked, a spun copy of which is held in another project and protected by a not-spam mark;
-// bounded, and gone with the submission that taught it.
+// marked, a spun copy of which is unsure in another project when one project marked it, held when
+// two did or the operator, and protected by a not-spam mark; bounded, and gone with the
+// submission that taught it.
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { generator, spin, TEMPLATES } from '../bench/spun.ts';
-import { spamCampaigns, spamSharedTokens, submissions } from '../schema/tables.ts';
+import { spamCampaigns, spamTokens, submissions } from '../schema/tables.ts';
+import type { Manager } from '../src/ops/context.ts';
 import { bulkSubmissions, deleteSubmission, updateSubmission } from '../src/ops/inbox.ts';
 import { updateProject } from '../src/ops/project-settings.ts';
 import type { SpamSharing } from '../src/spam/settings.ts';
@@ -24,9 +26,12 @@ async function project(sharing?: SpamSharing) {
   return p;
 }
 
-/** Marks the rows as the owner would, and lets the consumer learn them. */
-async function mark(projectId: string, ids: string[], as: 'spam' | 'ham') {
-  await bulkSubmissions(asTool(), projectId, ids, as === 'spam' ? 'spam' : 'not-spam');
+/** A project's owner, by its secret key: trusted in its own project only. */
+const owner = (): Manager => ({ ...asTool(), actor: { kind: 'key', prefix: 'edgeform_sk_test' } });
+
+/** Marks the rows as the owner would (or the operator), and lets the consumer learn them. */
+async function mark(projectId: string, ids: string[], as: 'spam' | 'ham', by: Manager = owner()) {
+  await bulkSubmissions(by, projectId, ids, as === 'spam' ? 'spam' : 'not-spam');
   await consumeOutbox(ids);
 }
 
@@ -39,8 +44,8 @@ const lesson = (tag: string, i: number) => ({
 });
 const genuine = (tag: string, i: number) => ({ message: `${tag}plimsol ${tag}harbent question ${i}` });
 
-/** Project A's owner marks four lessons spam and four notes not spam: the deployment learns both kinds. */
-async function teach(tag: string, sharing?: SpamSharing) {
+/** Project A's owner (or `by`) marks four lessons spam and four notes not spam: the deployment learns both kinds. */
+async function teach(tag: string, sharing?: SpamSharing, by?: Manager) {
   const a = await project(sharing);
   const spam: string[] = [];
   const ham: string[] = [];
@@ -48,8 +53,8 @@ async function teach(tag: string, sharing?: SpamSharing) {
     spam.push((await sendAndJudge(a.apiKey, a.projectId, lesson(tag, i))).id);
     ham.push((await sendAndJudge(a.apiKey, a.projectId, genuine(tag, i))).id);
   }
-  await mark(a.projectId, spam, 'spam');
-  await mark(a.projectId, ham, 'ham');
+  await mark(a.projectId, spam, 'spam', by);
+  await mark(a.projectId, ham, 'ham', by);
   return { a, spam, ham };
 }
 
@@ -79,49 +84,68 @@ describe("C39: an owner's marks", () => {
 });
 
 describe("C39: the deployment's counts", () => {
-  it('a new project judges with what another project’s owner marked: give and take, take only; neither does not', async () => {
+  it("one other project's marks make a message unsure at most; two projects', or the operator's, hold it", async () => {
     await teach('q');
     const next = { message: 'qzindle qglorbix qvantrum, once more' };
+    const b = await project();
+    const one = await sendAndJudge(b.apiKey, b.projectId, next);
+    expect(one.verdict).toBe('unsure');
+    expect(reasonOf(one).layer).toBe('deployment');
+    expect(reasonOf(one).signals).toContain('like spam marked by 1 project on this deployment');
+    // A second project agrees: held, by the deployment, naming how many agreed and nothing else.
+    await teach('q');
     for (const sharing of [undefined, 'take'] as const) {
-      const b = await project(sharing);
-      const row = await sendAndJudge(b.apiKey, b.projectId, next);
+      const c = await project(sharing);
+      const row = await sendAndJudge(c.apiKey, c.projectId, next);
       expect(row.verdict, sharing ?? 'both').toBe('spam');
       expect(reasonOf(row).layer).toBe('deployment');
       expect(reasonOf(row).signals.join(' ')).toMatch(/qzindle|qglorbix|qvantrum/);
+      expect(reasonOf(row).signals).toContain('like spam marked by 2 projects on this deployment');
+      expect(JSON.stringify(reasonOf(row))).not.toMatch(/\d{4}-\d\d-\d\d|prj_|p_/);
     }
     const alone = await project('none');
     const row = await sendAndJudge(alone.apiKey, alone.projectId, next);
     expect(row.verdict).not.toBe('spam');
     expect(reasonOf(row).layer).not.toBe('deployment');
+    // The operator's marks, in one project, hold everywhere at once.
+    await teach('o', undefined, asTool());
+    const d = await project();
+    const byOperator = await sendAndJudge(d.apiKey, d.projectId, {
+      message: 'ozindle oglorbix ovantrum, once more',
+    });
+    expect(byOperator.verdict).toBe('spam');
+    expect(reasonOf(byOperator).signals).toContain('like spam the operator marked on this deployment');
   });
 
-  it('a project that takes only, or neither, teaches the deployment nothing; only counts of features are kept', async () => {
-    for (const sharing of ['take', 'none'] as const) await teach(sharing === 'take' ? 't' : 'n', sharing);
-    const kept = await db
-      .select()
-      .from(spamSharedTokens)
-      .where(sql`${spamSharedTokens.token} like '%tzindle%' or ${spamSharedTokens.token} like '%nzindle%'`);
-    expect(kept).toEqual([]);
-    const { spam } = await teach('g');
-    const given = await db
-      .select()
-      .from(spamSharedTokens)
-      .where(eq(spamSharedTokens.token, 'word "gzindle"'));
-    // Its counts of a feature, never the text it came from.
-    expect(given).toEqual([{ token: 'word "gzindle"', ham: 0, spam: 4 }]);
-    expect(spam).toHaveLength(4);
+  it('a project that takes only, or neither, teaches the other projects nothing', async () => {
+    for (const sharing of ['take', 'none'] as const) {
+      await teach('t', sharing);
+      await teach('t', sharing);
+    }
+    const b = await project();
+    const row = await sendAndJudge(b.apiKey, b.projectId, {
+      message: 'tzindle tglorbix tvantrum, once more',
+    });
+    expect(row.verdict).not.toBe('spam');
+    expect(reasonOf(row).layer).not.toBe('deployment');
   });
 
-  it('a mark changed takes back exactly what it gave, even after its project stopped giving', async () => {
-    const { a, spam } = await teach('r');
-    await updateProject(asTool(), a.projectId, { spamFilter: { sharing: 'none' } });
+  it('a mark changed takes back exactly what it learnt, the operator’s part too', async () => {
+    const { a, spam } = await teach('r', undefined, asTool());
+    const counts = async () =>
+      (
+        await db
+          .select()
+          .from(spamTokens)
+          .where(sql`${spamTokens.projectId} = ${a.projectId} and ${spamTokens.token} = 'word "rzindle"'`)
+      ).map((r) => [r.ham, r.spam, r.operatorSpam]);
+    expect(await counts()).toEqual([[0, 4, 4]]);
+    // Its owner says one is not spam: the operator's spam mark of it is taken back.
     await mark(a.projectId, [spam[0] as string], 'ham');
-    const [counts] = await db
-      .select()
-      .from(spamSharedTokens)
-      .where(eq(spamSharedTokens.token, 'word "rzindle"'));
-    // Taken back from the deployment; the new mark, given by a project that gives nothing now, is not.
-    expect(counts).toEqual({ token: 'word "rzindle"', ham: 0, spam: 3 });
+    expect(await counts()).toEqual([[1, 3, 3]]);
+    // And marks it spam again, as the owner: spam, not the operator's.
+    await mark(a.projectId, [spam[0] as string], 'spam');
+    expect(await counts()).toEqual([[0, 4, 3]]);
   });
 });
 
@@ -135,30 +159,73 @@ function campaign(seed: number) {
   });
 }
 
+/**
+ * Copies of an ordinary request, spun as a campaign spins it: the prior holds none of them, so that
+ * only the campaign layer speaks (a rival may copy a practice's patients' words).
+ */
+const BOOKING =
+  '{Hello|Hi|Good morning}, I would like to {book|arrange} a {cleaning|check-up} for {next week|the week after}; {any morning|most mornings} {works|would suit} {me|us}. {Thank you|Many thanks|Thanks}!';
+const QUOTE =
+  '{Hello|Hi|Dear all}, could you {send|email} me {a quote|your prices} for {a new roof|roof repairs} on a {terraced|semi-detached} house in {Leeds|York}? {Kind regards|Best wishes|Thanks}';
+function requests(seed: number, template = BOOKING) {
+  const random = generator(seed);
+  return () => ({
+    name: `Sam ${Math.floor(random() * 1000)}`,
+    email: `patient${Math.floor(random() * 1000)}@mail.example`,
+    message: spin(template, random),
+  });
+}
+
 describe('C39: campaign memory', () => {
-  it('a spun copy of a pitch marked spam in one project is held in a new project, naming the campaign', async () => {
-    const copy = campaign(7);
+  it('a spun copy of a pitch one project marked spam is unsure in another; two projects’ marks, or the operator’s, hold it', async () => {
+    const copy = requests(7);
     const a = await project();
     const first = await sendAndJudge(a.apiKey, a.projectId, copy());
     await mark(a.projectId, [first.id], 'spam');
-    const b = await project();
-    const held = await sendAndJudge(b.apiKey, b.projectId, copy());
-    expect([held.verdict, held.spam]).toEqual(['spam', true]);
-    expect(reasonOf(held).layer).toBe('campaign');
-    expect(reasonOf(held).signals[0]).toMatch(
-      /^\d+% like a message marked spam in another project on \d{4}-\d\d-\d\d$/,
+    // Its own project holds the next copy at once.
+    const again = await sendAndJudge(a.apiKey, a.projectId, copy());
+    expect([again.verdict, reasonOf(again).layer]).toEqual(['spam', 'campaign']);
+    expect(reasonOf(again).signals[0]).toMatch(
+      /^\d+% like a message marked spam in this project on \d{4}-\d\d-\d\d$/,
     );
+    const b = await project();
+    const unsure = await sendAndJudge(b.apiKey, b.projectId, copy());
+    expect(unsure.verdict).not.toBe('spam');
+    expect(unsure.spam).toBe(false);
+    expect(reasonOf(unsure).signals).toContain('like spam marked by 1 project on this deployment');
+    // A second project marks a copy: now held in a third, naming how many, never when or where.
+    const c = await project();
+    const theirs = await sendAndJudge(c.apiKey, c.projectId, copy());
+    await mark(c.projectId, [theirs.id], 'spam');
+    const d = await project();
+    const held = await sendAndJudge(d.apiKey, d.projectId, copy());
+    expect([held.verdict, held.spam]).toEqual(['spam', true]);
+    expect(reasonOf(held)).toEqual({
+      layer: 'campaign',
+      signals: ['like spam marked by 2 projects on this deployment'],
+    });
     // A project that takes nothing from the deployment is not told.
-    const c = await project('none');
-    const alone = await sendAndJudge(c.apiKey, c.projectId, copy());
+    const e = await project('none');
+    const alone = await sendAndJudge(e.apiKey, e.projectId, copy());
     expect(reasonOf(alone).layer).not.toBe('campaign');
+    // The operator's mark of another pitch holds its copies everywhere.
+    const pitch = requests(17, QUOTE);
+    const f = await project();
+    const marked = await sendAndJudge(f.apiKey, f.projectId, pitch());
+    await mark(f.projectId, [marked.id], 'spam', asTool());
+    const g = await project();
+    const byOperator = await sendAndJudge(g.apiKey, g.projectId, pitch());
+    expect([byOperator.verdict, reasonOf(byOperator).signals]).toEqual([
+      'spam',
+      ['like spam the operator marked on this deployment'],
+    ]);
   });
 
   it('a copy marked not spam protects the copies that follow in its project, and only there', async () => {
-    const copy = campaign(8);
+    const copy = requests(8);
     const a = await project();
     const first = await sendAndJudge(a.apiKey, a.projectId, copy());
-    await mark(a.projectId, [first.id], 'spam');
+    await mark(a.projectId, [first.id], 'spam', asTool());
     const b = await project();
     const held = await sendAndJudge(b.apiKey, b.projectId, copy());
     expect(held.verdict).toBe('spam');
@@ -209,7 +276,7 @@ describe('C39: campaign memory', () => {
       spam: true,
       label: 'spam' as const,
     }));
-    for (let i = 0; i < rows.length; i += 10) await db.insert(submissions).values(rows.slice(i, i + 10));
+    for (let i = 0; i < rows.length; i += 8) await db.insert(submissions).values(rows.slice(i, i + 8));
     await consumeOutbox(rows.map((r) => r.id));
     const [count] = await db.all<{ n: number }>(
       sql`select count(*) as n from spam_campaigns where project_id = ${a.projectId}`,

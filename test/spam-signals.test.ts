@@ -14,11 +14,20 @@ import { issueToken, TOKEN_LIFETIME_MS } from '../src/accept/widget-token.ts';
 import { createKey } from '../src/ops/keys.ts';
 import { updateProject } from '../src/ops/project-settings.ts';
 import { database } from '../src/store/db.ts';
-import { asTool, expectEnvelope, fetchWorker, seedProject, storedRows, submit } from './helpers.ts';
+import {
+  asTool,
+  expectEnvelope,
+  fetchWorker,
+  seedProject,
+  storedRows,
+  submit,
+  submitWithEnv,
+} from './helpers.ts';
 import { BROWSER_HEADERS, consumeOutbox, throughWidget, warmSubmissionTrips } from './queue.ts';
 
 const db = database(env.DB);
 const SECRET = env.ADMIN_TOKEN as string;
+const KEYS = { current: SECRET };
 const BROWSER = BROWSER_HEADERS;
 const GENUINE = {
   name: 'Ada Lovelace',
@@ -57,7 +66,7 @@ async function send(
 
 /** A token the widget would hold, issued `ago` milliseconds before now. */
 const tokenOf = async (projectId: string, ago = 60_000) =>
-  (await issueToken(SECRET, projectId, Date.now() - ago)).token;
+  (await issueToken(KEYS, projectId, Date.now() - ago)).token;
 
 const widget = (projectId: string, values = GENUINE, ago?: number) => throughWidget(projectId, values, ago);
 
@@ -160,15 +169,84 @@ describe("C39: the widget's token", () => {
     expect(nonce?.nonce).toMatch(/^t:/);
   });
 
-  it('filled faster than a person types it: spam, with the time in the reason', async () => {
+  it('filled faster than a person can: spam only with the strict widget; otherwise it moves the score', async () => {
     const p = await seedProject();
-    const row = await send(p, await widget(p.projectId, GENUINE, 300));
-    expect(row.verdict).toBe('spam');
-    expect(reasonOf(row).layer).toBe('widget');
-    expect(reasonOf(row).signals[0]).toMatch(/^filled in 0\.\d s$/);
-    // A report of more time than the token has existed is a script's.
-    const claimed = await send(p, { ...(await widget(p.projectId, GENUINE, 15_000)), _fill_ms: 600_000 });
-    expect(reasonOf(claimed).signals[0]).toMatch(/^claimed filled in 600\.0 s; token 15\.\d s old$/);
+    const person = await send(p, await widget(p.projectId));
+    const fast = await send(p, { ...(await widget(p.projectId, GENUINE, 300)), name: 'Al' });
+    expect(fast.verdict).not.toBe('spam');
+    expect(fast.spamScore ?? 0).toBeGreaterThan((person.spamScore ?? 1) * 2);
+    await updateProject(asTool(), p.projectId, { spamFilter: { requireWidget: true } });
+    const strict = await send(p, { ...(await widget(p.projectId, GENUINE, 300)), name: 'Bo' });
+    expect(strict.verdict).toBe('spam');
+    expect(reasonOf(strict).layer).toBe('widget');
+    expect(reasonOf(strict).signals[0]).toMatch(/^filled in 0\.\d s$/);
+  });
+
+  it('a person who reads for six seconds and pastes a long message is a person, even with the strict widget', async () => {
+    const p = await seedProject();
+    await updateProject(asTool(), p.projectId, { spamFilter: { requireWidget: true } });
+    const message = `${GENUINE.message} `.repeat(3).trim();
+    const chars = [...GENUINE.name, ...GENUINE.email, ...message].length;
+    const pasted = await send(p, {
+      ...GENUINE,
+      message,
+      _widget_token: await tokenOf(p.projectId, 6_100),
+      _fill_ms: 150,
+      _pasted: chars,
+    });
+    expect(pasted.verdict).toBe('ham');
+    // A widget that cannot tell (an old one): the typing counts from the token, and is too fast.
+    const old = await send(p, {
+      ...GENUINE,
+      message,
+      name: 'Ada L.',
+      _widget_token: await tokenOf(p.projectId, 6_100),
+    });
+    expect(reasonOf(old).signals[0]).toMatch(/^typed \d+ characters in 6\.\d s$/);
+  });
+
+  it('a late token never makes a post "claimed": the widget’s count is taken no longer than the token’s age', async () => {
+    const p = await seedProject();
+    await updateProject(asTool(), p.projectId, { spamFilter: { requireWidget: true } });
+    // Typed for two minutes; the token came 100 s late (a slow network), 20 s before the send.
+    const row = await send(p, { ...(await widget(p.projectId, GENUINE, 20_000)), _fill_ms: 120_000 });
+    expect(row.verdict).toBe('ham');
+  });
+
+  it('a token of the key before a rotation is accepted for a day after it; a token it signed later is forged', async () => {
+    const p = await seedProject();
+    const before = env.ADMIN_TOKEN as string;
+    const rotated = {
+      ...env,
+      WIDGET_KEY: 'n'.repeat(43),
+      WIDGET_KEY_PREVIOUS: `${new Date().toISOString()} ${before}`,
+    } as Env;
+    // A page opened a minute ago holds a token of the operator token's key; the operator rotates.
+    const open = await widget(p.projectId);
+    const res = await submitWithEnv(rotated, { key: p.apiKey, json: open, headers: BROWSER });
+    await expectEnvelope(res, 201);
+    const [row] = await storedRows(p.projectId);
+    await consumeOutbox([row?.id as string], rotated);
+    const [judged] = await storedRows(p.projectId);
+    expect(judged?.verdict).toBe('ham');
+    // Without the previous key, the same page's token would have been forged.
+    const late = await tokenOf(p.projectId, 0);
+    const unannounced = { ...env, WIDGET_KEY: 'n'.repeat(43) } as Env;
+    await expectEnvelope(
+      await submitWithEnv(unannounced, {
+        key: p.apiKey,
+        json: { ...GENUINE, message: 'Another question about Saturday, thank you!', _widget_token: late },
+        headers: BROWSER,
+      }),
+      201,
+    );
+    const rows = await storedRows(p.projectId);
+    await consumeOutbox(
+      rows.map((r) => r.id),
+      unannounced,
+    );
+    const forged = (await storedRows(p.projectId)).find((r) => r.id !== row?.id);
+    expect(reasonOf(forged as Row).signals).toEqual(['forged widget token']);
   });
 
   it('adds no D1 round trip to the accepted path', async () => {
@@ -179,8 +257,8 @@ describe("C39: the widget's token", () => {
 });
 
 /** The payload ALTCHA's widgets send: the challenge, solved. */
-async function solved(projectId: string, now = Date.now()): Promise<string> {
-  const challenge = await newChallenge(SECRET, projectId, now);
+async function solved(projectId: string, now = Date.now(), secret = SECRET): Promise<string> {
+  const challenge = await newChallenge(secret, projectId, now);
   const solution = await solveChallenge({ challenge, deriveKey });
   if (solution === null) throw new Error('not solved');
   return btoa(JSON.stringify({ challenge, solution }));
@@ -209,6 +287,32 @@ describe('C39: a proof of work', () => {
       'spam',
       { layer: 'proof of work', signals: ['proof of work used before'] },
     ]);
+    // A site's own server (a secret key) is never asked for one, and judged on its text.
+    const secret = await createKey(asTool(), p.projectId, 'secret');
+    const server = await send(
+      p,
+      { ...GENUINE, message: 'Our order 1182 arrived, thank you very much!' },
+      { key: secret, headers: { 'User-Agent': 'curl/8.5.0' } },
+    );
+    expect(server.verdict).toBe('ham');
+  });
+
+  it('solved under the key before a rotation: accepted for a day after it', async () => {
+    const p = await seedProject();
+    await updateProject(asTool(), p.projectId, { spamFilter: { proofOfWork: true } });
+    const rotated = {
+      ...env,
+      WIDGET_KEY: 'n'.repeat(43),
+      WIDGET_KEY_PREVIOUS: `${new Date().toISOString()} ${SECRET}`,
+    } as Env;
+    const altcha = await solved(p.projectId);
+    await expectEnvelope(await submitWithEnv(rotated, { key: p.apiKey, json: { ...GENUINE, altcha } }), 201);
+    const unannounced = { ...env, WIDGET_KEY: 'n'.repeat(43) } as Env;
+    const refused = await submitWithEnv(unannounced, {
+      key: p.apiKey,
+      json: { ...GENUINE, altcha: await solved(p.projectId) },
+    });
+    expect(refused.status).toBe(400);
   });
 
   it("expired, or another project's: refused", async () => {

@@ -1,8 +1,10 @@
 // C39: what the widget sends beside a form's values so that its worker can tell a person's page
 // from a script: a token asked for when the form is first seen (renewed before it expires, keeping
-// that first time), the milliseconds from the first input to the send, and, for a project that
-// requires one, a proof of work solved in the background (ALTCHA's, by altcha-lib) before the
-// visitor presses send. Never in the way: if the worker cannot be reached, the form is sent without.
+// that first time; asked again once if refused), the milliseconds from the first interaction to the
+// send, how many of the characters sent were not typed (pasted, dropped, autofilled: a person
+// pasting is never held for it), and, for a project that requires one, a proof of work solved in
+// the background (ALTCHA's, by altcha-lib) before the visitor presses send. Never in the way: if
+// the worker cannot be reached, the form is sent without.
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/web/sha';
 
@@ -16,6 +18,7 @@ const RENEW_MS = 2 * 60_000;
 /** The body fields the worker reads (and never stores). */
 const TOKEN_FIELD = '_widget_token';
 const FILL_FIELD = '_fill_ms';
+const PASTED_FIELD = '_pasted';
 const PROOF_FIELD = 'altcha';
 
 export type Guard = {
@@ -27,15 +30,16 @@ export type Guard = {
   renew(): void;
 };
 
-async function ask(url: string, body: Record<string, string>): Promise<Issued | undefined> {
+/** Asks for a token; refused or unreachable, once more a few seconds later (many people may share an address). */
+async function ask(url: string, body: Record<string, string>, again = true): Promise<Issued | undefined> {
   try {
     // text/plain: no preflight, as analytics' events.
     const res = await fetch(url, { method: 'POST', body: JSON.stringify(body), credentials: 'omit' });
-    if (!res.ok) return undefined;
-    return ((await res.json()) as { data: Issued }).data;
-  } catch {
-    return undefined;
-  }
+    if (res.ok) return ((await res.json()) as { data: Issued }).data;
+  } catch {}
+  if (!again) return undefined;
+  await new Promise((r) => setTimeout(r, 2000 + Math.random() * 3000));
+  return ask(url, body, false);
 }
 
 async function solve(challenge: Challenge | undefined): Promise<string | undefined> {
@@ -59,6 +63,8 @@ export function guard(form: HTMLFormElement, base: string, id: { key: string } |
   let pending: Promise<void> = Promise.resolve();
   let busy = false;
   let firstInput: number | undefined;
+  // Characters typed key by key: the rest of what is sent arrived otherwise.
+  let typed = 0;
   const fetchToken = (previous?: string) => {
     busy = true;
     pending = (async () => {
@@ -71,17 +77,27 @@ export function guard(form: HTMLFormElement, base: string, id: { key: string } |
     })();
     return pending;
   };
-  const started = () => {
+  const started = (event: Event) => {
     firstInput ??= Date.now();
+    if ((event as InputEvent).inputType === 'insertText') typed += (event as InputEvent).data?.length ?? 0;
   };
-  form.addEventListener('input', started);
-  form.addEventListener('change', started);
+  for (const type of ['focusin', 'pointerdown', 'keydown', 'input', 'change'])
+    form.addEventListener(type, started);
+  // A page the browser kept and showed again (Back) would send its spent token: renewed, keeping its start.
+  addEventListener('pageshow', (event) => {
+    if (event.persisted) fetchToken(issued?.token);
+  });
   fetchToken();
   const now = () => {
     if (issued === undefined) return {};
+    let chars = 0;
+    new FormData(form).forEach((value) => {
+      if (typeof value === 'string') chars += value.length;
+    });
     const fields: Record<string, string> = {
       [TOKEN_FIELD]: issued.token,
       [FILL_FIELD]: String(firstInput === undefined ? 0 : Date.now() - firstInput),
+      [PASTED_FIELD]: String(Math.max(0, chars - typed)),
     };
     if (proof !== undefined) fields[PROOF_FIELD] = proof;
     return fields;
@@ -98,6 +114,7 @@ export function guard(form: HTMLFormElement, base: string, id: { key: string } |
     },
     renew() {
       firstInput = undefined;
+      typed = 0;
       fetchToken();
     },
   };

@@ -3,6 +3,7 @@
 // HMAC alone (its deterministic mode signs the expected key), with its expiry. A challenge is
 // bound to its project; its reuse is found after the store, like a token's (the consumer). The
 // library is loaded with the first challenge: a form post of a project without one never evaluates it.
+import type { WidgetKeys } from './widget-token.ts';
 
 /** How much work a challenge asks: a counter from 1,000 to this, found by trying each (about a second in a browser). */
 export const MAX_COUNTER = 50_000;
@@ -62,22 +63,13 @@ export type ProofCheck =
   | { ok: true; nonce: string; expiresAt: string }
   | { ok: false; why: 'invalid' | 'expired' };
 
-/** An ALTCHA payload (base64 JSON of the challenge and its solution), checked for this project. */
-export async function checkProof(secret: string, projectId: string, payload: string): Promise<ProofCheck> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(atob(payload));
-  } catch {
-    return { ok: false, why: 'invalid' };
-  }
-  const { challenge, solution } = (parsed ?? {}) as { challenge?: unknown; solution?: unknown };
-  if (
-    typeof challenge !== 'object' ||
-    challenge === null ||
-    typeof solution !== 'object' ||
-    solution === null
-  )
-    return { ok: false, why: 'invalid' };
+/** An ALTCHA payload checked under one secret: undefined when that secret did not sign it. */
+async function checkWith(
+  secret: string,
+  projectId: string,
+  challenge: unknown,
+  solution: unknown,
+): Promise<ProofCheck | undefined> {
   const [[{ verifySolution }, { deriveKey }], [signing, keySigning]] = await Promise.all([
     library(),
     secrets(secret),
@@ -98,10 +90,40 @@ export async function checkProof(secret: string, projectId: string, payload: str
   if (result.expired) return { ok: false, why: 'expired' };
   const parameters = (challenge as Options['challenge']).parameters;
   // Signed by us for this project (a challenge of another project proves nothing here).
-  if (!result.verified || parameters.data?.project !== projectId) return { ok: false, why: 'invalid' };
+  if (!result.verified) return undefined;
+  if (parameters.data?.project !== projectId) return { ok: false, why: 'invalid' };
   return {
     ok: true,
     nonce: parameters.nonce,
     expiresAt: new Date((parameters.expiresAt ?? 0) * 1000).toISOString(),
   };
+}
+
+/**
+ * An ALTCHA payload (base64 JSON of the challenge and its solution), checked for this project.
+ * C39: one the previous key signed is good only if it was issued before that key's rotation.
+ */
+export async function checkProof(keys: WidgetKeys, projectId: string, payload: string): Promise<ProofCheck> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(atob(payload));
+  } catch {
+    return { ok: false, why: 'invalid' };
+  }
+  const { challenge, solution } = (parsed ?? {}) as { challenge?: unknown; solution?: unknown };
+  if (
+    typeof challenge !== 'object' ||
+    challenge === null ||
+    typeof solution !== 'object' ||
+    solution === null
+  )
+    return { ok: false, why: 'invalid' };
+  const current = await checkWith(keys.current, projectId, challenge, solution);
+  if (current !== undefined) return current;
+  if (keys.previous !== undefined) {
+    const before = await checkWith(keys.previous.key, projectId, challenge, solution);
+    const latest = keys.previous.until + CHALLENGE_LIFETIME_MS + 60_000;
+    if (before !== undefined && (!before.ok || Date.parse(before.expiresAt) <= latest)) return before;
+  }
+  return { ok: false, why: 'invalid' };
 }

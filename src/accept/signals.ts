@@ -4,37 +4,43 @@
 // agent, a missing Accept-Language, the country. The consumer judges them (src/spam/signals.ts);
 // they travel in the submission's own insert, so the accepted path stays one D1 round trip.
 import type { Context } from 'hono';
-import { FILL_FIELD, PROOF_FIELD, WIDGET_TOKEN_FIELD } from '../fields/catalogue.ts';
+import { FILL_FIELD, PASTED_FIELD, PROOF_FIELD, WIDGET_TOKEN_FIELD } from '../fields/catalogue.ts';
 import type { AppEnv } from '../http/env.ts';
 import { proofOfWorkFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { charsOf, type Signals, scriptAgent } from '../spam/sender.ts';
-import { checkToken, TOKEN_LIFETIME_MS, widgetSecret } from './widget-token.ts';
+import { checkToken, TOKEN_LIFETIME_MS, widgetKeys } from './widget-token.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];
 
 /** What the widget sent beside the values: taken out of the body before validation, never stored. */
-export type WidgetSent = { token?: string; fillMs?: number; proof?: string };
+export type WidgetSent = { token?: string; fillMs?: number; pasted?: number; proof?: string };
 
-/** A widget's report of its fill time this much longer than its token's age is made up. */
-const CLAIM_SLACK_MS = 5_000;
 /** The longest fill time a widget reports (a day, as analytics take it). */
 const MAX_FILL_MS = 86_400_000;
+/** The most pasted characters a widget reports (a body is at most 64 KiB anyway). */
+const MAX_PASTED = 10_000_000;
+
+/** A count the widget sent (a JSON number, or a form's digits), when it is one and within `max`. */
+function countOf(sent: unknown, max: number): number | undefined {
+  const n = typeof sent === 'string' && /^\d{1,9}$/.test(sent) ? Number(sent) : sent;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= max ? n : undefined;
+}
 
 /** Takes the widget's fields out of a body (JSON values, or a form's text). */
 export function takeWidget(body: Record<string, unknown>): WidgetSent {
   const token = body[WIDGET_TOKEN_FIELD];
-  const fill = body[FILL_FIELD];
+  const fillMs = countOf(body[FILL_FIELD], MAX_FILL_MS);
+  const pasted = countOf(body[PASTED_FIELD], MAX_PASTED);
   const proof = body[PROOF_FIELD];
   delete body[WIDGET_TOKEN_FIELD];
   delete body[FILL_FIELD];
+  delete body[PASTED_FIELD];
   delete body[PROOF_FIELD];
-  const fillMs = typeof fill === 'string' && /^\d{1,9}$/.test(fill) ? Number(fill) : fill;
   return {
     ...(typeof token === 'string' && token !== '' ? { token } : {}),
-    ...(typeof fillMs === 'number' && Number.isSafeInteger(fillMs) && fillMs >= 0 && fillMs <= MAX_FILL_MS
-      ? { fillMs }
-      : {}),
+    ...(fillMs === undefined ? {} : { fillMs }),
+    ...(pasted === undefined ? {} : { pasted }),
     ...(typeof proof === 'string' && proof !== '' ? { proof } : {}),
   };
 }
@@ -50,30 +56,34 @@ export async function readSignals(
   sent: WidgetSent,
   now: number,
 ): Promise<string> {
-  const secret = widgetSecret(c.env);
+  const keys = widgetKeys(c.env, now);
   const signals: Signals = { page: project.keyKind !== 'secret' };
+  // C39: a secret key is a site's own server: never asked for a token, a proof of work or a
+  // browser's agent, and judged on its text.
+  if (!signals.page) return JSON.stringify(signals);
   if (project.proofOfWork) {
     if (sent.proof === undefined) throw proofOfWorkFailed('missing');
     // The operator's misconfiguration, never the visitor's fault: 503, as an outage.
-    if (secret === undefined) throw new UnavailableError('secret', new Error('ADMIN_TOKEN is not set'));
+    if (keys === undefined) throw new UnavailableError('secret', new Error('ADMIN_TOKEN is not set'));
     const { checkProof } = await import('./proof-of-work.ts');
-    const proof = await checkProof(secret, project.id, sent.proof);
+    const proof = await checkProof(keys, project.id, sent.proof);
     if (!proof.ok) throw proofOfWorkFailed(proof.why);
     signals.pow = proof.nonce;
     signals.powUntil = proof.expiresAt;
   }
-  if (!signals.page) return JSON.stringify(signals);
   if (sent.token === undefined) signals.token = 'missing';
-  else if (secret !== undefined) {
-    const token = await checkToken(secret, project.id, sent.token, now);
+  else if (keys !== undefined) {
+    const token = await checkToken(keys, project.id, sent.token, now);
     signals.token = token.state;
     if (token.nonce !== undefined && token.issuedMs !== undefined && token.startMs !== undefined) {
       signals.nonce = token.nonce;
       signals.nonceUntil = new Date(token.issuedMs + TOKEN_LIFETIME_MS).toISOString();
       signals.fillMs = Math.max(0, now - token.startMs);
       signals.chars = charsOf(values);
-      if (sent.fillMs !== undefined && sent.fillMs > signals.fillMs + CLAIM_SLACK_MS)
-        signals.claimedMs = sent.fillMs;
+      if (sent.pasted !== undefined) signals.pasted = Math.min(sent.pasted, signals.chars);
+      // The widget's count of the typing, never longer than the token has existed (C39).
+      if (sent.fillMs !== undefined && sent.fillMs > 0)
+        signals.typingMs = Math.min(sent.fillMs, signals.fillMs);
     }
   }
   const agent = scriptAgent(c.req.header('User-Agent'));

@@ -1,9 +1,10 @@
 // C39: the widget's token: proof that a submission came through a page that ran /widget.js, and
 // since when. `<start>.<issued>.<nonce>.<mac>`: the time the form was first seen (kept when the
 // widget renews a token), the time this token was issued (both in milliseconds, base 36), a random
-// nonce, and an HMAC of the project and all three under a key derived from the operator token.
-// Issued and checked in the isolate: no D1. Its reuse is found after the store, by the consumer
-// (the nonce is unique in spam_nonces).
+// nonce, and an HMAC of the project and all three under a key derived from the widget's own key
+// (WIDGET_KEY, else the operator token). Issued and checked in the isolate: no D1. Its reuse is
+// found after the store, by the consumer (the nonce is unique in spam_nonces). C39: a rotated key
+// goes on being accepted for a day for what it signed before (WIDGET_KEY_PREVIOUS).
 import { TOKEN_LENGTH, toBase64url } from '../lib/hex.ts';
 import type { TokenState } from '../spam/sender.ts';
 
@@ -18,14 +19,37 @@ const NONCE_BYTES = 12;
 
 const encoder = new TextEncoder();
 
+/** After a rotation, what the previous key signed is accepted for this long. */
+export const ROTATION_MS = 24 * 60 * 60_000;
+
 /**
- * The secret the widget's token and the proof of work are signed with: derived from the operator
- * token, when it is set and long enough (C32); without it, neither is issued nor checked.
+ * The secrets the widget's token and the proof of work are signed with: the widget's own key
+ * (WIDGET_KEY), else the operator token (C32), when set and long enough; without either, neither is
+ * issued nor checked. C39: beside it, for a day after a rotation, the key before it and when it
+ * stopped signing (WIDGET_KEY_PREVIOUS, `<ISO time> <key>`).
  */
-export const widgetSecret = (env: { ADMIN_TOKEN?: string }) => {
-  const token = env.ADMIN_TOKEN;
-  return token !== undefined && token.length >= TOKEN_LENGTH ? token : undefined;
-};
+export type WidgetKeys = { current: string; previous?: { key: string; until: number } };
+
+export function widgetKeys(
+  env: { ADMIN_TOKEN?: string; WIDGET_KEY?: string; WIDGET_KEY_PREVIOUS?: string },
+  now: number,
+): WidgetKeys | undefined {
+  const long = (key: string | undefined) =>
+    key !== undefined && key.length >= TOKEN_LENGTH ? key : undefined;
+  const current = long(env.WIDGET_KEY) ?? long(env.ADMIN_TOKEN);
+  if (current === undefined) return undefined;
+  const [at = '', key] = (env.WIDGET_KEY_PREVIOUS ?? '').trim().split(/\s+/, 2);
+  const rotated = Date.parse(at);
+  const previous = long(key);
+  if (
+    previous === undefined ||
+    previous === current ||
+    !Number.isFinite(rotated) ||
+    now > rotated + ROTATION_MS
+  )
+    return { current };
+  return { current, previous: { key: previous, until: rotated } };
+}
 
 let keyOf: { secret: string; key: Promise<CryptoKey> } | undefined;
 
@@ -79,17 +103,15 @@ export type TokenCheck = {
 
 const TOKEN = /^([0-9a-z]{1,11})\.([0-9a-z]{1,11})\.([\w-]{16})\.([\w-]{22})$/;
 
-/** What a token says, for this project, at `now`: signed by us (and still good), too old, or forged. */
-export async function checkToken(
+/** What a token says under one key: undefined when that key did not sign it. */
+async function checkWith(
   secret: string,
   projectId: string,
-  token: string,
+  token: RegExpExecArray,
   now: number,
-): Promise<TokenCheck> {
-  const parts = TOKEN.exec(token);
-  if (parts === null) return { state: 'forged' };
-  const [, start = '', issued = '', nonce = '', signature = ''] = parts;
-  if (!same(signature, await mac(secret, projectId, start, issued, nonce))) return { state: 'forged' };
+): Promise<TokenCheck | undefined> {
+  const [, start = '', issued = '', nonce = '', signature = ''] = token;
+  if (!same(signature, await mac(secret, projectId, start, issued, nonce))) return undefined;
   const startMs = Number.parseInt(start, 36);
   const issuedMs = Number.parseInt(issued, 36);
   // Signed by us, so never in the future nor started after it was issued, unless clocks disagree.
@@ -99,18 +121,40 @@ export async function checkToken(
 }
 
 /**
+ * What a token says, for this project, at `now`: signed by us (and still good), too old, or forged.
+ * C39: signed by the previous key, it is good only if it was issued before that key's rotation.
+ */
+export async function checkToken(
+  keys: WidgetKeys,
+  projectId: string,
+  token: string,
+  now: number,
+): Promise<TokenCheck> {
+  const parts = TOKEN.exec(token);
+  if (parts === null) return { state: 'forged' };
+  const current = await checkWith(keys.current, projectId, parts, now);
+  if (current !== undefined) return current;
+  if (keys.previous !== undefined) {
+    const before = await checkWith(keys.previous.key, projectId, parts, now);
+    if (before?.issuedMs !== undefined && before.issuedMs <= keys.previous.until + SKEW_MS) return before;
+  }
+  return { state: 'forged' };
+}
+
+/**
  * A new token for the project. Given the token the page holds (renewing it before it expires),
  * the new one keeps its first time, so that the fill time counts from when the form was first seen.
  */
 export async function issueToken(
-  secret: string,
+  keys: WidgetKeys,
   projectId: string,
   now: number,
   previous?: string,
 ): Promise<{ token: string; expiresAt: number }> {
+  const secret = keys.current;
   let startMs = now;
   if (previous !== undefined) {
-    const old = await checkToken(secret, projectId, previous, now);
+    const old = await checkToken(keys, projectId, previous, now);
     if (old.state !== 'forged' && old.startMs !== undefined && now - old.startMs <= MAX_CARRY_MS)
       startMs = old.startMs;
   }

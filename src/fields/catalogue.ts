@@ -42,17 +42,20 @@ export const MAX_PATTERN_INPUT = 10_000;
 /** The body field that carries a Turnstile token (C22): never a field of a project, never stored. */
 export const TURNSTILE_FIELD = 'cf-turnstile-response';
 /**
- * C39: the body fields the widget adds: its token, the milliseconds from the first input to the
- * send, and an ALTCHA proof of work (ALTCHA's own field name, so that its widget works too). Never
- * fields of a project, never stored.
+ * C39: the body fields the widget adds: its token, the milliseconds from the first interaction to
+ * the send, how many characters arrived pasted (or dropped, or autofilled) rather than typed, and an
+ * ALTCHA proof of work (ALTCHA's own field name, so that its widget works too). Never fields of a
+ * project, never stored.
  */
 export const WIDGET_TOKEN_FIELD = '_widget_token';
 export const FILL_FIELD = '_fill_ms';
+export const PASTED_FIELD = '_pasted';
 export const PROOF_FIELD = 'altcha';
 /** The names a project's field (or honeypot) may not take: they carry the checks above. */
 export const RESERVED_FIELDS: ReadonlySet<string> = new Set([
   TURNSTILE_FIELD,
   WIDGET_TOKEN_FIELD,
   FILL_FIELD,
+  PASTED_FIELD,
   PROOF_FIELD,
 ]);

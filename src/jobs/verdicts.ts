@@ -9,7 +9,7 @@ import type { Assets } from '../lib/assets.ts';
 import { sha256Text } from '../lib/hex.ts';
 import { bandKeys, campaignText, SAME_CAMPAIGN, signature, similarity } from '../spam/campaign.ts';
 import { features } from '../spam/features.ts';
-import { type CampaignMatch, comparedText, judge, modelsOf } from '../spam/judge.ts';
+import { type CampaignMatch, comparedText, judge, modelsOf, type OwnMatch } from '../spam/judge.ts';
 import { languageMismatch, loadLanguages } from '../spam/language.ts';
 import { loadModel } from '../spam/model.ts';
 import { type Signals, signalsOf } from '../spam/signals.ts';
@@ -28,8 +28,10 @@ import {
 export const valuesOf = (data: string) => JSON.parse(data) as Record<string, unknown>;
 
 /**
- * The marked message a submission is a copy of, among the candidates: none unless one is at least
- * SAME_CAMPAIGN alike; a message marked not spam protects its copies, whatever else they are like.
+ * The campaign a submission is a copy of, among the candidates (none unless one is at least
+ * SAME_CAMPAIGN alike): the nearest copy its own project marked (a copy marked not spam protects it,
+ * whatever else it is like), and which other projects marked copies spam (C39: the operator's
+ * marks apart, since every project trusts them).
  */
 export function campaignOf(
   sig: readonly number[] | undefined,
@@ -37,23 +39,27 @@ export function campaignOf(
   projectId: string,
 ): CampaignMatch | undefined {
   if (sig === undefined) return undefined;
-  let best: CampaignMatch | undefined;
+  let own: OwnMatch | undefined;
+  const projects = new Set<string>();
+  let operator = false;
   for (const c of candidates) {
     const alike = similarity(sig, c.signature);
     if (alike < SAME_CAMPAIGN) continue;
-    const match: CampaignMatch = {
-      label: c.label,
-      similarity: alike,
-      markedAt: c.markedAt,
-      own: c.projectId === projectId,
-    };
+    if (c.projectId !== projectId) {
+      if (c.label !== 'spam' || !c.shared) continue;
+      if (c.byOperator) operator = true;
+      else projects.add(c.projectId);
+      continue;
+    }
+    const match: OwnMatch = { label: c.label, similarity: alike, markedAt: c.markedAt };
     const better =
-      best === undefined ||
-      (match.label === 'ham' && best.label === 'spam') ||
-      (match.label === best.label && match.similarity > best.similarity);
-    if (better) best = match;
+      own === undefined ||
+      (match.label === 'ham' && own.label === 'spam') ||
+      (match.label === own.label && match.similarity > own.similarity);
+    if (better) own = match;
   }
-  return best;
+  const others = projects.size > 0 || operator ? { projects: projects.size, operator } : undefined;
+  return own === undefined && others === undefined ? undefined : { own, others };
 }
 
 // A token's and a proof's nonces apart, whatever their spelling.
@@ -115,7 +121,8 @@ export async function judgeSubmissions(
     asked.set(c.row.projectId, entry);
   }
   for (const entry of asked.values()) {
-    entry.features = [...new Set(entry.features)];
+    // The counted layers never weigh what a twentieth of all messages holds: no need to read it.
+    entry.features = [...new Set(entry.features)].filter((f) => !model.prior.common.has(f));
     entry.bands = [...new Set(entry.bands)];
   }
   const { filters, owners } = await filtersOf(

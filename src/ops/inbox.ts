@@ -19,7 +19,7 @@ import {
   type StoredSubmission,
 } from '../store/inbox.ts';
 import { matchesQuery } from '../store/search.ts';
-import { type Manager, projectIdOf, recordChange } from './context.ts';
+import { isOperator, type Manager, projectIdOf, recordChange } from './context.ts';
 
 /** What an inbox shows of a submission. */
 export type SubmissionView = {
@@ -169,7 +169,7 @@ export async function updateSubmission(
 ): Promise<SubmissionView> {
   const p = await projectIdOf(m, projectId);
   await inProject(m, p, id);
-  const changed = await changeState(m.db, p, [id], change, new Date().toISOString());
+  const changed = await changeState(m.db, p, [id], change, new Date().toISOString(), isOperator(m.actor));
   if (changed.length > 0) {
     await recordChange(m, p, 'submission.update', { id, ...change });
     await afterMarks(m, changed, change);
@@ -213,7 +213,7 @@ export async function bulkSubmissions(
     changed = await deleteSubmissions(m.db, p, unique);
   } else {
     const change = BULK_CHANGES[action];
-    changed = await changeState(m.db, p, unique, change, new Date().toISOString());
+    changed = await changeState(m.db, p, unique, change, new Date().toISOString(), isOperator(m.actor));
     await afterMarks(m, changed, change);
   }
   if (changed.length > 0) await recordChange(m, p, `submissions.${action}`, { ids: changed });

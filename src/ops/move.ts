@@ -14,7 +14,6 @@ import {
   settlePlace,
   whereIs,
 } from '../store/directory.ts';
-import { unshareMarks } from '../store/learning.ts';
 import { listKeys } from '../store/projects.ts';
 import { atProject, homeOf, type Manager, placesOf, recordChange, requireProject } from './context.ts';
 import { atPlace } from './places.ts';
@@ -98,8 +97,6 @@ export async function moveProject(
         throw new Error(`the copy of ${table} differs (${seen.rows} rows there, ${copy?.rows ?? 0} here)`);
       }
     }
-    // C39: what its marks gave stays in the counts of the place they were given in.
-    await unshareMarks(target, p.id);
     report = { from, to, rows, files };
   } catch (error) {
     await deleteProjectRows(target.$client, p.id).catch(() => {});

@@ -1,7 +1,21 @@
 // C39: a submission's verdict, layer by layer: its honeypot, its owner's allow and block lists, the
-// same text sent again, a campaign marked before, then the classifier. Pure: the consumer
-// (src/jobs/verdicts.ts) reads what it needs from D1 and the model, and writes what this returns.
-import { type CountedLayer, type Counts, explain, type Prior, score } from './classifier.ts';
+// same text sent again, a campaign marked before, then the classifier. Shared evidence and the
+// form's signals are evidence, not verdicts: what one other project marked, or how a person filled
+// the form, makes a message at most unsure; it holds only when two other projects or the operator
+// agree, or when the message's own text leans spam too. Pure: the consumer (src/jobs/verdicts.ts)
+// reads what it needs from D1 and the model, and writes what this returns.
+import {
+  type Counts,
+  type Deployment,
+  explain,
+  type Layer,
+  type Prior,
+  type Signal,
+  type Support,
+  score,
+  type Tuning,
+  trusted,
+} from './classifier.ts';
 import { normalise } from './features.ts';
 import {
   type ListEntry,
@@ -16,10 +30,10 @@ import { heldBy, type Reuse, type Signals, signalParts } from './signals.ts';
 export type Judgement = { verdict: Verdict; score: number | null; reason: SpamReason | null };
 
 /** What a project is judged with: the prior, and what it takes of its marks and the deployment's counts. */
-export type Models = { prior: Prior; layers: readonly { layer: CountedLayer; counts: Counts }[] };
+export type Models = { prior: Prior; layers: readonly Layer[]; tuning?: Tuning };
 
-/** C39: a project's models: the prior, its owner's marks, and (when it takes from it) the deployment's counts. */
-export const modelsOf = (prior: Prior, own: Counts, shared?: Counts): Models => ({
+/** C39: a project's models: the prior, its owner's marks, and (when it takes from it) the other projects' counts. */
+export const modelsOf = (prior: Prior, own: Counts, shared?: Deployment): Models => ({
   prior,
   layers: [
     { layer: 'project marks', counts: own },
@@ -27,14 +41,14 @@ export const modelsOf = (prior: Prior, own: Counts, shared?: Counts): Models => 
   ],
 });
 
-/** The nearest message marked before, when it is the same campaign (spam/campaign.ts). */
-export type CampaignMatch = {
-  label: 'spam' | 'ham';
-  similarity: number;
-  markedAt: string;
-  /** Marked in this project, or in another that gives to the deployment. */
-  own: boolean;
-};
+/** The nearest message its own project marked, when it is the same campaign (spam/campaign.ts). */
+export type OwnMatch = { label: 'spam' | 'ham'; similarity: number; markedAt: string };
+
+/**
+ * The campaign a message belongs to: the nearest copy its own project marked, and which other
+ * projects (that give to the deployment) marked copies of it spam.
+ */
+export type CampaignMatch = { own?: OwnMatch | undefined; others?: Support | undefined };
 
 /** What the consumer knows of one submission. */
 export type Case = {
@@ -109,11 +123,40 @@ export function scoreVerdict(probability: number, threshold: number): Verdict {
   return probability >= unsureFrom(threshold) ? 'unsure' : 'ham';
 }
 
-/** How a campaign match reads in a reason. */
-export function campaignSignal(m: CampaignMatch): string {
+/** How a copy of a message its own project marked reads in a reason. */
+export function campaignSignal(m: OwnMatch): string {
   const marked = m.label === 'spam' ? 'marked spam' : 'marked not spam';
-  const where = m.own ? 'in this project' : 'in another project';
-  return `${Math.round(m.similarity * 100)}% like a message ${marked} ${where} on ${m.markedAt.slice(0, 10)}`;
+  return `${Math.round(m.similarity * 100)}% like a message ${marked} in this project on ${m.markedAt.slice(0, 10)}`;
+}
+
+/**
+ * C39: how the other projects' agreement reads in a reason: how many, never which, when, or how
+ * alike to one message.
+ */
+export function agreement(s: Support): string {
+  if (s.operator && s.projects < 2) return 'like spam the operator marked on this deployment';
+  return `like spam marked by ${s.projects} project${s.projects === 1 ? '' : 's'} on this deployment`;
+}
+
+/** What a reason says when signals made a message unsure that its text alone does not lean spam. */
+export const SIGNALS_ALONE = 'signals alone hold nobody';
+
+/**
+ * The least agreement behind the deployment's evidence of spam among the parts a reason names: of
+ * those a spam verdict held on (trusted), or of all for an unsure one.
+ */
+function agreementOf(named: readonly Signal[], models: Models, held: boolean): Support | undefined {
+  const deployment = models.layers.find((l) => l.layer === 'deployment');
+  if (deployment?.layer !== 'deployment') return undefined;
+  let least: Support | undefined;
+  for (const p of named) {
+    if (p.layer !== 'deployment' || p.weight <= 0 || (held && p.untrusted)) continue;
+    const s = deployment.counts.support.get(p.feature) ?? { projects: 0, operator: false };
+    // What the project's own marks say is its own, not the others' agreement.
+    if (s.own === true && s.projects === 0 && !s.operator) continue;
+    if (least === undefined || s.projects < least.projects) least = s;
+  }
+  return least;
 }
 
 /** The verdict on one submission under its project's settings. */
@@ -129,18 +172,39 @@ export function judge(c: Case, settings: SpamSettings, models: Models): Judgemen
   if (c.copiesBefore + 1 >= DUPLICATE_COPIES) {
     return verdictOf('duplicate', true, [`the same text ${c.copiesBefore + 1} times in a day`]);
   }
-  if (c.campaign !== undefined) {
-    return verdictOf('campaign', c.campaign.label === 'spam', [campaignSignal(c.campaign)]);
-  }
+  const own = c.campaign?.own;
+  if (own !== undefined) return verdictOf('campaign', own.label === 'spam', [campaignSignal(own)]);
+  const others = c.campaign?.others;
+  if (others !== undefined && trusted(others)) return verdictOf('campaign', true, [agreement(others)]);
   const extra = signalParts(c.signals, settings, c.language);
-  const { probability, parts } = score(c.found, models.prior, models.layers, extra);
-  const verdict = scoreVerdict(probability, settings.threshold);
+  const s = score(c.found, models.prior, models.layers, extra, models.tuning);
+  const threshold = settings.threshold;
+  const probability = Math.max(s.probability, s.checked);
+  // C39: spam only on evidence the project trusts, and never on how the form was sent alone: its
+  // text must lean spam too (at least unsure), unless its owner chose the strict widget.
+  const holds = s.checked >= threshold && (s.text >= unsureFrom(threshold) || settings.requireWidget);
+  const verdict: Verdict = holds ? 'spam' : probability >= unsureFrom(threshold) ? 'unsure' : 'ham';
   // The signals that point the way of the verdict: towards spam unless it is ham.
-  const { layer, signals } = explain(parts, verdict !== 'ham', SIGNALS);
-  const named = signals.map((s) => s.feature);
+  const { layer, signals } = explain(s.parts, verdict !== 'ham', SIGNALS);
+  const named = signals.map((p) => p.feature);
   // C39: every signal of the form's own that moved it the verdict's way is named, however little
   // it weighed beside the text's strongest.
   for (const p of extra)
     if (p.weight > 0 && verdict !== 'ham' && !named.includes(p.feature)) named.push(p.feature);
-  return { verdict, score: probability, reason: { layer, signals: named } };
+  if (verdict !== 'ham') {
+    const agreed = agreementOf(signals, models, verdict === 'spam');
+    if (agreed !== undefined) named.push(agreement(agreed));
+    if (verdict === 'unsure' && s.checked >= threshold && s.text < unsureFrom(threshold))
+      named.push(SIGNALS_ALONE);
+  }
+  const judged: Judgement = { verdict, score: probability, reason: { layer, signals: named } };
+  // C39: a campaign only one other project marked makes its copies unsure at least, never spam.
+  if (others !== undefined && verdict === 'ham')
+    return {
+      verdict: 'unsure',
+      score: Math.max(probability, unsureFrom(threshold)),
+      reason: { layer: 'campaign', signals: [agreement(others)] },
+    };
+  if (others !== undefined && verdict === 'unsure') named.push(agreement(others));
+  return judged;
 }

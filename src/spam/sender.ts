@@ -22,10 +22,15 @@ export type Signals = {
   /** The characters of its text values. */
   chars?: number;
   /**
-   * The widget's own count, from the first input to the send, kept only when it claims more time
-   * than the token has existed: a script's report, never a person's.
+   * C39: of those, the characters the widget saw arrive by pasting, dropping or the browser's
+   * autofill, not typed: a person pasting a long message is never held for its length.
    */
-  claimedMs?: number;
+  pasted?: number;
+  /**
+   * C39: the widget's own count, from the first interaction it saw to the send, taken no longer than
+   * the token has existed (a late token never makes a post "claimed"; a script's report gains it nothing).
+   */
+  typingMs?: number;
   /** The script its User-Agent names ('none': it sent none). */
   agent?: string;
   /** It sent no Accept-Language (every browser does). */

@@ -1,26 +1,42 @@
 // C39: the signals only a form has, beside its text: the widget's token and the time the form took
 // to fill, a proof of work, what the request says of its sender (a script's user agent, no
 // Accept-Language, its country). Read in the isolate (src/accept/signals.ts), written in the
-// submission's own insert, judged here by the consumer: some hold a submission outright (a token
-// forged or used before, a form filled faster than a person can), the others move its score.
-// Pure: no D1, no crypto.
+// submission's own insert, judged here by the consumer: a token forged or used before holds a
+// submission outright; how it was filled and sent moves its score, and holds it only with its text
+// agreeing (judge.ts), unless its owner chose the strict widget (requireWidget). Pure: no D1, no crypto.
 import type { Signal } from './classifier.ts';
 import type { Signals } from './sender.ts';
 
 export type { Signals } from './sender.ts';
 
-/** A person takes at least this long to fill in and send any form, however little it asks. */
+/** A person takes at least this long to open, fill in and send any form, however little it asks. */
 export const MIN_FILL_MS = 1_500;
-/** And this much longer per character of text: 25 a second is twice a fast typist's pace. */
+/** And this long per character typed: 25 a second is twice a fast typist's pace. */
 export const MS_PER_CHAR = 40;
-/** A pasted message costs no typing: the characters' share is capped, so pasting is never held. */
+/** At most this long for the typing, however long the text. */
 export const MAX_TYPING_MS = 8_500;
 
-/** The least time a person takes to fill in a form with this many characters of text. */
-export const minFillMs = (chars: number) => MIN_FILL_MS + Math.min(chars * MS_PER_CHAR, MAX_TYPING_MS);
+/** The least time a person takes to type this many characters. */
+export const typingFloorMs = (typed: number) => Math.min(Math.max(typed, 0) * MS_PER_CHAR, MAX_TYPING_MS);
+
+const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(1);
 
 /** How a fill time reads in a reason: "filled in 0.4 s". */
-export const fillSignal = (ms: number) => `filled in ${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+export const fillSignal = (ms: number) => `filled in ${seconds(ms)} s`;
+
+/**
+ * C39: a form filled faster than a person can, in a reason's words: sent within MIN_FILL_MS of the
+ * form first seen (the token's age), or its typed characters (not those pasted) in less time than a
+ * person types them, counted from the first interaction the widget saw and never longer than the
+ * token's age. A widget that saw no interaction says nothing of the typing: the token's age counts.
+ */
+export function tooFast(s: Signals): string | undefined {
+  if (s.token !== 'valid' || s.fillMs === undefined) return undefined;
+  if (s.fillMs < MIN_FILL_MS) return fillSignal(s.fillMs);
+  const typed = Math.max(0, (s.chars ?? 0) - (s.pasted ?? 0));
+  const typing = s.typingMs !== undefined && s.typingMs > 0 ? Math.min(s.typingMs, s.fillMs) : s.fillMs;
+  return typing < typingFloorMs(typed) ? `typed ${typed} characters in ${seconds(typing)} s` : undefined;
+}
 
 /**
  * The weights (log-odds) of the signals that move a score, chosen on the form corpus's held-out
@@ -28,12 +44,14 @@ export const fillSignal = (ms: number) => `filled in ${(Math.max(0, ms) / 1000).
  * is weak alone (a developer's curl, an old proxy): together it moves a score at most MAX_REQUEST.
  * No token is evidence only beside another: a page with its own script, or a plain form without the
  * widget, is a person's too. A country or a language the owner did not expect: the owner asked.
+ * C39: whatever they weigh, signals alone make a message at most unsure (judge.ts).
  */
 export const WEIGHTS = {
   scriptAgent: 1,
   noLanguage: 0.5,
   noToken: 0.5,
   expiredToken: 1,
+  tooFast: 2,
   country: 1,
   language: 1.5,
 } as const;
@@ -41,6 +59,7 @@ export const MAX_REQUEST = 1;
 
 /** What the project expects, for the signals that depend on it. */
 export type Expectations = {
+  /** C39: strict: a post from a page without the widget's token, or faster than a person, is spam. */
   requireWidget: boolean;
   countries: readonly string[];
   languages: readonly string[];
@@ -53,9 +72,10 @@ export type Reuse = { token: boolean; pow: boolean };
 export type Held = { layer: 'widget' | 'proof of work'; signal: string };
 
 /**
- * C39: the signals that hold a submission as spam whatever its text says: a token forged or used
- * before, a proof of work used before, a fill no person could make, and (when the project requires
- * the widget) no token from a page.
+ * C39: the signals that hold a submission as spam whatever its text says: a proof of work used
+ * before, a token forged or used before (a person's page gets a token of its own), and, when the
+ * owner requires the widget (strict), no token from a page or a fill faster than a person's. How a
+ * person fills a form holds nobody otherwise: it moves the score (signalParts).
  */
 export function heldBy(s: Signals | undefined, expect: Expectations, reuse: Reuse): Held | undefined {
   if (s === undefined) return undefined;
@@ -63,15 +83,10 @@ export function heldBy(s: Signals | undefined, expect: Expectations, reuse: Reus
   if (!s.page) return undefined;
   if (s.token === 'forged') return { layer: 'widget', signal: 'forged widget token' };
   if (reuse.token) return { layer: 'widget', signal: 'widget token used before' };
-  if (s.token === 'missing' && expect.requireWidget) return { layer: 'widget', signal: 'no widget token' };
-  if (s.token === 'valid' && s.fillMs !== undefined && s.fillMs < minFillMs(s.chars ?? 0))
-    return { layer: 'widget', signal: fillSignal(s.fillMs) };
-  if (s.token === 'valid' && s.claimedMs !== undefined)
-    return {
-      layer: 'widget',
-      signal: `claimed ${fillSignal(s.claimedMs)}; token ${((s.fillMs ?? 0) / 1000).toFixed(1)} s old`,
-    };
-  return undefined;
+  if (!expect.requireWidget) return undefined;
+  if (s.token === 'missing') return { layer: 'widget', signal: 'no widget token' };
+  const fast = tooFast(s);
+  return fast === undefined ? undefined : { layer: 'widget', signal: fast };
 }
 
 const list = (codes: readonly string[]) => codes.join(', ');
@@ -88,6 +103,8 @@ export function signalParts(
 ): Signal[] {
   const parts: Signal[] = [];
   if (s?.page === true) {
+    const fast = expect.requireWidget ? undefined : tooFast(s);
+    if (fast !== undefined) parts.push({ feature: fast, layer: 'widget', weight: WEIGHTS.tooFast });
     const request: Signal[] = [];
     if (s.agent !== undefined)
       request.push({

@@ -18,6 +18,8 @@ export type CampaignMark = {
   projectId: string;
   label: 'spam' | 'ham';
   shared: boolean;
+  /** C39: the operator marked it, whom every project trusts. */
+  byOperator: boolean;
   /** Unpacked once, as read. */
   signature: number[];
   markedAt: string;
@@ -38,6 +40,7 @@ export function campaignStatements(
     projectId: string;
     label: 'spam' | 'ham' | null;
     shared: boolean;
+    byOperator: boolean;
     now: string;
   },
   write: CampaignWrite,
@@ -54,8 +57,8 @@ export function campaignStatements(
   out.push(
     d1
       .prepare(
-        `insert into spam_campaigns (submission_id, project_id, label, shared, signature, marked_at)
-         select ?${n + 1}, ?${n + 2}, ?${n + 3}, ?${n + 4}, ?${n + 5}, ?${n + 6} where ${guard.sql}`,
+        `insert into spam_campaigns (submission_id, project_id, label, shared, signature, marked_at, by_operator)
+         select ?${n + 1}, ?${n + 2}, ?${n + 3}, ?${n + 4}, ?${n + 5}, ?${n + 6}, ?${n + 7} where ${guard.sql}`,
       )
       .bind(
         ...guard.params,
@@ -65,6 +68,7 @@ export function campaignStatements(
         mark.shared ? 1 : 0,
         write.signature,
         mark.now,
+        mark.byOperator ? 1 : 0,
       ),
     d1
       .prepare(
@@ -98,12 +102,15 @@ export function pruneCampaigns(d1: D1Database, projectId: string, now: number): 
   ];
 }
 
+/** C39: the most candidates one project's marks make, so that no project crowds out the others'. */
+const CANDIDATES_PER_PROJECT = 10;
+
 /**
  * The marked messages of the last CAMPAIGN_DAYS that share a band key with those given: the
  * project's own, and those other projects gave as spam (kept only when the project takes from the
- * deployment, which its row, read in the same batch, says: store/spam.ts). A mark of not spam
- * protects its copies in its own project only: one owner's word never lets a campaign through
- * everywhere.
+ * deployment, which its row, read in the same batch, says: store/spam.ts), the newest
+ * CANDIDATES_PER_PROJECT of each project. A mark of not spam protects its copies in its own project
+ * only: one owner's word never lets a campaign through everywhere.
  */
 export function candidatesStatement(
   d1: D1Database,
@@ -113,12 +120,15 @@ export function candidatesStatement(
 ): D1PreparedStatement {
   return d1
     .prepare(
-      `select submission_id as submissionId, project_id as projectId, label, shared, signature, marked_at as markedAt
-       from spam_campaigns where marked_at >= ?2 and (project_id = ?1 or (shared = 1 and label = 'spam'))
-       and submission_id in (select submission_id from spam_campaign_bands where band in (select value from json_each(?3)))
-       order by marked_at desc limit 50`,
+      `select submissionId, projectId, label, shared, byOperator, signature, markedAt from (
+         select submission_id as submissionId, project_id as projectId, label, shared, by_operator as byOperator,
+           signature, marked_at as markedAt,
+           row_number() over (partition by project_id order by marked_at desc, submission_id desc) as nth
+         from spam_campaigns where marked_at >= ?2 and (project_id = ?1 or (shared = 1 and label = 'spam'))
+         and submission_id in (select submission_id from spam_campaign_bands where band in (select value from json_each(?3))))
+       where nth <= ?4 order by markedAt desc limit 60`,
     )
-    .bind(projectId, since, JSON.stringify(bands));
+    .bind(projectId, since, JSON.stringify(bands), CANDIDATES_PER_PROJECT);
 }
 
 /** Rows of candidatesStatement as marks (a signature that does not read back is left out). */
@@ -131,6 +141,7 @@ export function marksOf(rows: readonly Record<string, unknown>[]): CampaignMark[
       projectId: String(r.projectId),
       label: r.label === 'ham' ? 'ham' : 'spam',
       shared: r.shared === 1,
+      byOperator: r.byOperator === 1,
       signature,
       markedAt: String(r.markedAt),
     };

@@ -199,6 +199,8 @@ export async function changeState(
   ids: readonly string[],
   change: StateChange,
   now: string,
+  /** C39: the operator marks (trusted by every project), not the project's owner. */
+  byOperator = false,
 ): Promise<string[]> {
   const sets: SQL[] = [];
   const differs: SQL[] = [];
@@ -215,7 +217,7 @@ export async function changeState(
     // C39: the owner's mark, which the project's classifier learns (the consumer makes `trained`
     // follow it): marking not spam what is in the inbox teaches it too.
     const label = change.spam ? 'spam' : 'ham';
-    sets.push(sql`label = ${label}`);
+    sets.push(sql`label = ${label}`, sql`label_operator = ${byOperator ? 1 : 0}`);
     differs.push(sql`spam = ${change.spam ? 0 : 1}`, sql`coalesce(label, '') <> ${label}`);
     if (change.spam) {
       // Spam is never delivered (C39): deliveries not yet written never will be.

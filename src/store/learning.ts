@@ -1,6 +1,7 @@
-// C39: what a project's classifier, the deployment's counts and the campaign memory learn from the
-// owner's marks (spam_tokens and the project's learned_* counts, spam_shared_*, spam_campaigns),
-// following the marks exactly once each.
+// C39: what a project's classifier and the campaign memory learn from the owner's marks
+// (spam_tokens and the project's learned_* counts, spam_campaigns), following the marks exactly
+// once each. The deployment reads the projects' counts as they stand (store/spam.ts): nothing of a
+// project's is counted for the others but what it gives now.
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
 import { sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
@@ -11,8 +12,6 @@ import { waitingBefore } from './submissions.ts';
 
 /** The most features a project's classifier keeps: past it, those seen least are forgotten. */
 export const MAX_PROJECT_TOKENS = 20_000;
-/** The most features the deployment's counts keep (in each place). */
-export const MAX_SHARED_TOKENS = 100_000;
 
 /** A mark the project's classifier has not learnt as it is (the condition of submissions_untrained). */
 const UNTRAINED = sql`coalesce(${submissions.label}, '') <> coalesce(${submissions.trained}, '')`;
@@ -23,8 +22,9 @@ export type ToTrain = {
   data: string;
   label: 'spam' | 'ham' | null;
   trained: 'spam' | 'ham' | null;
-  /** What was learnt of it before is in the deployment's counts. */
-  shared: boolean;
+  /** C39: the mark is the operator's; what was learnt of it before was. */
+  labelOperator: boolean;
+  trainedOperator: boolean;
   /** What its project shares now. */
   sharing: SpamSharing;
 };
@@ -33,14 +33,21 @@ export type ToTrain = {
 export async function untrained(db: Db, ids: readonly string[]): Promise<ToTrain[]> {
   if (ids.length === 0) return [];
   const rows = await storage(() =>
-    db.all<Omit<ToTrain, 'shared'> & { shared: number }>(
-      sql`select s.id, s.project_id as projectId, s.data, s.label, s.trained, s.shared, p.spam_sharing as sharing
+    db.all<
+      Omit<ToTrain, 'labelOperator' | 'trainedOperator'> & { labelOperator: number; trainedOperator: number }
+    >(
+      sql`select s.id, s.project_id as projectId, s.data, s.label, s.trained, s.label_operator as labelOperator,
+            s.trained_operator as trainedOperator, p.spam_sharing as sharing
           from submissions s join projects p on p.id = s.project_id
           where s.id in (select value from json_each(${JSON.stringify(ids)}))
           and coalesce(s.label, '') <> coalesce(s.trained, '')`,
     ),
   );
-  return rows.map((r) => ({ ...r, shared: r.shared === 1 }));
+  return rows.map((r) => ({
+    ...r,
+    labelOperator: r.labelOperator === 1,
+    trainedOperator: r.trainedOperator === 1,
+  }));
 }
 
 /** The sweep's share of the marks: those not learnt yet, received before `before`, oldest first. */
@@ -50,13 +57,13 @@ export function untrainedBefore(db: Db, before: string, limit: number): Promise<
 
 /**
  * Makes the project's classifier follow one submission's mark, in one D1 transaction: what it learnt
- * of the submission before (`trained`) is taken back (from the deployment's counts too when it was
- * `shared`), what its owner says now (`label`) is learnt (and given to the deployment when its
- * project gives), its campaign entry follows (`campaign`: its signature, or none when too short),
- * and `trained` becomes `label`. Every statement holds only while the row is as it was read, so a
- * mark learnt twice (two consumers, the sweep beside one) or changed meanwhile changes nothing
- * here, and is learnt as it is by the next pass. Then, past MAX_PROJECT_TOKENS, the features seen
- * least are forgotten, and campaigns past their bounds.
+ * of the submission before (`trained`, the operator's or not) is taken back, what its owner or the
+ * operator says now (`label`) is learnt, its campaign entry follows (`campaign`: its signature, or
+ * none when too short; shared when its project gives), and `trained` becomes `label`. Every
+ * statement holds only while the row is as it was read, so a mark learnt twice (two consumers, the
+ * sweep beside one) or changed meanwhile changes nothing here, and is learnt as it is by the next
+ * pass. Then, past MAX_PROJECT_TOKENS, the features seen least are forgotten, and campaigns past
+ * their bounds.
  */
 export async function train(
   db: Db,
@@ -67,49 +74,43 @@ export async function train(
 ): Promise<void> {
   const d1 = db.$client;
   const tokens = JSON.stringify([...new Set(found)]);
-  const guard = `exists (select 1 from submissions where id = ?5 and coalesce(trained, '') = ?6 and coalesce(label, '') = ?7 and shared = ?8)`;
-  const asRead = [row.id, row.trained ?? '', row.label ?? '', row.shared ? 1 : 0] as const;
+  const guard = `exists (select 1 from submissions where id = ?6 and coalesce(trained, '') = ?7
+    and coalesce(label, '') = ?8 and trained_operator = ?9 and label_operator = ?10)`;
+  const asRead = [
+    row.id,
+    row.trained ?? '',
+    row.label ?? '',
+    row.trainedOperator ? 1 : 0,
+    row.labelOperator ? 1 : 0,
+  ] as const;
   const giving = row.label !== null && gives(row.sharing);
   const statements: D1PreparedStatement[] = [];
-  const change = (kind: 'spam' | 'ham', sign: 1 | -1, shared: boolean) => {
+  const change = (kind: 'spam' | 'ham', sign: 1 | -1, operator: boolean) => {
     const [ham, spam] = kind === 'ham' ? [sign, 0] : [0, sign];
+    const byOperator = kind === 'spam' && operator ? sign : 0;
     statements.push(
       d1
         .prepare(
-          `insert into spam_tokens (project_id, token, ham, spam)
-           select ?1, value, max(?2, 0), max(?3, 0) from json_each(?4) where ${guard}
-           on conflict (project_id, token) do update set ham = max(ham + ?2, 0), spam = max(spam + ?3, 0)`,
+          `insert into spam_tokens (project_id, token, ham, spam, operator_spam)
+           select ?1, value, max(?2, 0), max(?3, 0), max(?5, 0) from json_each(?4) where ${guard}
+           on conflict (project_id, token) do update set ham = max(ham + ?2, 0), spam = max(spam + ?3, 0),
+             operator_spam = max(operator_spam + ?5, 0)`,
         )
-        .bind(row.projectId, ham, spam, tokens, ...asRead),
+        .bind(row.projectId, ham, spam, tokens, byOperator, ...asRead),
       d1
         .prepare(
           `update projects set learned_ham = max(learned_ham + ?2, 0), learned_spam = max(learned_spam + ?3, 0)
            where id = ?1 and ${guard}`,
         )
-        // The same parameters as above (?4 unused here): one guard, word for word.
-        .bind(row.projectId, ham, spam, tokens, ...asRead),
-    );
-    if (!shared) return;
-    statements.push(
-      d1
-        .prepare(
-          `insert into spam_shared_tokens (token, ham, spam)
-           select value, max(?2, 0), max(?3, 0) from json_each(?4) where ${guard}
-           on conflict (token) do update set ham = max(ham + ?2, 0), spam = max(spam + ?3, 0)`,
-        )
-        .bind(row.projectId, ham, spam, tokens, ...asRead),
-      d1
-        .prepare(
-          `update spam_shared_totals set ham = max(ham + ?2, 0), spam = max(spam + ?3, 0)
-           where id = 1 and ${guard}`,
-        )
-        .bind(row.projectId, ham, spam, tokens, ...asRead),
+        // The same parameters as above (?4 and ?5 unused here): one guard, word for word.
+        .bind(row.projectId, ham, spam, tokens, byOperator, ...asRead),
     );
   };
-  if (row.trained !== null) change(row.trained, -1, row.shared);
-  if (row.label !== null) change(row.label, 1, giving);
+  if (row.trained !== null) change(row.trained, -1, row.trainedOperator);
+  if (row.label !== null) change(row.label, 1, row.labelOperator);
   const guarded = {
-    sql: `exists (select 1 from submissions where id = ?1 and coalesce(trained, '') = ?2 and coalesce(label, '') = ?3 and shared = ?4)`,
+    sql: `exists (select 1 from submissions where id = ?1 and coalesce(trained, '') = ?2 and coalesce(label, '') = ?3
+      and trained_operator = ?4 and label_operator = ?5)`,
     params: asRead,
   };
   const nowIso = new Date(now).toISOString();
@@ -117,7 +118,14 @@ export async function train(
     ...campaignStatements(
       d1,
       guarded,
-      { submissionId: row.id, projectId: row.projectId, label: row.label, shared: giving, now: nowIso },
+      {
+        submissionId: row.id,
+        projectId: row.projectId,
+        label: row.label,
+        shared: giving,
+        byOperator: row.labelOperator,
+        now: nowIso,
+      },
       campaign,
     ),
     d1
@@ -127,42 +135,21 @@ export async function train(
       .bind(row.projectId, tokens),
     d1
       .prepare(
-        'delete from spam_shared_tokens where ham = 0 and spam = 0 and token in (select value from json_each(?))',
-      )
-      .bind(tokens),
-    d1
-      .prepare(
         `delete from spam_tokens where project_id = ?1 and token in (
            select token from spam_tokens where project_id = ?1 order by ham + spam, token
            limit max((select count(*) from spam_tokens where project_id = ?1) - ?2, 0))`,
       )
       .bind(row.projectId, MAX_PROJECT_TOKENS),
-    d1
-      .prepare(
-        `delete from spam_shared_tokens where token in (
-           select token from spam_shared_tokens order by ham + spam, token
-           limit max((select count(*) from spam_shared_tokens) - ?1, 0))`,
-      )
-      .bind(MAX_SHARED_TOKENS),
     ...pruneCampaigns(d1, row.projectId, now),
     d1
       .prepare(
-        `update submissions set trained = label, shared = ?4
-         where id = ?1 and coalesce(trained, '') = ?2 and coalesce(label, '') = ?3 and shared = ?5`,
+        `update submissions set trained = label, trained_operator = label_operator, shared = 0
+         where id = ?1 and coalesce(trained, '') = ?2 and coalesce(label, '') = ?3 and trained_operator = ?4
+           and label_operator = ?5`,
       )
-      .bind(row.id, row.trained ?? '', row.label ?? '', giving ? 1 : 0, row.shared ? 1 : 0),
+      .bind(...asRead),
   );
   await storage(() => d1.batch(statements));
-}
-
-/**
- * A project's marks as none of this place's deployment counts hold them: its copy's, after a move
- * (what they gave stays counted in the place they were given in, and is never taken back here).
- */
-export async function unshareMarks(db: Db, projectId: string): Promise<void> {
-  await storage(() =>
-    db.run(sql`update submissions set shared = 0 where project_id = ${projectId} and shared = 1`),
-  );
 }
 
 /** How many features a project's classifier keeps now (its storage, for the owner and the tests). */

@@ -5,7 +5,7 @@
 import type { D1PreparedStatement } from '@cloudflare/workers-types';
 import { and, asc, isNull, sql } from 'drizzle-orm';
 import { submissions } from '../../schema/tables.ts';
-import type { Counts } from '../spam/classifier.ts';
+import { type Counts, type Deployment, SHARED_WEIGHT, type Support } from '../spam/classifier.ts';
 import type { Judgement } from '../spam/judge.ts';
 import { type ListEntry, type SpamSettings, type SpamSharing, takes } from '../spam/settings.ts';
 import { type CampaignMark, candidatesStatement, marksOf } from './campaigns.ts';
@@ -76,8 +76,8 @@ export type ProjectFilter = {
   settings: SpamSettings;
   /** The project's own counts, for the features asked about. */
   own: Counts;
-  /** The deployment's counts of the same, when the project takes from them. */
-  shared: Counts | undefined;
+  /** The other projects' counts of the same, when the project takes from them (C39: weighed, with who agrees). */
+  shared: Deployment | undefined;
   /** How many of its submissions of the window carry each content hash asked about. */
   copies: Map<string, number>;
   /** The marked messages that share a band key with those asked about (store/campaigns.ts). */
@@ -109,9 +109,58 @@ const countsOf = (rows: readonly Record<string, unknown>[]) => {
 };
 
 /**
+ * C39: the deployment's evidence of the features given, as the project `?1` reads it: the marks of
+ * the projects that give (spam_tokens), each project weighing at most SHARED_WEIGHT marks of each
+ * kind (its counts scaled down in proportion, so that one project never outweighs the rest), how
+ * many of the other projects lean spam on each (owners' marks: the operator's apart), whether the
+ * operator marked it spam, and whether `?1`'s own marks lean spam on it. spam/classifier.ts's
+ * deploymentOf is its reference.
+ */
+const LEANS_SPAM = `t.spam > t.operator_spam
+      and (t.spam + 1.0) / (p.learned_spam + 2) > (t.ham + 1.0) / (p.learned_ham + 2)`;
+const DEPLOYMENT_TOKENS = `
+  select t.token,
+    sum(t.ham * min(1.0, ?3 * 1.0 / max(p.learned_ham, 1))) as ham,
+    sum(t.spam * min(1.0, ?3 * 1.0 / max(p.learned_spam, 1))) as spam,
+    sum(t.project_id <> ?1 and ${LEANS_SPAM}) as projects,
+    max(t.operator_spam > 0) as operator,
+    max(t.project_id = ?1 and ${LEANS_SPAM}) as own
+  from spam_tokens t join projects p on p.id = t.project_id
+  where t.token in (select value from json_each(?2)) and p.spam_sharing = 'both'
+  group by t.token`;
+const DEPLOYMENT_TOTALS = `
+  select coalesce(sum(min(learned_ham, ?1)), 0) as ham, coalesce(sum(min(learned_spam, ?1)), 0) as spam
+  from projects where spam_sharing = 'both'`;
+
+/** The deployment's rows as the classifier reads them. */
+function deploymentRead(
+  totals: { ham: number; spam: number } | undefined,
+  rows: readonly Record<string, unknown>[],
+): Deployment {
+  const tokens = new Map<string, [number, number]>();
+  const support = new Map<string, Support>();
+  for (const r of rows as {
+    token: string;
+    ham: number;
+    spam: number;
+    projects: number;
+    operator: number;
+    own: number;
+  }[]) {
+    tokens.set(r.token, [r.ham, r.spam]);
+    support.set(r.token, {
+      projects: r.projects,
+      operator: r.operator === 1,
+      ...(r.own === 1 ? { own: true } : {}),
+    });
+  }
+  return { ham: totals?.ham ?? 0, spam: totals?.spam ?? 0, tokens, support };
+}
+
+/**
  * Per project: its settings, its own counts of the features given, how many of its judged
- * submissions since `since` carry each hash given, and the campaigns marked since `campaignsSince`
- * its submissions may belong to; and the deployment's counts of every feature given. C39: the
+ * submissions since `since` carry each hash given, the campaigns marked since `campaignsSince`
+ * its submissions may belong to, and the deployment's counts of its features. C39: the
  * nonces of tokens and proofs are claimed, each by the first submission that carried it, and
  * `owners` says who holds each. All in one D1 batch.
  */
@@ -125,11 +174,9 @@ export async function filtersOf(
   const d1 = db.$client;
   const ids = [...asked.keys()];
   if (ids.length === 0) return { filters: new Map(), owners: new Map() };
-  const everyFeature = new Set<string>();
   const statements: D1PreparedStatement[] = [];
   for (const id of ids) {
     const { features, hashes, bands } = asked.get(id) ?? { features: [], hashes: [], bands: [] };
-    for (const f of features) everyFeature.add(f);
     statements.push(
       d1
         .prepare(
@@ -152,15 +199,11 @@ export async function filtersOf(
         .bind(id, JSON.stringify(hashes), since),
       // Whether it takes is known only once its row is read: others' marks are filtered below.
       candidatesStatement(d1, id, bands, campaignsSince),
+      d1.prepare(DEPLOYMENT_TOTALS).bind(SHARED_WEIGHT),
+      d1.prepare(DEPLOYMENT_TOKENS).bind(id, JSON.stringify(features), SHARED_WEIGHT),
     );
   }
   statements.push(
-    d1.prepare('select ham, spam from spam_shared_totals where id = 1'),
-    d1
-      .prepare(
-        'select token, ham, spam from spam_shared_tokens where token in (select value from json_each(?))',
-      )
-      .bind(JSON.stringify([...everyFeature])),
     // In the order given (oldest first): of two submissions with the same nonce, the first owns it.
     d1
       .prepare(
@@ -174,11 +217,9 @@ export async function filtersOf(
       .bind(JSON.stringify(claims.map((c) => c.nonce))),
   );
   const results = await storage(() => d1.batch<Record<string, unknown>>(statements));
-  const per = 4;
-  const totals = results[per * ids.length]?.results[0] as { ham: number; spam: number } | undefined;
-  const sharedTokens = countsOf(results[per * ids.length + 1]?.results ?? []);
+  const per = 6;
   const owners = new Map<string, string>();
-  for (const r of (results[per * ids.length + 3]?.results ?? []) as {
+  for (const r of (results[per * ids.length + 1]?.results ?? []) as {
     nonce: string;
     submission_id: string;
   }[])
@@ -208,10 +249,12 @@ export async function filtersOf(
         spam: project.learned_spam,
         tokens: countsOf(results[per * i + 1]?.results ?? []),
       },
-      shared:
-        taking && totals !== undefined
-          ? { ham: totals.ham, spam: totals.spam, tokens: sharedTokens }
-          : undefined,
+      shared: taking
+        ? deploymentRead(
+            results[per * i + 4]?.results[0] as { ham: number; spam: number } | undefined,
+            results[per * i + 5]?.results ?? [],
+          )
+        : undefined,
       copies,
       campaigns: marksOf(results[per * i + 3]?.results ?? []).filter((m) => taking || m.projectId === id),
     });

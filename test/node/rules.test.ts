@@ -106,12 +106,14 @@ describe('C39: an owner’s mark', () => {
     deployment.learn(['word "y"'], true);
     const both = score(found, prior, [
       { layer: 'project marks', counts: marks(8) },
-      { layer: 'deployment', counts: deployment },
+      { layer: 'deployment', counts: { ...deployment, support: new Map() } },
     ]);
     expect(both.parts.filter((p) => p.feature === 'word "quote"').map((p) => p.layer)).toEqual([
       'project marks',
     ]);
-    const alone = score(found, prior, [{ layer: 'deployment', counts: deployment }]);
+    const alone = score(found, prior, [
+      { layer: 'deployment', counts: { ...deployment, support: new Map() } },
+    ]);
     expect(alone.parts.filter((p) => p.feature === 'word "quote"').map((p) => p.layer)).toEqual([
       'deployment',
     ]);

@@ -127,31 +127,75 @@ describe('C39: each layer’s verdict, and its reason', () => {
     expect(judge(caseOf(text, { copiesBefore: 1 }), settings(), empty()).reason?.layer).toBe('prior');
   });
 
-  it('a copy of a campaign marked spam is spam, of one marked not spam ham, naming the campaign', () => {
-    const match = { similarity: 0.31, markedAt: '2026-11-20T10:00:00.000Z', own: false };
-    expect(judge({ ...caseOf(text), campaign: { ...match, label: 'spam' } }, settings(), empty())).toEqual({
+  it('a copy of a campaign its project marked spam is spam, marked not spam ham, naming the mark', () => {
+    const match = { similarity: 0.31, markedAt: '2026-11-20T10:00:00.000Z' };
+    expect(
+      judge({ ...caseOf(text), campaign: { own: { ...match, label: 'spam' } } }, settings(), empty()),
+    ).toEqual({
       verdict: 'spam',
       score: 1,
       reason: {
         layer: 'campaign',
-        signals: ['31% like a message marked spam in another project on 2026-11-20'],
+        signals: ['31% like a message marked spam in this project on 2026-11-20'],
       },
     });
     const kept = judge(
-      { ...caseOf(text), campaign: { ...match, label: 'ham', own: true } },
+      {
+        ...caseOf(text),
+        campaign: { own: { ...match, label: 'ham' }, others: { projects: 3, operator: true } },
+      },
       settings(),
       empty(),
     );
     expect(kept.verdict).toBe('ham');
-    expect(kept.reason?.signals).toEqual([campaignSignal({ ...match, label: 'ham', own: true })]);
+    expect(kept.reason?.signals).toEqual([campaignSignal({ ...match, label: 'ham' })]);
     expect(kept.reason?.signals[0]).toBe('31% like a message marked not spam in this project on 2026-11-20');
     // The lists come first: a campaign never outweighs the owner's allow list.
     const allowed = judge(
-      { ...caseOf(text), campaign: { ...match, label: 'spam' } },
+      { ...caseOf(text), campaign: { own: { ...match, label: 'spam' } } },
       settings({ allow: [{ kind: 'phrase', value: 'price list' }] }),
       empty(),
     );
     expect(allowed.reason?.layer).toBe('allow list');
+  });
+
+  it('C39: copies other projects marked spam are spam when two agree, or the operator; one project makes them unsure', () => {
+    const two = judge(
+      { ...caseOf(text), campaign: { others: { projects: 2, operator: false } } },
+      settings(),
+      empty(),
+    );
+    expect(two).toEqual({
+      verdict: 'spam',
+      score: 1,
+      reason: { layer: 'campaign', signals: ['like spam marked by 2 projects on this deployment'] },
+    });
+    const operator = judge(
+      { ...caseOf(text), campaign: { others: { projects: 0, operator: true } } },
+      settings(),
+      empty(),
+    );
+    expect([operator.verdict, operator.reason?.signals]).toEqual([
+      'spam',
+      ['like spam the operator marked on this deployment'],
+    ]);
+    // One project alone: unsure, at the unsure band's floor at least, never spam; no date, no likeness.
+    const one = judge(
+      {
+        values: {},
+        honeypot: false,
+        found: [],
+        copiesBefore: 0,
+        campaign: { others: { projects: 1, operator: false } },
+      },
+      settings(),
+      modelsOf({ ...NO_PRIOR, bias: -3 }, new Learner()),
+    );
+    expect(one).toEqual({
+      verdict: 'unsure',
+      score: 0.45,
+      reason: { layer: 'campaign', signals: ['like spam marked by 1 project on this deployment'] },
+    });
   });
 
   it('the classifier’s reason names the signals that point the way of its verdict', () => {

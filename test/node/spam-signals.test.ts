@@ -4,22 +4,31 @@
 // signed, checked and renewed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkToken, issueToken, MAX_CARRY_MS, TOKEN_LIFETIME_MS } from '../../src/accept/widget-token.ts';
+import {
+  checkToken,
+  issueToken,
+  MAX_CARRY_MS,
+  ROTATION_MS,
+  TOKEN_LIFETIME_MS,
+  widgetKeys,
+} from '../../src/accept/widget-token.ts';
 import { Learner, type Prior } from '../../src/spam/classifier.ts';
-import { judge, modelsOf } from '../../src/spam/judge.ts';
+import { judge, modelsOf, SIGNALS_ALONE } from '../../src/spam/judge.ts';
 import { charsOf, scriptAgent } from '../../src/spam/sender.ts';
 import { SIGNALS_OFF, type SpamSettings } from '../../src/spam/settings.ts';
 import {
   heldBy,
   MAX_REQUEST,
-  minFillMs,
+  MIN_FILL_MS,
   type Signals,
   signalParts,
   signalsOf,
+  tooFast,
+  typingFloorMs,
   WEIGHTS,
 } from '../../src/spam/signals.ts';
 
-const SECRET = 'a'.repeat(43);
+const SECRET = { current: 'a'.repeat(43) };
 const NOT_REUSED = { token: false, pow: false };
 const settings = (over: Partial<SpamSettings> = {}): SpamSettings => ({
   mode: 'hold',
@@ -41,7 +50,7 @@ const judged = (signals: Signals | undefined, over: Partial<SpamSettings> = {}, 
 const valid: Signals = { page: true, token: 'valid', nonce: 'n', fillMs: 60_000, chars: 100 };
 
 describe('C39: the signals that hold a submission', () => {
-  it('a forged token, a token or proof used before, an impossible fill, a claimed fill', () => {
+  it('a forged token, a token or proof used before; nothing else unless the owner chose the strict widget', () => {
     expect(heldBy({ page: true, token: 'forged' }, settings(), NOT_REUSED)?.signal).toBe(
       'forged widget token',
     );
@@ -50,11 +59,14 @@ describe('C39: the signals that hold a submission', () => {
       layer: 'proof of work',
       signal: 'proof of work used before',
     });
-    expect(heldBy({ ...valid, fillMs: 400 }, settings(), NOT_REUSED)?.signal).toBe('filled in 0.4 s');
-    expect(heldBy({ ...valid, fillMs: 8_000, claimedMs: 90_000 }, settings(), NOT_REUSED)?.signal).toBe(
-      'claimed filled in 90.0 s; token 8.0 s old',
+    // How a form was filled holds nobody on its own...
+    expect(heldBy({ ...valid, fillMs: 400 }, settings(), NOT_REUSED)).toBeUndefined();
+    // ...unless its owner asked for every post through the widget, at a person's pace.
+    expect(heldBy({ ...valid, fillMs: 400 }, settings({ requireWidget: true }), NOT_REUSED)?.signal).toBe(
+      'filled in 0.4 s',
     );
     expect(heldBy(valid, settings(), NOT_REUSED)).toBeUndefined();
+    expect(heldBy(valid, settings({ requireWidget: true }), NOT_REUSED)).toBeUndefined();
   });
 
   it('no token holds only when the project requires the widget, and never a server (secret key)', () => {
@@ -64,18 +76,69 @@ describe('C39: the signals that hold a submission', () => {
     expect(heldBy({ page: false }, settings({ requireWidget: true }), NOT_REUSED)).toBeUndefined();
   });
 
-  it('the fill time a person needs grows with the text, and pasting a long one is never held for it', () => {
-    expect(minFillMs(0)).toBe(1_500);
-    expect(minFillMs(50)).toBe(3_500);
-    expect(minFillMs(100_000)).toBe(10_000);
+  it('a person: at least MIN_FILL_MS since the form was first seen, and the typed characters at a person’s pace', () => {
+    expect(typingFloorMs(0)).toBe(0);
+    expect(typingFloorMs(50)).toBe(2_000);
+    expect(typingFloorMs(100_000)).toBe(8_500);
+    // Read for six seconds, pasted 290 characters, sent: a person.
+    expect(tooFast({ ...valid, fillMs: 6_100, chars: 290, pasted: 290, typingMs: 100 })).toBeUndefined();
+    // The same, with an old widget that says nothing of pasting: the typing counts from the token.
+    expect(tooFast({ ...valid, fillMs: 6_100, chars: 290 })).toBe('typed 290 characters in 6.1 s');
+    expect(tooFast({ ...valid, fillMs: 1_400, chars: 0 })).toBe('filled in 1.4 s');
+    // The widget's count of the typing is never longer than the token has existed: a late token
+    // shortens it (no "claimed"), a script's report gains nothing.
+    expect(tooFast({ ...valid, fillMs: 3_000, chars: 100, typingMs: 90_000 })).toBe(
+      'typed 100 characters in 3.0 s',
+    );
+    expect(tooFast({ ...valid, fillMs: 30_000, chars: 100, typingMs: 3_000 })).toBe(
+      'typed 100 characters in 3.0 s',
+    );
+    // A widget that saw no interaction (0) says nothing of the typing.
+    expect(tooFast({ ...valid, fillMs: 30_000, chars: 100, typingMs: 0 })).toBeUndefined();
+    expect(tooFast({ page: true, token: 'expired', fillMs: 10 })).toBeUndefined();
+  });
+
+  it('whatever was pasted, typed or reported, a person who took as long as a person types is never too fast', () => {
     fc.assert(
-      fc.property(fc.nat(200_000), fc.nat(200_000), (a, b) => {
-        const [lo, hi] = a < b ? [a, b] : [b, a];
-        expect(minFillMs(lo)).toBeLessThanOrEqual(minFillMs(hi));
-        expect(minFillMs(hi)).toBeLessThanOrEqual(10_000);
-      }),
+      fc.property(
+        fc.nat(20_000),
+        fc.nat(20_000),
+        fc.nat(600_000),
+        fc.option(fc.nat(600_000), { nil: undefined }),
+        (chars, pasted, extra, reported) => {
+          const typed = Math.max(0, chars - pasted);
+          // Took MIN_FILL_MS and the typing's floor, however the widget counted it.
+          const fillMs = Math.max(MIN_FILL_MS, typingFloorMs(typed)) + extra;
+          const typingMs = reported === undefined ? undefined : typingFloorMs(typed) + reported;
+          expect(
+            tooFast({ ...valid, fillMs, chars, pasted, ...(typingMs === undefined ? {} : { typingMs }) }),
+          ).toBeUndefined();
+        },
+      ),
     );
     expect(charsOf({ a: 'héllo', b: 3, c: '👋🏽' })).toBe(7);
+  });
+
+  it('signals alone make a message unsure at most; with its text leaning spam, or the strict widget, spam', () => {
+    const bot: Signals = { ...valid, fillMs: 300, agent: 'curl', noLanguage: true };
+    // A prior whose base rate is a new project's (0.41): a text it knows nothing of is ham.
+    const prior: Prior = { ...NO_PRIOR, bias: -0.36, weights: new Map([['pitch', 0.7]]) };
+    const of = (found: string[], over: Partial<SpamSettings> = {}) =>
+      judge(
+        { values: {}, honeypot: false, found, copiesBefore: 0, signals: bot },
+        settings(over),
+        modelsOf(prior, new Learner()),
+      );
+    const alone = of([]);
+    expect(alone.verdict).toBe('unsure');
+    expect(alone.score ?? 0).toBeGreaterThan(0.78);
+    expect(alone.reason?.signals).toContain(SIGNALS_ALONE);
+    expect(alone.reason?.signals).toContain('filled in 0.3 s');
+    expect(of([], { requireWidget: true }).verdict).toBe('spam');
+    // A text that leans spam (unsure on its own) and the same signals: spam.
+    const leaning = of(['pitch']);
+    expect(leaning.verdict).toBe('spam');
+    expect(leaning.reason?.signals).not.toContain(SIGNALS_ALONE);
   });
 
   it('the layer that holds comes after the allow list: an address its owner trusts is never held', () => {
@@ -110,6 +173,11 @@ describe('C39: the signals that move a score', () => {
       layer: 'request',
       signals: ['script user agent (curl)', 'no Accept-Language', 'no widget token'],
     });
+    // Too fast, not strict: a signal of the widget's layer that moves the score.
+    expect(signalParts({ ...valid, fillMs: 500 }, settings(), undefined)).toEqual([
+      { feature: 'filled in 0.5 s', layer: 'widget', weight: WEIGHTS.tooFast },
+    ]);
+    expect(signalParts({ ...valid, fillMs: 500 }, settings({ requireWidget: true }), undefined)).toEqual([]);
   });
 
   it('a country or a language the owner did not expect, with what was expected', () => {
@@ -180,7 +248,7 @@ describe("C39: the widget's token", () => {
       startMs: now,
     });
     expect((await checkToken(SECRET, 'p2', token, now)).state).toBe('forged');
-    expect((await checkToken('b'.repeat(43), 'p1', token, now)).state).toBe('forged');
+    expect((await checkToken({ current: 'b'.repeat(43) }, 'p1', token, now)).state).toBe('forged');
     expect((await checkToken(SECRET, 'p1', token, now + TOKEN_LIFETIME_MS + 1)).state).toBe('expired');
     // Issued in the future (beyond clocks' disagreement): not ours.
     expect((await checkToken(SECRET, 'p1', token, now - 5 * 60_000)).state).toBe('forged');
@@ -200,6 +268,40 @@ describe("C39: the widget's token", () => {
     const other = await issueToken(SECRET, 'p2', start);
     const mine = await issueToken(SECRET, 'p1', Date.now(), other.token);
     expect((await checkToken(SECRET, 'p1', mine.token, Date.now())).startMs).toBeGreaterThan(start);
+  });
+
+  it('its own key (WIDGET_KEY) before the operator token; a short one is none', () => {
+    const admin = 'o'.repeat(43);
+    const own = 'w'.repeat(43);
+    expect(widgetKeys({ ADMIN_TOKEN: admin }, 0)).toEqual({ current: admin });
+    expect(widgetKeys({ ADMIN_TOKEN: admin, WIDGET_KEY: own }, 0)).toEqual({ current: own });
+    expect(widgetKeys({ ADMIN_TOKEN: admin, WIDGET_KEY: 'short' }, 0)).toEqual({ current: admin });
+    expect(widgetKeys({ ADMIN_TOKEN: 'short' }, 0)).toBeUndefined();
+  });
+
+  it('rotated, accepts what the previous key signed before the rotation, for a day after it', async () => {
+    const before = 'p'.repeat(43);
+    const after = 'n'.repeat(43);
+    const rotatedAt = Date.parse('2026-11-28T10:00:00Z');
+    const env = { WIDGET_KEY: after, WIDGET_KEY_PREVIOUS: `2026-11-28T10:00:00Z ${before}` };
+    // A page opened ten minutes before the rotation holds a token of the previous key.
+    const open = await issueToken({ current: before }, 'p1', rotatedAt - 10 * 60_000);
+    const keys = widgetKeys(env, rotatedAt + 5 * 60_000);
+    expect(keys?.previous).toEqual({ key: before, until: rotatedAt });
+    expect((await checkToken(keys as never, 'p1', open.token, rotatedAt + 5 * 60_000)).state).toBe('valid');
+    // Renewed under the new key, it keeps the time the form was first seen.
+    const renewed = await issueToken(keys as never, 'p1', rotatedAt + 5 * 60_000, open.token);
+    expect((await checkToken({ current: after }, 'p1', renewed.token, rotatedAt + 6 * 60_000)).startMs).toBe(
+      rotatedAt - 10 * 60_000,
+    );
+    // The previous key signs nothing new: a token it made after the rotation is forged.
+    const late = await issueToken({ current: before }, 'p1', rotatedAt + 5 * 60_000);
+    expect((await checkToken(keys as never, 'p1', late.token, rotatedAt + 6 * 60_000)).state).toBe('forged');
+    // A day after the rotation the previous key is forgotten; without a time it is never taken.
+    expect(widgetKeys(env, rotatedAt + ROTATION_MS + 1)?.previous).toBeUndefined();
+    expect(
+      widgetKeys({ WIDGET_KEY: after, WIDGET_KEY_PREVIOUS: before }, rotatedAt)?.previous,
+    ).toBeUndefined();
   });
 
   it('any string sent as a token is forged or checked, never an error', async () => {

@@ -103,7 +103,12 @@ describe('C39: the classifier', () => {
         .signals.map((s) => s.feature)
         .sort(),
     ).toEqual(['link domain bit.ly', 'word "backlinks"']);
-    expect(score(['word "never seen"'], NO_PRIOR, layers)).toEqual({ probability: 0.5, parts: [] });
+    expect(score(['word "never seen"'], NO_PRIOR, layers)).toEqual({
+      probability: 0.5,
+      text: 0.5,
+      checked: 0.5,
+      parts: [],
+    });
   });
 
   it('learning taken back leaves the counts as they were', () => {

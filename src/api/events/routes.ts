@@ -101,19 +101,18 @@ async function projectOf(
 
 /**
  * C15, C21, C40: the project of a page's request (an event, the widget's token), its origin
- * checked as a submission's, and the request limited per project and client address.
+ * checked as a submission's, and the request limited per project and client address, by its own
+ * limiter (C39: tokens apart from events, so that analytics never costs a person their token).
  */
 export async function pageProject(
   c: Context<AppEnv>,
   asked: { key?: string | undefined; form?: string | undefined },
+  limiter: 'EVENT_RATE_LIMIT' | 'TOKEN_RATE_LIMIT',
 ): Promise<ResolvedProject> {
   const project = await projectOf(c, asked);
   checkOrigin(c, project, c.req.header('Origin'));
   const address = clientAddress(c);
-  if (
-    address !== undefined &&
-    !(await allowed(c, c.env.EVENT_RATE_LIMIT, 'EVENT_RATE_LIMIT', `${project.id} ${address}`))
-  )
+  if (address !== undefined && !(await allowed(c, c.env[limiter], limiter, `${project.id} ${address}`)))
     throw replies.tooManyRequests();
   return project;
 }
@@ -137,7 +136,7 @@ const waitUntilOf = (c: Context) => {
 async function record(c: Context<AppEnv>): Promise<Response> {
   if (declines(c)) return noContent(c);
   const event = await parseEvent(c);
-  const project = await pageProject(c, event);
+  const project = await pageProject(c, event, 'EVENT_RATE_LIMIT');
   const day = new Date().toISOString().slice(0, 10);
   // C41: the visitor's day salt and counts are kept in the project's place.
   const salt = await daySalt(placeOf(c.env, project.place).d1, day);

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import * as v from 'valibot';
-import { issueToken, widgetSecret } from '../../accept/widget-token.ts';
+import { issueToken, widgetKeys } from '../../accept/widget-token.ts';
 import { describeRoute, pagePath, resolver } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { REASON_PHRASES } from '../../http/envelope.ts';
@@ -38,13 +38,13 @@ const TokenReply = okEnvelope(200, {
 
 async function issue(c: Context<AppEnv>): Promise<Response> {
   const asked = await readSmall(c, MAX_TOKEN_REQUEST_BYTES, TokenRequest, 'A token request');
-  const project = await pageProject(c, asked);
-  const secret = widgetSecret(c.env);
-  if (secret === undefined) throw new UnavailableError('secret', new Error('ADMIN_TOKEN is not set'));
+  const project = await pageProject(c, asked, 'TOKEN_RATE_LIMIT');
   const now = Date.now();
-  const { token, expiresAt } = await issueToken(secret, project.id, now, asked.previous);
+  const keys = widgetKeys(c.env, now);
+  if (keys === undefined) throw new UnavailableError('secret', new Error('ADMIN_TOKEN is not set'));
+  const { token, expiresAt } = await issueToken(keys, project.id, now, asked.previous);
   const challenge = project.proofOfWork
-    ? await (await import('../../accept/proof-of-work.ts')).newChallenge(secret, project.id, now)
+    ? await (await import('../../accept/proof-of-work.ts')).newChallenge(keys.current, project.id, now)
     : undefined;
   const data = {
     message: 'Token issued',
