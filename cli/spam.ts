@@ -39,7 +39,7 @@ function filterText(projectId: string, f: Filter): string {
     `Spam filter of ${projectId}: ${MODE_TEXT[f.mode]}`,
     `Threshold: ${f.threshold} (spam from this probability on; unsure, to the inbox, from ${unsureFrom(f.threshold)} up to it)`,
     `Sharing: ${SHARING_TEXT[f.sharing]}`,
-    `Widget required: ${f.requireWidget ? 'yes: a page post without its token is spam' : 'no: a missing token is one signal among others'}`,
+    `Widget required: ${f.requireWidget ? 'yes (strict): a page post without its token, or faster than a person, is spam' : 'no: a missing token or a fast fill is one signal among others'}`,
     `Proof of work: ${f.proofOfWork ? 'required: a post without one is refused (400)' : 'off'}`,
     `Expected countries: ${f.countries.length === 0 ? 'any' : f.countries.join(', ')}`,
     `Expected languages: ${f.languages.length === 0 ? 'any' : f.languages.join(', ')}`,
@@ -110,9 +110,10 @@ export function spamCommands(cli: Command, { withOps, print }: Context): void {
       ).choices(SPAM_SHARING),
     )
     .addOption(
-      new Option('--require-widget <on|off>', 'a page post without the widget’s token is spam').choices(
-        ON_OFF,
-      ),
+      new Option(
+        '--require-widget <on|off>',
+        'strict: a page post without the widget’s token, or faster than a person, is spam',
+      ).choices(ON_OFF),
     )
     .addOption(
       new Option('--proof-of-work <on|off>', 'refuse (400) a post without a proof of work').choices(ON_OFF),

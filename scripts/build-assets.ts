@@ -244,11 +244,8 @@ async function buildDashboard(): Promise<{ js: Uint8Array; css: Uint8Array }> {
   return { js: output('.js'), css: output('.css') };
 }
 
-export async function buildAssets(): Promise<{
-  widgetBytes: number;
-  widgetGzipBytes: number;
-  dashboardGzipBytes: number;
-}> {
+/** The widget as every page loads it (/widget.js): one minified script. */
+export async function buildWidget(): Promise<Uint8Array> {
   const result = await build({
     entryPoints: [join(root, 'widget/widget.ts')],
     bundle: true,
@@ -261,7 +258,15 @@ export async function buildAssets(): Promise<{
     write: false,
     legalComments: 'none',
   });
-  const widget = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return result.outputFiles[0]?.contents ?? new Uint8Array();
+}
+
+export async function buildAssets(): Promise<{
+  widgetBytes: number;
+  widgetGzipBytes: number;
+  dashboardGzipBytes: number;
+}> {
+  const widget = await buildWidget();
   const dashboard = await buildDashboard();
   const document = await generateDocument();
   const files = new Map<string, Uint8Array | string>([

@@ -39,8 +39,9 @@ export function SpamSignals({ project, reload }: { project: Project; reload: () 
       <fieldset>
         <legend>Signals only a form has</legend>
         <p class="help">
-          Read from the request beside its text. A widget token forged or used before, or a form filled faster
-          than a person can, is always held as spam.
+          Read from the request beside its text. A widget token forged or used before is always held as spam;
+          the rest (a form filled faster than a person can, a script, a country or language you do not expect)
+          make a message unsure at most, unless its text leans spam too.
         </p>
         <label class="check">
           <input
@@ -50,7 +51,8 @@ export function SpamSignals({ project, reload }: { project: Project; reload: () 
             onChange={(e) => setRequireWidget(e.currentTarget.checked)}
           />
           <span>
-            <strong>Widget required</strong>: a submission from a page without /widget.js's token is spam.
+            <strong>Widget required (strict)</strong>: a submission from a page without /widget.js's token, or
+            faster than a person, is spam.
           </span>
         </label>
         <p class="help" id={`${id}-widget`}>
@@ -69,8 +71,8 @@ export function SpamSignals({ project, reload }: { project: Project; reload: () 
           </span>
         </label>
         <p class="help" id={`${id}-pow`}>
-          About a second of the visitor's processor, in the background while they type; with scripts off the
-          form is refused.
+          At most about a second of a phone's processor, in the background while they read and type; with
+          scripts off the form is refused. Your server posting with a secret key never needs one.
         </p>
         <label>
           Expected countries (ISO codes, comma-separated; empty: any)

@@ -120,8 +120,8 @@ function ModeAndThreshold({ project, reload }: { project: Project; reload: () =>
         ))}
         <p class="help">
           Only counts of words and signals, and the fingerprints of messages marked in the last 14 days, are
-          shared, never a message's text. A copy of a campaign another project marked spam is held here too,
-          unless you take nothing.
+          shared, never a message's text. What other projects marked holds a message here only when two of
+          them agree, or the operator marked it; one project's marks make it unsure at most.
         </p>
       </fieldset>
       <button type="submit" class="primary">

@@ -1,8 +1,10 @@
 // C39: the signals only a form has, in Chromium against `npm run dev`: the example page with the
-// widget, which asks for its token when the form is first seen. A person's pace is ham; the same
-// page filled and sent by a script within half a second is accepted (a bot learns nothing) and
-// held, layer `widget`; a project that requires the widget holds a curl post without a token; one
-// that requires a proof of work takes the widget's (solved in the background) and refuses curl's.
+// widget, which asks for its token when the form is first seen. A person's pace is ham, and so is a
+// person who reads for six seconds, pastes a long message and types the rest, even where the
+// widget is required (strict); the same page filled and sent by a script within half a second is
+// accepted (a bot learns nothing), unsure at most on that alone, held where the widget is
+// required; a strict project holds a curl post without a token; one that requires a proof of work
+// takes the widget's (solved in the background) and refuses curl's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -134,21 +136,56 @@ describe('C39: the signals only a form has, in Chromium', () => {
     await page.context().close();
   });
 
-  it('the same page filled and sent by a script within half a second: 201, then held, "filled in 0.x s"', async () => {
-    const project = await madeProject('Script');
+  it('a person who reads for six seconds, pastes a long message and types the rest: ham, even where the widget is required', async () => {
+    const project = await madeProject('Paster', { requireWidget: true });
     const page = await open(project.apiKey);
-    await page.fill('#name', 'Ada Lovelace');
-    await page.fill('#email', 'ada@example.com');
-    await page.fill('#message', MESSAGE);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: pageUrl });
+    const pasted = `${MESSAGE} We are a group of two adults and one child, arriving by train at about ten, and would need the ground floor room if it is still free. Could you also tell me whether lunch is included?`;
+    expect(pasted.length).toBeGreaterThan(250);
+    await page.evaluate((text) => navigator.clipboard.writeText(text), pasted);
+    // Reads the page first.
+    await page.waitForTimeout(6_000);
+    await page.click('#message');
+    await page.keyboard.press('ControlOrMeta+V');
+    expect(await page.inputValue('#message')).toBe(pasted);
+    await typed(page, '#message', ' Thanks!');
+    await typed(page, '#name', 'Ada Lovelace');
+    await typed(page, '#email', 'ada@example.com');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/v1/submit') && r.method() === 'POST');
     await page.click('button[type=submit]');
-    // A bot learns nothing: the page says what it says to a person.
-    await succeeded(page, 'signals-script-fill');
+    // The widget tells what was pasted from what was typed, and counts from the first interaction.
+    const body = JSON.parse((await sent).postData() ?? '{}') as Record<string, string>;
+    expect(Number(body._pasted)).toBeGreaterThanOrEqual(pasted.length);
+    expect(Number(body._pasted)).toBeLessThan(pasted.length + 10);
+    expect(Number(body._fill_ms)).toBeLessThan(6_000);
+    await succeeded(page, 'signals-paste');
     const [row] = await judged(project.projectId);
-    expect(row?.verdict).toBe('spam');
-    expect(row?.reason?.layer).toBe('widget');
-    expect(row?.reason?.signals).toHaveLength(1);
-    expect(row?.reason?.signals[0]).toMatch(/^filled in 0\.\d s$/);
+    expect(row?.verdict).toBe('ham');
     await page.context().close();
+  });
+
+  it('the same page filled and sent by a script within half a second: 201, then unsure on that alone; held where the widget is required', async () => {
+    const fill = async (projectId: string, key: string, shot?: string) => {
+      const page = await open(key);
+      await page.fill('#name', 'Ada Lovelace');
+      await page.fill('#email', 'ada@example.com');
+      await page.fill('#message', MESSAGE);
+      await page.click('button[type=submit]');
+      // A bot learns nothing: the page says what it says to a person.
+      await succeeded(page, shot);
+      await page.context().close();
+      const [row] = await judged(projectId);
+      return row;
+    };
+    const loose = await madeProject('Script');
+    const unsure = await fill(loose.projectId, loose.apiKey);
+    expect(unsure?.verdict).not.toBe('spam');
+    const strict = await madeProject('Script, strict', { requireWidget: true });
+    const held = await fill(strict.projectId, strict.apiKey, 'signals-script-fill');
+    expect(held?.verdict).toBe('spam');
+    expect(held?.reason?.layer).toBe('widget');
+    expect(held?.reason?.signals).toHaveLength(1);
+    expect(held?.reason?.signals[0]).toMatch(/^filled in 0\.\d s$/);
   });
 
   it('a project that requires the widget: a curl post with its key is 201, then held, "no widget token"', async () => {
