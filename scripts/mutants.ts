@@ -24,7 +24,105 @@ export type Mutant = {
 
 const SPAM_RULES = 'test/node/rules.test.ts';
 
+const TRUST = ['test/node/spam-trust.test.ts'];
+
 export const MUTANTS: Mutant[] = [
+  {
+    rule: "C39: one other project's marks never hold a message (two must agree, or the operator)",
+    file: 'src/spam/classifier.ts',
+    find: 's.own === true || s.operator || s.projects >= AGREEING_PROJECTS',
+    replace: 's.own === true || s.operator || s.projects >= 1',
+    tests: TRUST,
+  },
+  {
+    rule: "C39: the deployment's untrusted evidence counts in the score with everything, not in the text's own",
+    file: 'src/spam/classifier.ts',
+    find: `      if (covered.untrusted) {
+        replaced += priorPart;`,
+    replace: `      if (covered.untrusted) {
+        replaced += covered.weight;`,
+    tests: TRUST,
+  },
+  {
+    rule: "C39: a project's agreement counts the others, not itself",
+    file: 'src/spam/classifier.ts',
+    find: 'projects: was.projects + (agrees && g.id !== self ? 1 : 0),',
+    replace: 'projects: was.projects + (agrees ? 1 : 0),',
+    tests: TRUST,
+  },
+  {
+    rule: 'C39: each project weighs at most SHARED_WEIGHT marks of each kind in the deployment',
+    file: 'src/store/spam.ts',
+    find: 'sum(t.spam * min(1.0, ?3 * 1.0 / max(p.learned_spam, 1))) as spam,',
+    replace: 'sum(t.spam) as spam,',
+    tests: ['test/spam-trust.test.ts'],
+  },
+  {
+    rule: 'C39: a campaign one other project marked makes its copies unsure, never spam',
+    file: 'src/spam/judge.ts',
+    find: "if (others !== undefined && trusted(others)) return verdictOf('campaign', true, [agreement(others)]);",
+    replace: "if (others !== undefined) return verdictOf('campaign', true, [agreement(others)]);",
+    tests: ['test/node/spam-cases.test.ts', 'test/node/spam-trust.test.ts'],
+  },
+  {
+    rule: "C39: one project's marks of many copies are still one project",
+    file: 'src/jobs/verdicts.ts',
+    find: 'else projects.add(c.projectId);',
+    replace: 'else projects.add(c.submissionId);',
+    tests: TRUST,
+  },
+  {
+    rule: 'C39: signals alone make a message unsure at most, unless the project is strict',
+    file: 'src/spam/judge.ts',
+    find: 'const holds = s.checked >= threshold && (s.text >= unsureFrom(threshold) || settings.requireWidget);',
+    replace: 'const holds = s.checked >= threshold;',
+    tests: ['test/node/spam-signals.test.ts'],
+  },
+  {
+    rule: 'C39: pasted characters cost no typing time',
+    file: 'src/spam/signals.ts',
+    find: 'const typed = Math.max(0, (s.chars ?? 0) - (s.pasted ?? 0));',
+    replace: 'const typed = s.chars ?? 0;',
+    tests: ['test/node/spam-signals.test.ts'],
+  },
+  {
+    rule: "C39: the widget's count of the typing is never longer than the token has existed",
+    file: 'src/spam/signals.ts',
+    find: '? Math.min(s.typingMs, s.fillMs) : s.fillMs;',
+    replace: '? s.typingMs : s.fillMs;',
+    tests: ['test/node/spam-signals.test.ts'],
+  },
+  {
+    rule: 'C39: the previous widget key signs nothing after its rotation',
+    file: 'src/accept/widget-token.ts',
+    find: 'if (before?.issuedMs !== undefined && before.issuedMs <= keys.previous.until + SKEW_MS) return before;',
+    replace: 'if (before !== undefined) return before;',
+    tests: ['test/node/spam-signals.test.ts'],
+  },
+  {
+    rule: 'C39: a secret key is never asked for a proof of work',
+    file: 'src/accept/signals.ts',
+    find: `  if (!signals.page) return JSON.stringify(signals);
+  if (project.proofOfWork) {`,
+    replace: `  if (project.proofOfWork) {`,
+    tests: ['test/spam-signals.test.ts'],
+  },
+  {
+    rule: 'C44: a render in flight when its project changed keeps nothing',
+    file: 'src/pages/cache.ts',
+    find: '  if (purgedSince) return;',
+    replace: '',
+    tests: ['test/hosted-page.test.ts'],
+  },
+  {
+    rule: 'C44: a purge reaches every host name (a new generation)',
+    file: 'src/pages/cache.ts',
+    find: `  if (formId !== undefined)
+    await cache.put(`,
+    replace: `  if (formId === undefined)
+    await cache.put(`,
+    tests: ['test/hosted-page.test.ts'],
+  },
   {
     rule: 'C39: spam from the threshold on (at the threshold: spam)',
     file: 'src/spam/judge.ts',
@@ -49,23 +147,27 @@ export const MUTANTS: Mutant[] = [
     rule: 'C39: one mark trained twice at the same moment is learnt once',
     file: 'src/store/learning.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source's own template text, found as it is written
-    find: 'select ?1, value, max(?2, 0), max(?3, 0) from json_each(?4) where ${guard}',
-    replace: 'select ?1, value, max(?2, 0), max(?3, 0) from json_each(?4) where ?5 is not null',
+    find: 'select ?1, value, max(?2, 0), max(?3, 0), max(?5, 0) from json_each(?4) where ${guard}',
+    replace: 'select ?1, value, max(?2, 0), max(?3, 0), max(?5, 0) from json_each(?4) where ?6 is not null',
     tests: ['test/spam-filter.test.ts'],
   },
   {
     rule: "C39: a feature an owner's marks cover is weighed by the marks alone",
     file: 'src/spam/classifier.ts',
-    find: `      parts.push({ feature, ...covered });
+    find: `        parts.push({ feature, layer: covered.layer, weight: covered.weight });
+      }
       continue;`,
-    replace: `      parts.push({ feature, ...covered });`,
+    replace: `        parts.push({ feature, layer: covered.layer, weight: covered.weight });
+      }
+      z += priorPart;
+      continue;`,
     tests: [SPAM_RULES],
   },
   {
     rule: "C39: an owner's marks never weigh a common feature",
     file: 'src/spam/classifier.ts',
-    find: 'const covered = prior.common.has(feature) ? undefined : cover(feature, layers);',
-    replace: 'const covered = cover(feature, layers);',
+    find: 'const covered = prior.common.has(feature) ? undefined : cover(feature, layers, tuning);',
+    replace: 'const covered = cover(feature, layers, tuning);',
     tests: [SPAM_RULES],
   },
   {
