@@ -46,15 +46,15 @@ export const MUTANTS: Mutant[] = [
   {
     rule: "C39: a project's agreement counts the others, not itself",
     file: 'src/spam/classifier.ts',
-    find: 'projects: was.projects + (agrees && g.id !== self ? 1 : 0),',
-    replace: 'projects: was.projects + (agrees ? 1 : 0),',
+    find: 'projects: was.projects + (gives && agrees && g.id !== self ? 1 : 0),',
+    replace: 'projects: was.projects + (gives && agrees ? 1 : 0),',
     tests: TRUST,
   },
   {
     rule: 'C39: each project weighs at most SHARED_WEIGHT marks of each kind in the deployment',
     file: 'src/store/spam.ts',
-    find: 'sum(t.spam * min(1.0, ?3 * 1.0 / max(p.learned_spam, 1))) as spam,',
-    replace: 'sum(t.spam) as spam,',
+    find: 'then t.spam * min(1.0, ?3 * 1.0 / max(p.learned_spam, 1)) else 0 end) as spam,',
+    replace: 'then t.spam else 0 end) as spam,',
     tests: ['test/spam-trust.test.ts'],
   },
   {
@@ -95,7 +95,7 @@ export const MUTANTS: Mutant[] = [
   {
     rule: 'C39: the previous widget key signs nothing after its rotation',
     file: 'src/accept/widget-token.ts',
-    find: 'if (before?.issuedMs !== undefined && before.issuedMs <= keys.previous.until + SKEW_MS) return before;',
+    find: 'if (before?.issuedMs !== undefined && before.issuedMs <= keys.previous.until + ROTATION_GRACE_MS)\n      return before;',
     replace: 'if (before !== undefined) return before;',
     tests: ['test/node/spam-signals.test.ts'],
   },
@@ -110,17 +110,22 @@ export const MUTANTS: Mutant[] = [
   {
     rule: 'C44: a render in flight when its project changed keeps nothing',
     file: 'src/pages/cache.ts',
-    find: '  if (purgedSince) return;',
-    replace: '',
+    find: '  if (purgedSince || generation !== render.generation) return;',
+    replace: '  if (generation !== render.generation) return;',
+    tests: ['test/hosted-page.test.ts'],
+  },
+  {
+    rule: 'C44: a render in flight keeps nothing under a generation a purge replaced',
+    file: 'src/pages/cache.ts',
+    find: '  if (purgedSince || generation !== render.generation) return;',
+    replace: '  if (purgedSince) return;',
     tests: ['test/hosted-page.test.ts'],
   },
   {
     rule: 'C44: a purge reaches every host name (a new generation)',
     file: 'src/pages/cache.ts',
-    find: `  if (formId !== undefined)
-    await cache.put(`,
-    replace: `  if (formId === undefined)
-    await cache.put(`,
+    find: '  if (formId !== undefined) await cache.put(generationKey(formId), json(newGeneration(), GENERATION_SECONDS));',
+    replace: '',
     tests: ['test/hosted-page.test.ts'],
   },
   {

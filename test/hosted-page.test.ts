@@ -336,23 +336,46 @@ describe('C44: a hosted form page', () => {
     // Begun, then the project changes (and is purged), then the render ends: nothing is kept.
     const late = await beginRender(formId);
     await purgeProjectPages(projectId);
-    await keepPage(late, 'forms.test', page, kept(), 10);
+    await keepPage(late, BASE, page, kept(), 10);
     const after = await cachedForm(formId);
     expect(
-      after === undefined || (await cachedPage('forms.test', formId, 'de', after.generation)) === undefined,
+      after === undefined || (await cachedPage(BASE, formId, 'de', after.generation)) === undefined,
     ).toBe(true);
     // Begun after the change: kept, and found.
     const fresh = await beginRender(formId);
     await new Promise((r) => setTimeout(r, 5));
-    await keepPage(fresh, 'forms.test', page, kept(), 10);
+    await keepPage(fresh, BASE, page, kept(), 10);
     const now = await cachedForm(formId);
-    expect(await (await cachedPage('forms.test', formId, 'de', now?.generation ?? ''))?.text()).toBe(
+    expect(await (await cachedPage(BASE, formId, 'de', now?.generation ?? ''))?.text()).toBe(
       'the page as it was',
     );
     // Kept, then purged: no host finds it again.
     await purgeProjectPages(projectId);
     const purged = await cachedForm(formId);
     expect(purged?.generation).not.toBe(now?.generation);
+    // Two renders begun before a purge, one kept before it and one after: neither is found after.
+    const [first, second] = [await beginRender(formId), await beginRender(formId)];
+    await keepPage(first, BASE, page, kept(), 10);
+    await purgeProjectPages(projectId);
+    await keepPage(second, BASE, page, kept(), 10);
+    const latest = await cachedForm(formId);
+    expect(
+      latest === undefined || (await cachedPage(BASE, formId, 'de', latest.generation)) === undefined,
+    ).toBe(true);
+    // A render that holds a generation which is no longer the form's keeps nothing under it.
+    const current = await beginRender(formId);
+    await keepPage(current && { ...current, generation: 'replaced' }, BASE, page, kept(), 10);
+    expect(await cachedPage(BASE, formId, 'de', 'replaced')).toBeUndefined();
+  });
+
+  it('asked for over http, is never served to a visitor over https (its address is in it)', async () => {
+    const { formId } = await projectWithPage();
+    const plain = await cachedAt(() => fetchWorker(new Request(`http://forms.test/f/${formId}?lang=de`)));
+    expect(plain.headers.get('X-Cache')).toBe('hit');
+    expect(await plain.text()).toContain('action="http://forms.test/');
+    const secure = await fetchWorker(new Request(`https://forms.test/f/${formId}?lang=de`));
+    expect(secure.headers.get('X-Cache')).toBe('miss');
+    expect(await secure.text()).toContain('action="https://forms.test/');
   });
 
   it('is a plain 404 page for a project moving or deleted, an address of no form, or pages turned off', async () => {

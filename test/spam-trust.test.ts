@@ -105,7 +105,7 @@ describe("C39: the deployment's counts as D1 reads them", () => {
             }
             for (const [token, [ham, spam, operatorSpam]] of tokens)
               await db.insert(spamTokens).values({ projectId: id, token, ham, spam, operatorSpam });
-            if (g.sharing === 'both') modelled.push({ id, ham: g.ham, spam: g.spam, tokens });
+            modelled.push({ id, ham: g.ham, spam: g.spam, tokens, gives: g.sharing === 'both' });
           }
           // The file's other projects give too (the rival's marks): the totals count them.
           const others = await db.all<{ id: string; ham: number; spam: number }>(

@@ -3,7 +3,7 @@
 // HMAC alone (its deterministic mode signs the expected key), with its expiry. A challenge is
 // bound to its project; its reuse is found after the store, like a token's (the consumer). The
 // library is loaded with the first challenge: a form post of a project without one never evaluates it.
-import type { WidgetKeys } from './widget-token.ts';
+import { ROTATION_GRACE_MS, type WidgetKeys } from './widget-token.ts';
 
 /** How much work a challenge asks: a counter from 1,000 to this, found by trying each (about a second in a browser). */
 export const MAX_COUNTER = 50_000;
@@ -122,7 +122,7 @@ export async function checkProof(keys: WidgetKeys, projectId: string, payload: s
   if (current !== undefined) return current;
   if (keys.previous !== undefined) {
     const before = await checkWith(keys.previous.key, projectId, challenge, solution);
-    const latest = keys.previous.until + CHALLENGE_LIFETIME_MS + 60_000;
+    const latest = keys.previous.until + ROTATION_GRACE_MS + CHALLENGE_LIFETIME_MS;
     if (before !== undefined && (!before.ok || Date.parse(before.expiresAt) <= latest)) return before;
   }
   return { ok: false, why: 'invalid' };

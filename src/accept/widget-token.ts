@@ -21,6 +21,11 @@ const encoder = new TextEncoder();
 
 /** After a rotation, what the previous key signed is accepted for this long. */
 export const ROTATION_MS = 24 * 60 * 60_000;
+/**
+ * What the previous key signed up to this long after the stated time of the rotation is still its
+ * own: the new key takes a few minutes to reach every data centre after it is set.
+ */
+export const ROTATION_GRACE_MS = 10 * 60_000;
 
 /**
  * The secrets the widget's token and the proof of work are signed with: the widget's own key
@@ -122,7 +127,8 @@ async function checkWith(
 
 /**
  * What a token says, for this project, at `now`: signed by us (and still good), too old, or forged.
- * C39: signed by the previous key, it is good only if it was issued before that key's rotation.
+ * C39: signed by the previous key, it is good only if it was issued before that key's rotation (and
+ * the minutes the new key takes to reach everywhere, ROTATION_GRACE_MS).
  */
 export async function checkToken(
   keys: WidgetKeys,
@@ -136,7 +142,8 @@ export async function checkToken(
   if (current !== undefined) return current;
   if (keys.previous !== undefined) {
     const before = await checkWith(keys.previous.key, projectId, parts, now);
-    if (before?.issuedMs !== undefined && before.issuedMs <= keys.previous.until + SKEW_MS) return before;
+    if (before?.issuedMs !== undefined && before.issuedMs <= keys.previous.until + ROTATION_GRACE_MS)
+      return before;
   }
   return { state: 'forged' };
 }

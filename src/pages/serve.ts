@@ -44,7 +44,7 @@ export async function servePage(c: PageContext): Promise<Response> {
   const cached = await cachedForm(formId);
   if (cached !== undefined) {
     const lang = chooseLanguage(cached.languages, asked, acceptLanguage);
-    const hit = await cachedPage(url.host, formId, lang, cached.generation);
+    const hit = await cachedPage(origin, formId, lang, cached.generation);
     if (hit !== undefined) return withRequestId(c, hit, { 'X-Cache': 'hit' });
   }
   // Before the project is read: a purge from now on keeps this render's page out of the cache.
@@ -72,7 +72,7 @@ export async function servePage(c: PageContext): Promise<Response> {
     c,
     keepPage(
       render,
-      url.host,
+      origin,
       { formId, projectId: view.id, lang, languages: pageSettings.languages },
       response.clone(),
       seconds,

@@ -88,6 +88,8 @@ export type Giver = {
   ham: number;
   spam: number;
   tokens: ReadonlyMap<string, readonly [ham: number, spam: number, operatorSpam: number]>;
+  /** It gives to the deployment (`both`; the default). The reader's own marks count for its trust either way. */
+  gives?: boolean;
 };
 
 /** A project's marks of a feature lean spam: its share of the project's spam above its share of its ham. */
@@ -107,21 +109,27 @@ export function deploymentOf(givers: readonly Giver[], self: string): Deployment
   let ham = 0;
   let spam = 0;
   for (const g of givers) {
+    const gives = g.gives !== false;
+    if (!gives && g.id !== self) continue;
     const wHam = Math.min(1, SHARED_WEIGHT / Math.max(g.ham, 1));
     const wSpam = Math.min(1, SHARED_WEIGHT / Math.max(g.spam, 1));
-    ham += Math.min(g.ham, SHARED_WEIGHT);
-    spam += Math.min(g.spam, SHARED_WEIGHT);
+    if (gives) {
+      ham += Math.min(g.ham, SHARED_WEIGHT);
+      spam += Math.min(g.spam, SHARED_WEIGHT);
+    }
     for (const [feature, [h, s, operator]] of g.tokens) {
       const c = tokens.get(feature) ?? [0, 0];
-      c[0] += h * wHam;
-      c[1] += s * wSpam;
+      if (gives) {
+        c[0] += h * wHam;
+        c[1] += s * wSpam;
+      }
       tokens.set(feature, c);
       const was = support.get(feature) ?? { projects: 0, operator: false };
       const agrees = s > operator && leansSpam([h, s], g.ham, g.spam);
       const own = g.id === self ? agrees : was.own === true;
       support.set(feature, {
-        projects: was.projects + (agrees && g.id !== self ? 1 : 0),
-        operator: was.operator || operator > 0,
+        projects: was.projects + (gives && agrees && g.id !== self ? 1 : 0),
+        operator: was.operator || (gives && operator > 0 && s > 0),
         ...(own ? { own } : {}),
       });
     }

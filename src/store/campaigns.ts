@@ -107,9 +107,9 @@ const CANDIDATES_PER_PROJECT = 10;
 
 /**
  * The marked messages of the last CAMPAIGN_DAYS that share a band key with those given: the
- * project's own, and those other projects gave as spam (kept only when the project takes from the
- * deployment, which its row, read in the same batch, says: store/spam.ts), the newest
- * CANDIDATES_PER_PROJECT of each project. A mark of not spam protects its copies in its own project
+ * project's own first (a not-spam mark of its own must never be crowded out), then those other
+ * projects gave as spam (kept only when the project takes from the deployment, which its row,
+ * read in the same batch, says: store/spam.ts), the newest CANDIDATES_PER_PROJECT of each. A mark of not spam protects its copies in its own project
  * only: one owner's word never lets a campaign through everywhere.
  */
 export function candidatesStatement(
@@ -126,7 +126,7 @@ export function candidatesStatement(
            row_number() over (partition by project_id order by marked_at desc, submission_id desc) as nth
          from spam_campaigns where marked_at >= ?2 and (project_id = ?1 or (shared = 1 and label = 'spam'))
          and submission_id in (select submission_id from spam_campaign_bands where band in (select value from json_each(?3))))
-       where nth <= ?4 order by markedAt desc limit 60`,
+       where projectId = ?1 or nth <= ?4 order by projectId = ?1 desc, markedAt desc limit 60`,
     )
     .bind(projectId, since, JSON.stringify(bands), CANDIDATES_PER_PROJECT);
 }

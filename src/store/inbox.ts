@@ -217,7 +217,12 @@ export async function changeState(
     // C39: the owner's mark, which the project's classifier learns (the consumer makes `trained`
     // follow it): marking not spam what is in the inbox teaches it too.
     const label = change.spam ? 'spam' : 'ham';
-    sets.push(sql`label = ${label}`, sql`label_operator = ${byOperator ? 1 : 0}`);
+    // Who marked changes only with the mark itself: the same mark again, by anyone, changes
+    // nothing that was learnt (every expression of SET sees the row as it was).
+    sets.push(
+      sql`label = ${label}`,
+      sql`label_operator = case when coalesce(label, '') <> ${label} then ${byOperator ? 1 : 0} else label_operator end`,
+    );
     differs.push(sql`spam = ${change.spam ? 0 : 1}`, sql`coalesce(label, '') <> ${label}`);
     if (change.spam) {
       // Spam is never delivered (C39): deliveries not yet written never will be.

@@ -94,7 +94,7 @@ export async function train(
           `insert into spam_tokens (project_id, token, ham, spam, operator_spam)
            select ?1, value, max(?2, 0), max(?3, 0), max(?5, 0) from json_each(?4) where ${guard}
            on conflict (project_id, token) do update set ham = max(ham + ?2, 0), spam = max(spam + ?3, 0),
-             operator_spam = max(operator_spam + ?5, 0)`,
+             operator_spam = min(max(operator_spam + ?5, 0), max(spam + ?3, 0))`,
         )
         .bind(row.projectId, ham, spam, tokens, byOperator, ...asRead),
       d1

@@ -113,20 +113,21 @@ const countsOf = (rows: readonly Record<string, unknown>[]) => {
  * the projects that give (spam_tokens), each project weighing at most SHARED_WEIGHT marks of each
  * kind (its counts scaled down in proportion, so that one project never outweighs the rest), how
  * many of the other projects lean spam on each (owners' marks: the operator's apart), whether the
- * operator marked it spam, and whether `?1`'s own marks lean spam on it. spam/classifier.ts's
- * deploymentOf is its reference.
+ * operator marked it spam, and whether `?1`'s own marks lean spam on it (whether it gives or not).
+ * spam/classifier.ts's deploymentOf is its reference.
  */
 const LEANS_SPAM = `t.spam > t.operator_spam
       and (t.spam + 1.0) / (p.learned_spam + 2) > (t.ham + 1.0) / (p.learned_ham + 2)`;
+const GIVES = `p.spam_sharing = 'both'`;
 const DEPLOYMENT_TOKENS = `
   select t.token,
-    sum(t.ham * min(1.0, ?3 * 1.0 / max(p.learned_ham, 1))) as ham,
-    sum(t.spam * min(1.0, ?3 * 1.0 / max(p.learned_spam, 1))) as spam,
-    sum(t.project_id <> ?1 and ${LEANS_SPAM}) as projects,
-    max(t.operator_spam > 0) as operator,
+    sum(case when ${GIVES} then t.ham * min(1.0, ?3 * 1.0 / max(p.learned_ham, 1)) else 0 end) as ham,
+    sum(case when ${GIVES} then t.spam * min(1.0, ?3 * 1.0 / max(p.learned_spam, 1)) else 0 end) as spam,
+    sum(${GIVES} and t.project_id <> ?1 and ${LEANS_SPAM}) as projects,
+    max(${GIVES} and t.operator_spam > 0 and t.spam > 0) as operator,
     max(t.project_id = ?1 and ${LEANS_SPAM}) as own
   from spam_tokens t join projects p on p.id = t.project_id
-  where t.token in (select value from json_each(?2)) and p.spam_sharing = 'both'
+  where t.token in (select value from json_each(?2)) and (${GIVES} or t.project_id = ?1)
   group by t.token`;
 const DEPLOYMENT_TOTALS = `
   select coalesce(sum(min(learned_ham, ?1)), 0) as ham, coalesce(sum(min(learned_spam, ?1)), 0) as spam

@@ -8,6 +8,7 @@ import {
   checkToken,
   issueToken,
   MAX_CARRY_MS,
+  ROTATION_GRACE_MS,
   ROTATION_MS,
   TOKEN_LIFETIME_MS,
   widgetKeys,
@@ -294,9 +295,16 @@ describe("C39: the widget's token", () => {
     expect((await checkToken({ current: after }, 'p1', renewed.token, rotatedAt + 6 * 60_000)).startMs).toBe(
       rotatedAt - 10 * 60_000,
     );
-    // The previous key signs nothing new: a token it made after the rotation is forged.
-    const late = await issueToken({ current: before }, 'p1', rotatedAt + 5 * 60_000);
-    expect((await checkToken(keys as never, 'p1', late.token, rotatedAt + 6 * 60_000)).state).toBe('forged');
+    // The new key takes minutes to reach everywhere: what the old one signed meanwhile is good...
+    const meanwhile = await issueToken({ current: before }, 'p1', rotatedAt + 5 * 60_000);
+    expect((await checkToken(keys as never, 'p1', meanwhile.token, rotatedAt + 6 * 60_000)).state).toBe(
+      'valid',
+    );
+    // ...but the previous key signs nothing new after that: a token it made later is forged.
+    const late = await issueToken({ current: before }, 'p1', rotatedAt + ROTATION_GRACE_MS + 60_000);
+    expect(
+      (await checkToken(keys as never, 'p1', late.token, rotatedAt + ROTATION_GRACE_MS + 2 * 60_000)).state,
+    ).toBe('forged');
     // A day after the rotation the previous key is forgotten; without a time it is never taken.
     expect(widgetKeys(env, rotatedAt + ROTATION_MS + 1)?.previous).toBeUndefined();
     expect(
