@@ -2,10 +2,12 @@
 // form corpus's held-out quarter (data/form-corpus/), judged as the consumer judges (spam/judge.ts,
 // default settings) on a fresh project, after its owner marks 30 of them (half each; the other 80
 // judged, over five orders), along a learning curve, on a new project that takes from the
-// deployment another project taught, and the campaign line: a spun copy of a pitch marked spam in
-// one project, held in another. Then SpamAssassin's held-out groups (easy-ham-2, spam-2, collected
-// after the training groups) at the default threshold and others, and its learning curve. Writes
-// data/spam-curve.json: what each threshold holds of both held-out sets, which the dashboard shows.
+// deployment other projects taught (one, or three agreeing), the campaign line: a spun copy of a
+// pitch marked spam in two projects, held in a third; and one project's marks turned against
+// another (C39: none of its messages may be held by them). Then SpamAssassin's held-out groups
+// (easy-ham-2, spam-2, collected after the training groups) at the default threshold and others,
+// and its learning curve. Writes data/spam-curve.json: what each threshold holds of both held-out
+// sets, which the dashboard shows.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -149,7 +149,10 @@ describe("C39: the deployment's counts", () => {
     // The same mark again, by the operator, changes nothing learnt (who marked goes with the mark).
     await mark(a.projectId, [spam[0] as string], 'spam', asTool());
     expect(await counts()).toEqual([[0, 4, 3]]);
-    const [row] = await db.select().from(submissions).where(eq(submissions.id, spam[0] as string));
+    const [row] = await db
+      .select()
+      .from(submissions)
+      .where(eq(submissions.id, spam[0] as string));
     expect([row?.labelOperator, row?.trainedOperator]).toEqual([false, false]);
   });
 });
