@@ -39,3 +39,15 @@ export function loadFormCorpus(): FormSample[] {
       }),
   );
 }
+
+/** The items in a seeded order: the same on every machine, so that an "order" of marks is repeatable. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}

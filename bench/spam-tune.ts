@@ -11,40 +11,22 @@ import { Learner, type Tuning } from '../src/spam/classifier.ts';
 import { features } from '../src/spam/features.ts';
 import { judge, modelsOf } from '../src/spam/judge.ts';
 import { priorOf } from '../src/spam/model.ts';
-import { DEFAULT_THRESHOLD, SIGNALS_OFF, type SpamSettings } from '../src/spam/settings.ts';
-import { loadFormCorpus } from './form-corpus.ts';
+import type { SpamSettings } from '../src/spam/settings.ts';
+import { loadFormCorpus, shuffled } from './form-corpus.ts';
+import { count, emptyTally, NEW_PROJECT, type Tally } from './spam-tally.ts';
 
 const FOLDS = 5;
 const ORDERS = [1, 2, 3, 4, 5];
 const lists = loadLists();
 const training = formTraining(loadFormCorpus()).map((s) => ({ ...s, found: features(s.values, lists) }));
-const settings: SpamSettings = {
-  mode: 'hold',
-  threshold: DEFAULT_THRESHOLD,
-  sharing: 'none',
-  allow: [],
-  block: [],
-  ...SIGNALS_OFF,
-};
-
-function shuffled<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  let state = seed;
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    const j = state % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
+const settings: SpamSettings = { ...NEW_PROJECT, sharing: 'none' };
 
 const grid: Tuning[] = [];
 for (const minEvidence of [2, 3])
   for (const markWeight of [1, 1.5, 2, 3])
     for (const maxCounted of [3, 4, 5, 6]) grid.push({ minEvidence, markWeight, maxCounted });
 
-type Tally = { spam: number; spamHeld: number; ham: number; hamHeld: number; unsure: number };
-const tallies = grid.map((): Tally => ({ spam: 0, spamHeld: 0, ham: 0, hamHeld: 0, unsure: 0 }));
+const tallies = grid.map(emptyTally);
 const started = performance.now();
 for (let fold = 0; fold < FOLDS; fold++) {
   const lines = training.filter((_, i) => i % FOLDS === fold);
@@ -68,14 +50,7 @@ for (let fold = 0; fold < FOLDS; fold++) {
           settings,
           { ...modelsOf(prior, learner), tuning },
         );
-        if (s.spam) {
-          t.spam++;
-          if (verdict === 'spam') t.spamHeld++;
-        } else {
-          t.ham++;
-          if (verdict === 'spam') t.hamHeld++;
-          if (verdict === 'unsure') t.unsure++;
-        }
+        count(t, s.spam, verdict);
       }
     });
   }

@@ -25,16 +25,11 @@ import {
 import { features, type Lists } from '../src/spam/features.ts';
 import { type Case, judge as judgeCase, modelsOf, scoreVerdict } from '../src/spam/judge.ts';
 import { priorOf } from '../src/spam/model.ts';
-import {
-  DEFAULT_THRESHOLD,
-  MAX_THRESHOLD,
-  MIN_THRESHOLD,
-  SIGNALS_OFF,
-  type SpamSettings,
-} from '../src/spam/settings.ts';
+import { DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD, type SpamSettings } from '../src/spam/settings.ts';
 import type { CampaignMark } from '../src/store/campaigns.ts';
-import { type FormSample, loadFormCorpus } from './form-corpus.ts';
+import { type FormSample, loadFormCorpus, shuffled } from './form-corpus.ts';
 import { loadCorpus, split } from './spam-corpus.ts';
+import { count, emptyTally, NEW_PROJECT, type Tally } from './spam-tally.ts';
 import { generator, spin, TEMPLATES } from './spun.ts';
 
 const CURVE_PATH = join(import.meta.dirname, '..', 'data', 'spam-curve.json');
@@ -43,30 +38,11 @@ const prior = priorOf(readPrior());
 const NONE: Counts = { ham: 0, spam: 0, tokens: new Map() };
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-function shuffled<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  let state = seed;
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    const j = state % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
-
 // The form set.
 type Line = FormSample & { found: string[] };
 const form: Line[] = loadFormCorpus().map((s) => ({ ...s, found: features(s.values, lists) }));
 const held = form.filter((s) => s.heldOut);
-const settings: SpamSettings = {
-  mode: 'hold',
-  threshold: DEFAULT_THRESHOLD,
-  sharing: 'both',
-  allow: [],
-  block: [],
-  ...SIGNALS_OFF,
-};
-type Tally = { spam: number; spamHeld: number; ham: number; hamHeld: number; unsure: number };
+const settings = NEW_PROJECT;
 function tally(
   lines: Line[],
   own: Counts,
@@ -74,21 +50,14 @@ function tally(
   sent: Pick<Case, 'signals' | 'language'> = {},
   expect: Partial<SpamSettings> = {},
 ): Tally {
-  const t: Tally = { spam: 0, spamHeld: 0, ham: 0, hamHeld: 0, unsure: 0 };
+  const t = emptyTally();
   for (const s of lines) {
     const { verdict } = judgeCase(
       { values: s.values, honeypot: false, found: s.found, copiesBefore: 0, ...sent },
       { ...settings, ...expect },
       modelsOf(prior, own, shared),
     );
-    if (s.spam) {
-      t.spam++;
-      if (verdict === 'spam') t.spamHeld++;
-    } else {
-      t.ham++;
-      if (verdict === 'spam') t.hamHeld++;
-      if (verdict === 'unsure') t.unsure++;
-    }
+    count(t, s.spam, verdict);
   }
   return t;
 }
@@ -242,10 +211,9 @@ Object.values(TEMPLATES).forEach((template, i) => {
       caught++;
   }
 });
-// Every spam line of the corpus marked in A: how many genuine lines would B hold as their campaign?
-const spamMarks: CampaignMark[] = form
-  .filter((s) => s.spam)
-  .flatMap((s) => {
+/** Each line's campaign entry, as project A's owner marking it spam leaves it (too short: none). */
+const markedSpamInA = (lines: readonly Line[]): CampaignMark[] =>
+  lines.flatMap((s) => {
     const t = campaignText(s.values);
     if (t === undefined) return [];
     const mark: CampaignMark = {
@@ -259,6 +227,8 @@ const spamMarks: CampaignMark[] = form
     };
     return [mark];
   });
+// Every spam line of the corpus marked in A: how many genuine lines would B hold as their campaign?
+const spamMarks = markedSpamInA(form.filter((s) => s.spam));
 const genuine = form.filter((s) => !s.spam);
 const wronglyHeld = genuine.filter((s) => {
   const t = campaignText(s.values);
@@ -274,20 +244,7 @@ console.log(
 // Whatever A marks, none of B's may be held on A's word alone.
 const attacker = new Learner();
 for (const s of form) attacker.learn(s.found, !s.spam);
-const attackMarks: CampaignMark[] = genuine.flatMap((s) => {
-  const t = campaignText(s.values);
-  if (t === undefined) return [];
-  const mark: CampaignMark = {
-    submissionId: s.id,
-    projectId: 'A',
-    label: 'spam',
-    shared: true,
-    byOperator: false,
-    signature: signature(t),
-    markedAt: '2026-11-26T00:00:00.000Z',
-  };
-  return [mark];
-});
+const attackMarks = markedSpamInA(genuine);
 const attacked = { held: 0, unsure: 0 };
 for (const s of genuine) {
   const values = { ...s.values, name: 'Robin Example', email: 'robin@example.org' };

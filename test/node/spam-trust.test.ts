@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadFormCorpus } from '../../bench/form-corpus.ts';
+import { NEW_PROJECT } from '../../bench/spam-tally.ts';
 import { loadLists, readPrior } from '../../scripts/spam-lists.ts';
 import { campaignOf } from '../../src/jobs/verdicts.ts';
 import { campaignText, signature } from '../../src/spam/campaign.ts';
@@ -20,19 +21,11 @@ import {
 import { features } from '../../src/spam/features.ts';
 import { agreement, judge, modelsOf } from '../../src/spam/judge.ts';
 import { priorOf } from '../../src/spam/model.ts';
-import { DEFAULT_THRESHOLD, SIGNALS_OFF, type SpamSettings } from '../../src/spam/settings.ts';
 import type { CampaignMark } from '../../src/store/campaigns.ts';
 
 const lists = loadLists();
 const prior = priorOf(readPrior());
-const settings: SpamSettings = {
-  mode: 'hold',
-  threshold: DEFAULT_THRESHOLD,
-  sharing: 'both',
-  allow: [],
-  block: [],
-  ...SIGNALS_OFF,
-};
+const settings = NEW_PROJECT;
 const NONE = new Learner();
 const corpus = loadFormCorpus().map((s) => ({ ...s, found: features(s.values, lists) }));
 
