@@ -31,7 +31,11 @@ export type Guard = {
 };
 
 /** Asks for a token; refused or unreachable, once more a few seconds later (many people may share an address). */
-async function ask(url: string, body: Record<string, string>, again = true): Promise<Issued | undefined> {
+export async function ask(
+  url: string,
+  body: Record<string, string>,
+  again = true,
+): Promise<Issued | undefined> {
   try {
     // text/plain: no preflight, as analytics' events.
     const res = await fetch(url, { method: 'POST', body: JSON.stringify(body), credentials: 'omit' });

@@ -1,6 +1,8 @@
 // The widget's sending logic (the browser tests cover the page): retries, backoff,
-// Retry-After, and one Idempotency-Key per submission across its retries.
+// Retry-After, and one Idempotency-Key per submission across its retries; its token, asked for
+// once more when refused (C39).
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ask } from '../../widget/guard.ts';
 import { ATTEMPT_TIMEOUT_MS, retryDelay, send } from '../../widget/widget.ts';
 
 afterEach(() => {
@@ -181,5 +183,32 @@ describe('C30: the widget with files', () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]?.headers.get('Idempotency-Key')).toBe(calls[0]?.headers.get('Idempotency-Key'));
     expect(spy.mock.calls[1]?.[1]?.body).toBe(data);
+  });
+});
+
+describe("C39: the widget's token", () => {
+  const issued = () =>
+    new Response(JSON.stringify({ data: { token: 't', expiresAt: '2026-11-28T12:00:00.000Z' } }), {
+      status: 200,
+    });
+
+  it('refused (many people behind one address), is asked for once more 2 to 5 s later', async () => {
+    vi.useFakeTimers();
+    const { calls } = fakeFetch(envelope(429), issued());
+    const pending = ask('https://forms.example/api/v1/widget-token', { key: 'k' });
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(3_001);
+    expect(calls).toHaveLength(2);
+    expect(await pending).toEqual({ token: 't', expiresAt: '2026-11-28T12:00:00.000Z' });
+  });
+
+  it('once more only: twice refused or unreachable, the form goes without it', async () => {
+    vi.useFakeTimers();
+    const { calls } = fakeFetch(new Error('offline'), envelope(503));
+    const pending = ask('https://forms.example/api/v1/widget-token', { key: 'k' });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await pending).toBeUndefined();
+    expect(calls).toHaveLength(2);
   });
 });
