@@ -3,7 +3,7 @@
 // HMAC alone (its deterministic mode signs the expected key), with its expiry. A challenge is
 // bound to its project; its reuse is found after the store, like a token's (the consumer). The
 // library is loaded with the first challenge: a form post of a project without one never evaluates it.
-import { ROTATION_GRACE_MS, type WidgetKeys } from './widget-token.ts';
+import { underKeys, type WidgetKeys } from './widget-token.ts';
 
 /** How much work a challenge asks: a counter from 1,000 to this, found by trying each (about a second in a browser). */
 export const MAX_COUNTER = 50_000;
@@ -118,12 +118,11 @@ export async function checkProof(keys: WidgetKeys, projectId: string, payload: s
     solution === null
   )
     return { ok: false, why: 'invalid' };
-  const current = await checkWith(keys.current, projectId, challenge, solution);
-  if (current !== undefined) return current;
-  if (keys.previous !== undefined) {
-    const before = await checkWith(keys.previous.key, projectId, challenge, solution);
-    const latest = keys.previous.until + ROTATION_GRACE_MS + CHALLENGE_LIFETIME_MS;
-    if (before !== undefined && (!before.ok || Date.parse(before.expiresAt) <= latest)) return before;
-  }
-  return { ok: false, why: 'invalid' };
+  const checked = await underKeys(
+    keys,
+    (secret) => checkWith(secret, projectId, challenge, solution),
+    // A challenge expires CHALLENGE_LIFETIME_MS after it was issued.
+    (proof, latest) => !proof.ok || Date.parse(proof.expiresAt) <= latest + CHALLENGE_LIFETIME_MS,
+  );
+  return checked ?? { ok: false, why: 'invalid' };
 }

@@ -126,10 +126,24 @@ async function checkWith(
 }
 
 /**
- * What a token says, for this project, at `now`: signed by us (and still good), too old, or forged.
- * C39: signed by the previous key, it is good only if it was issued before that key's rotation (and
- * the minutes the new key takes to reach everywhere, ROTATION_GRACE_MS).
+ * C39: what a token or a proof says under the current key, else under the previous one if it was
+ * signed before that key's rotation (`signedBefore`, given the latest time it may have been signed
+ * then: the rotation and the minutes the new key takes to reach everywhere, ROTATION_GRACE_MS);
+ * undefined when neither key signed it.
  */
+export async function underKeys<T>(
+  keys: WidgetKeys,
+  check: (secret: string) => Promise<T | undefined>,
+  signedBefore: (checked: T, latest: number) => boolean,
+): Promise<T | undefined> {
+  const current = await check(keys.current);
+  if (current !== undefined || keys.previous === undefined) return current;
+  const before = await check(keys.previous.key);
+  const latest = keys.previous.until + ROTATION_GRACE_MS;
+  return before !== undefined && signedBefore(before, latest) ? before : undefined;
+}
+
+/** What a token says, for this project, at `now`: signed by us (and still good), too old, or forged. */
 export async function checkToken(
   keys: WidgetKeys,
   projectId: string,
@@ -138,14 +152,12 @@ export async function checkToken(
 ): Promise<TokenCheck> {
   const parts = TOKEN.exec(token);
   if (parts === null) return { state: 'forged' };
-  const current = await checkWith(keys.current, projectId, parts, now);
-  if (current !== undefined) return current;
-  if (keys.previous !== undefined) {
-    const before = await checkWith(keys.previous.key, projectId, parts, now);
-    if (before?.issuedMs !== undefined && before.issuedMs <= keys.previous.until + ROTATION_GRACE_MS)
-      return before;
-  }
-  return { state: 'forged' };
+  const checked = await underKeys(
+    keys,
+    (secret) => checkWith(secret, projectId, parts, now),
+    (t, latest) => t.issuedMs !== undefined && t.issuedMs <= latest,
+  );
+  return checked ?? { state: 'forged' };
 }
 
 /**

@@ -1,14 +1,15 @@
 // C44: hosted pages in the edge cache (the Cache API of the data centre that served them). A page
 // is kept by the origin it was served under (its scheme and host: the page names its own address),
 // its form address, its language and its form's generation; beside it, what the form's pages need
-// to be found without a query (its languages, its project) and the generation itself. A change to the project purges every page of its form at
-// once, under every host name: it starts a new generation, so that no key of the old one is ever
-// looked up again, whatever host it was kept under. A render still in flight when the purge came
-// keeps nothing: it read the generation (and the project's last purge) before reading the project,
-// and reads both again before keeping its page (keepPage). No clock is compared: a purge leaves a
-// mark of its own. Only a purge (or a form seen for the first time) writes a generation. The Cache API keeps nothing outside the data centre (and the zone) that wrote it:
-// elsewhere a page lives at most its time to live (CONFIG_CACHE_SECONDS), as the project's cached
-// configuration does.
+// to be found without a query (its languages, its project) and the generation itself. A change to
+// the project purges every page of its form at once, under every host name: it starts a new
+// generation, so that no key of the old one is ever looked up again, whatever host it was kept
+// under. A render still in flight when the purge came keeps nothing: it read the generation (and
+// the project's last purge) before reading the project, and reads both again before keeping its
+// page (keepPage). No clock is compared: a purge leaves a mark of its own. Only a purge (or a form
+// seen for the first time) writes a generation. The Cache API keeps nothing outside the data
+// centre (and the zone) that wrote it: elsewhere a page lives at most its time to live
+// (CONFIG_CACHE_SECONDS), as the project's cached configuration does.
 
 /** The Cache API, when the runtime has one (a workers.dev deployment's does nothing). */
 const edge = (): Cache | undefined => (globalThis as { caches?: { default?: Cache } }).caches?.default;

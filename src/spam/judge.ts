@@ -5,6 +5,7 @@
 // agree, or when the message's own text leans spam too. Pure: the consumer (src/jobs/verdicts.ts)
 // reads what it needs from D1 and the model, and writes what this returns.
 import {
+  AGREEING_PROJECTS,
   type Counts,
   type Deployment,
   explain,
@@ -134,7 +135,7 @@ export function campaignSignal(m: OwnMatch): string {
  * alike to one message.
  */
 export function agreement(s: Support): string {
-  if (s.operator && s.projects < 2) return 'like spam the operator marked on this deployment';
+  if (s.operator && s.projects < AGREEING_PROJECTS) return 'like spam the operator marked on this deployment';
   return `like spam marked by ${s.projects} project${s.projects === 1 ? '' : 's'} on this deployment`;
 }
 
@@ -183,7 +184,9 @@ export function judge(c: Case, settings: SpamSettings, models: Models): Judgemen
   // C39: spam only on evidence the project trusts, and never on how the form was sent alone: its
   // text must lean spam too (at least unsure), unless its owner chose the strict widget.
   const holds = s.checked >= threshold && (s.text >= unsureFrom(threshold) || settings.requireWidget);
-  const verdict: Verdict = holds ? 'spam' : probability >= unsureFrom(threshold) ? 'unsure' : 'ham';
+  // Otherwise what the score says, but never spam: unsure at most.
+  const scored = scoreVerdict(probability, threshold);
+  const verdict: Verdict = holds ? 'spam' : scored === 'ham' ? 'ham' : 'unsure';
   // The signals that point the way of the verdict: towards spam unless it is ham.
   const { layer, signals } = explain(s.parts, verdict !== 'ham', SIGNALS);
   const named = signals.map((p) => p.feature);

@@ -3,7 +3,8 @@
 // Accept-Language, its country). Read in the isolate (src/accept/signals.ts), written in the
 // submission's own insert, judged here by the consumer: a token forged or used before holds a
 // submission outright; how it was filled and sent moves its score, and holds it only with its text
-// agreeing (judge.ts), unless its owner chose the strict widget (requireWidget). Pure: no D1, no crypto.
+// agreeing (judge.ts), unless its owner chose the strict widget (requireWidget). Pure: no D1, no
+// crypto.
 import type { Signal } from './classifier.ts';
 import type { Signals } from './sender.ts';
 

@@ -109,8 +109,9 @@ const CANDIDATES_PER_PROJECT = 10;
  * The marked messages of the last CAMPAIGN_DAYS that share a band key with those given: the
  * project's own first (a not-spam mark of its own must never be crowded out), then those other
  * projects gave as spam (kept only when the project takes from the deployment, which its row,
- * read in the same batch, says: store/spam.ts), the newest CANDIDATES_PER_PROJECT of each. A mark of not spam protects its copies in its own project
- * only: one owner's word never lets a campaign through everywhere.
+ * read in the same batch, says: store/spam.ts), the newest CANDIDATES_PER_PROJECT of each. A mark
+ * of not spam protects its copies in its own project only: one owner's word never lets a campaign
+ * through everywhere.
  */
 export function candidatesStatement(
   d1: D1Database,

@@ -76,7 +76,7 @@ export type ProjectFilter = {
   settings: SpamSettings;
   /** The project's own counts, for the features asked about. */
   own: Counts;
-  /** The other projects' counts of the same, when the project takes from them (C39: weighed, with who agrees). */
+  /** The deployment's counts of the same, when the project takes from them (C39: weighed, with who agrees). */
   shared: Deployment | undefined;
   /** How many of its submissions of the window carry each content hash asked about. */
   copies: Map<string, number>;
@@ -200,11 +200,12 @@ export async function filtersOf(
         .bind(id, JSON.stringify(hashes), since),
       // Whether it takes is known only once its row is read: others' marks are filtered below.
       candidatesStatement(d1, id, bands, campaignsSince),
-      d1.prepare(DEPLOYMENT_TOTALS).bind(SHARED_WEIGHT),
       d1.prepare(DEPLOYMENT_TOKENS).bind(id, JSON.stringify(features), SHARED_WEIGHT),
     );
   }
   statements.push(
+    // The same for every project of the batch: read once.
+    d1.prepare(DEPLOYMENT_TOTALS).bind(SHARED_WEIGHT),
     // In the order given (oldest first): of two submissions with the same nonce, the first owns it.
     d1
       .prepare(
@@ -218,9 +219,10 @@ export async function filtersOf(
       .bind(JSON.stringify(claims.map((c) => c.nonce))),
   );
   const results = await storage(() => d1.batch<Record<string, unknown>>(statements));
-  const per = 6;
+  const per = 5;
+  const totals = results[per * ids.length]?.results[0] as { ham: number; spam: number } | undefined;
   const owners = new Map<string, string>();
-  for (const r of (results[per * ids.length + 1]?.results ?? []) as {
+  for (const r of (results[per * ids.length + 2]?.results ?? []) as {
     nonce: string;
     submission_id: string;
   }[])
@@ -250,12 +252,7 @@ export async function filtersOf(
         spam: project.learned_spam,
         tokens: countsOf(results[per * i + 1]?.results ?? []),
       },
-      shared: taking
-        ? deploymentRead(
-            results[per * i + 4]?.results[0] as { ham: number; spam: number } | undefined,
-            results[per * i + 5]?.results ?? [],
-          )
-        : undefined,
+      shared: taking ? deploymentRead(totals, results[per * i + 4]?.results ?? []) : undefined,
       copies,
       campaigns: marksOf(results[per * i + 3]?.results ?? []).filter((m) => taking || m.projectId === id),
     });
