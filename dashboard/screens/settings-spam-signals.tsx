@@ -86,8 +86,8 @@ export function SpamSignals({ project, reload }: { project: Project; reload: () 
           />
         </label>
         <p class="help" id={`${id}-countries`}>
-          A visitor abroad or on a VPN weighs towards spam; alone, it holds a genuine message rarely (2 in 55
-          measured).
+          A visitor abroad or on a VPN weighs towards spam, and never holds a message alone: of 55 genuine
+          ones measured, 2 were held (their text was already unsure) and 12 marked unsure, in the inbox.
         </p>
         <label>
           Expected languages (BCP 47 tags, comma-separated; empty: any)
@@ -101,8 +101,9 @@ export function SpamSignals({ project, reload }: { project: Project; reload: () 
           />
         </label>
         <p class="help" id={`${id}-languages`}>
-          A message surely in another language weighs towards spam: of 55 genuine ones measured, 5 were held
-          and 14 marked unsure, in the inbox.
+          A message surely in another language weighs towards spam, and never holds a message alone: of 55
+          genuine ones measured, 3 were held (their text was already unsure) and 16 marked unsure, in the
+          inbox.
         </p>
       </fieldset>
       <button type="submit" class="primary">
