@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `allowed_origins` (
 	`project_id` text NOT NULL,
 	`origin` text NOT NULL,

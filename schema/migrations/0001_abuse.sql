@@ -1,3 +1,4 @@
+-- expand
 ALTER TABLE `projects` ADD `honeypot` text;--> statement-breakpoint
 ALTER TABLE `projects` ADD `turnstile_secret` text;--> statement-breakpoint
 ALTER TABLE `submissions` ADD `spam` integer DEFAULT false NOT NULL;--> statement-breakpoint

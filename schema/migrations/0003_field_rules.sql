@@ -1,1 +1,2 @@
+-- expand
 ALTER TABLE `fields` ADD `rules` text;

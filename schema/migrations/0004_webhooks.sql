@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `deliveries` (
 	`id` text PRIMARY KEY NOT NULL,
 	`submission_id` text NOT NULL,

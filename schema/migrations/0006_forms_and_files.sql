@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `file_deletions` (
 	`prefix` text PRIMARY KEY NOT NULL,
 	`created_at` text NOT NULL

@@ -1,3 +1,4 @@
+-- expand
 ALTER TABLE `file_deletions` ADD `not_before` text;--> statement-breakpoint
 CREATE TRIGGER `submissions_files_stored` AFTER INSERT ON `submissions` WHEN new.`files` IS NOT NULL
 BEGIN

@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `audit_log` (
 	`id` text PRIMARY KEY NOT NULL,
 	`project_id` text,

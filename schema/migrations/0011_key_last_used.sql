@@ -1,1 +1,2 @@
+-- expand
 ALTER TABLE `api_keys` ADD `last_used_at` text;

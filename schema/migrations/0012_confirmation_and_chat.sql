@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `confirmation_counts` (
 	`address_hash` text NOT NULL,
 	`day` text NOT NULL,

@@ -1,3 +1,4 @@
+-- contract: history (written before the first release and before the two-release rule, C42)
 CREATE TABLE `mail_counts` (
 	`scope` text NOT NULL,
 	`day` text NOT NULL,

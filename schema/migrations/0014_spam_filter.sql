@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `spam_tokens` (
 	`project_id` text NOT NULL,
 	`token` text NOT NULL,

@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `analytics_days` (
 	`project_id` text NOT NULL,
 	`day` text NOT NULL,

@@ -1,1 +1,2 @@
+-- expand
 ALTER TABLE `webhooks` ADD `config` text;

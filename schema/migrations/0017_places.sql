@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `directory` (
 	`lookup` text PRIMARY KEY NOT NULL,
 	`project_id` text NOT NULL,

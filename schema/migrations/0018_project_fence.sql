@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `project_fence` (
 	`project_id` text NOT NULL
 );

@@ -1,3 +1,4 @@
+-- contract: history (written before the first release and before the two-release rule, C42)
 -- The table of a project's delivery targets holds every kind (webhooks, addresses, chats, the
 -- confirmation, integrations): named for what it holds, as is the deliveries' column that points
 -- at it. SQLite's rename carries the rows, the foreign key from deliveries and every index along.

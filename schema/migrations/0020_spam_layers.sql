@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `spam_campaign_bands` (
 	`band` text NOT NULL,
 	`submission_id` text NOT NULL,

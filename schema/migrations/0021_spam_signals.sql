@@ -1,3 +1,4 @@
+-- expand
 CREATE TABLE `spam_nonces` (
 	`nonce` text PRIMARY KEY NOT NULL,
 	`submission_id` text NOT NULL,

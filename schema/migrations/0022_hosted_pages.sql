@@ -1,3 +1,4 @@
+-- expand
 ALTER TABLE `fields` ADD `label` text;--> statement-breakpoint
 ALTER TABLE `fields` ADD `help` text;--> statement-breakpoint
 ALTER TABLE `fields` ADD `placeholder` text;--> statement-breakpoint

@@ -1,1 +1,2 @@
+-- expand
 ALTER TABLE `projects` ADD `page_turnstile_site_key` text;
