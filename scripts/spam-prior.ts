@@ -90,6 +90,9 @@ function platt(scored: { z: number; spam: boolean }[]): [number, number] {
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
+/** The public corpus, parsed once per process (a tuning run trains many priors). */
+let mails: ReturnType<typeof loadCorpus> | undefined;
+
 /** The form corpus's lines the prior may learn from: never a held-out one. */
 export const formTraining = <T extends { heldOut: boolean }>(lines: readonly T[]): T[] =>
   lines.filter((s) => !s.heldOut);
@@ -109,7 +112,8 @@ export async function trainPrior(
       spam: s.spam,
       weight: 1,
     }));
-  const mail = split(await loadCorpus()).train.map((s) => ({
+  mails ??= loadCorpus();
+  const mail = split(await mails).train.map((s) => ({
     found: features(s.values, lists),
     spam: s.spam,
     weight: PRIOR_MAIL_WEIGHT,
