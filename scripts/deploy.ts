@@ -7,7 +7,7 @@
 // Every command is looked up on the PATH (`npm run` puts the project's wrangler first), so the
 // tests put a stand-in wrangler and npm there and check what each was asked.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
@@ -15,6 +15,7 @@ import { unstable_readConfig } from 'wrangler';
 import { readDeployment, saveDeployment } from '../cli/deployment.ts';
 import { randomToken, TOKEN_LENGTH } from '../src/lib/hex.ts';
 import { accountDatabases, createArgs, wranglerEnv, wranglerJson } from './database.ts';
+import { goingBack, migrationFiles, newer, releases } from './migration-rule.ts';
 
 const ENTRY = 'dist/worker/index.mjs';
 const UPLOAD = ['deploy', ENTRY, '--no-bundle'];
@@ -223,7 +224,7 @@ async function deploy(config: Config): Promise<void> {
       'upload the worker',
       'the databases are migrated and the previous version still runs. Read wrangler’s message above, then run `npm run deploy` again',
       async () => {
-        const args = [...UPLOAD];
+        const args = [...UPLOAD, ...versionTag()];
         if (dir !== undefined && token !== undefined) {
           // C42: the secret reaches wrangler in a file only this user can read, never as an argument.
           const file = join(dir, 'secrets.json');
@@ -268,6 +269,92 @@ async function deploy(config: Config): Promise<void> {
   console.log('Email, Cloudflare Access, PUBLIC_URL, updating and rolling back: docs/deploy.md');
 }
 
+/** This tree's version (package.json), when it has one: what the upload is tagged with. */
+function treeVersion(): string | undefined {
+  if (!existsSync('package.json')) return undefined;
+  return (JSON.parse(readFileSync('package.json', 'utf8')) as { version?: string }).version;
+}
+
+/** C42: each upload is tagged with the tree's version, so that `--rollback` finds a release's. */
+function versionTag(): string[] {
+  const version = treeVersion();
+  return version === undefined ? [] : ['--tag', `v${version}`];
+}
+
+type Version = { id: string; annotations?: Record<string, string> };
+
+/**
+ * C42: `npm run deploy -- --rollback`: back to the release before this tree's, by wrangler's
+ * versions (the upload tagged with it) and `wrangler rollback`, when every migration since it is an
+ * expand step; otherwise it says which migration forbids it and uploads nothing. The databases are
+ * left as they are: the older code reads the schema it knew, which the expand steps kept.
+ */
+async function rollback(dryRun: boolean): Promise<void> {
+  const version = treeVersion();
+  const listed = existsSync('CHANGELOG.md') ? releases(readFileSync('CHANGELOG.md', 'utf8')) : [];
+  const previous =
+    version === undefined ? undefined : listed.find((r) => newer(r.version, `v${version}`) < 0);
+  if (version === undefined || previous === undefined)
+    throw new StepFailed(
+      'go back',
+      `CHANGELOG.md names no release before this one (v${version ?? '?'}), so there is nothing to go back to`,
+    );
+  const { safe, since } = goingBack(previous, listed, migrationFiles('schema/migrations'));
+  console.log(`Going back from v${version} to ${previous.version} (${previous.commit}).`);
+  console.log(
+    since.length === 0
+      ? 'No migration since it.'
+      : `The migrations since it:\n${since.map((m) => `  ${m.name} (${m.step})`).join('\n')}`,
+  );
+  if (!safe) {
+    const blocking = since.filter((m) => m.step !== 'expand').map((m) => m.name);
+    throw new StepFailed(
+      'go back',
+      `going back to ${previous.version} is not safe: ${blocking.join(', ')} removed or renamed what it reads, and the databases keep that. Nothing was changed. Fix forward instead: a new release with the fix, \`npm run deploy\``,
+    );
+  }
+  console.log(`Safe: ${previous.version} reads this schema (each migration since it only added).`);
+  if (dryRun) {
+    console.log(
+      `\nDry run: would find the upload tagged ${previous.version} (wrangler versions list) and make it the deployed version (wrangler rollback).`,
+    );
+    return;
+  }
+  let id: string | undefined;
+  await step(`find the upload tagged ${previous.version}`, AUTH, async () => {
+    const listedVersions = await run('wrangler', ['versions', 'list', '--json'], { quiet: true });
+    if (listedVersions.code !== 0) {
+      process.stderr.write(listedVersions.output);
+      return false;
+    }
+    const versions = wranglerJson<Version[]>(listedVersions.output);
+    id = versions.findLast((v) => v.annotations?.['workers/tag'] === previous.version)?.id;
+    if (id === undefined)
+      throw new StepFailed(
+        `find the upload tagged ${previous.version}`,
+        `none of the worker's last versions is tagged ${previous.version} (an upload made before \`npm run deploy\` tagged them, or more than ten uploads ago). Nothing was changed. Pick one with \`npx wrangler versions list\` and go back with \`npx wrangler rollback <version-id>\`, or check out ${previous.version} and run \`npm run deploy\``,
+      );
+    return true;
+  });
+  await step(
+    `make ${previous.version} the deployed version`,
+    'nothing was changed: the worker still runs its current version. Read wrangler’s message above, then try again',
+    async () =>
+      (
+        await run('wrangler', [
+          'rollback',
+          id ?? '',
+          '--message',
+          `Back to ${previous.version} (npm run deploy -- --rollback)`,
+          '--yes',
+        ])
+      ).code === 0,
+  );
+  console.log(
+    `\nBack on ${previous.version}. To come forward again: check out v${version} and \`npm run deploy\`.`,
+  );
+}
+
 async function dryRun(config: Config): Promise<void> {
   console.log('npm run deploy will:');
   for (const [i, line] of plan(config).entries()) console.log(`  ${i + 1}. ${line}`);
@@ -302,10 +389,18 @@ function checkLocalSettings(config: Config, allowed: boolean): void {
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { 'dry-run': { type: 'boolean' }, 'allow-local-settings': { type: 'boolean' } },
+    options: {
+      'dry-run': { type: 'boolean' },
+      'allow-local-settings': { type: 'boolean' },
+      rollback: { type: 'boolean' },
+    },
   });
   const config = readDeployConfig();
   try {
+    if (values.rollback === true) {
+      await rollback(values['dry-run'] === true);
+      return 0;
+    }
     checkLocalSettings(config, values['allow-local-settings'] === true);
     await (values['dry-run'] ? dryRun(config) : deploy(config));
     return 0;

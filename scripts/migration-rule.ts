@@ -15,8 +15,14 @@ const CHANGELOG = join(import.meta.dirname, '..', 'CHANGELOG.md');
 
 export type Migration = { name: string; sql: string };
 export type Step = { kind: 'expand' } | { kind: 'contract'; after: string } | { kind: 'history' };
-/** A release as CHANGELOG.md lists it: its version, its commit, and the migrations it brought. */
+/**
+ * A release as CHANGELOG.md lists it: its version, its commit, and the migrations it names. It
+ * contains every migration up to the last it names (they apply in order).
+ */
 export type Release = { version: string; commit: string; migrations: string[] };
+
+/** Whether a release contains a migration: it is at or before the last the release names. */
+export const contains = (release: Release, name: string) => release.migrations.some((last) => name <= last);
 
 /**
  * Contract steps written before the rule and before any release: they stay as they were (a
@@ -50,6 +56,22 @@ export function releases(text = readFileSync(CHANGELOG, 'utf8')): Release[] {
     out.push({ version: head[1] as string, commit: head[2] as string, migrations });
   }
   return out;
+}
+
+/**
+ * C42: whether a deployment may go back to `to` from this tree's schema: every migration since
+ * `to` (those no release up to it contains) must be an expand step, which the older code ignores.
+ */
+export function goingBack(
+  to: Release,
+  released: readonly Release[],
+  migrations: readonly Migration[],
+): { safe: boolean; since: { name: string; step: Step['kind'] | 'unmarked' }[] } {
+  const older = released.filter((r) => newer(r.version, to.version) <= 0);
+  const since = migrations
+    .filter((m) => !older.some((r) => contains(r, m.name)))
+    .map((m) => ({ name: m.name, step: stepOf(m.sql)?.kind ?? ('unmarked' as const) }));
+  return { safe: since.every((m) => m.step === 'expand'), since };
 }
 
 /** Positive when `a` is a later version than `b`, zero when the same. */
@@ -111,7 +133,7 @@ export async function ruleProblems(
       const release = released.find((r) => r.version === step.after);
       if (release === undefined)
         problems.push(`${name}: a contract step after ${step.after}, which CHANGELOG.md lists as no release`);
-      else if (released.some((r) => r.migrations.includes(name) && newer(step.after, r.version) >= 0))
+      else if (released.some((r) => contains(r, name) && newer(step.after, r.version) >= 0))
         problems.push(`${name}: a contract step after ${step.after}, yet that release already contains it`);
     }
     if (gone.length > 0 && step?.kind !== 'contract' && step?.kind !== 'history')

@@ -4,8 +4,8 @@
 // can read, gone afterwards, never in an argument or a log; CI refusing to make one; a failing step
 // stopping the rest; the dry run asking no account anything. The real wrangler's dry run is typed by
 // the documentation test (the README shows it).
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveDeployment, savedToken } from '../../cli/deployment.ts';
 import { createArgs, withDatabaseIds } from '../../scripts/database.ts';
@@ -31,6 +31,8 @@ type State = {
   calls: Call[];
   failOn?: string;
   loggedOut?: boolean;
+  versions?: { id: string; annotations?: Record<string, string> }[];
+  rolledBackTo?: string;
 };
 
 async function deploy(
@@ -40,9 +42,15 @@ async function deploy(
     args?: string[];
     env?: Record<string, string>;
     toml?: (text: string) => string;
+    /** Files of the tree beside wrangler.toml (package.json, CHANGELOG.md, migrations). */
+    files?: Record<string, string>;
   } = {},
 ) {
   const dir = tempDir('deploy');
+  for (const [name, text] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   copyFileSync(join(ROOT, 'wrangler.toml'), join(dir, 'wrangler.toml'));
   if (options.toml !== undefined) {
     const path = join(dir, 'wrangler.toml');
@@ -234,6 +242,92 @@ describe('npm run deploy (C42)', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('✗ find the databases failed: log in with `npx wrangler login`');
     expect(calls).toHaveLength(3);
+  });
+});
+
+/** A tree at v0.2.0 whose release added `0001_b.sql`, a step of the kind given. */
+const TREE = (second: string) => ({
+  'package.json': '{ "name": "edge-forms", "version": "0.2.0" }\n',
+  'CHANGELOG.md':
+    '# Changes\n\n## Unreleased\n\nNothing yet.\n\n## v0.2.0 (bbbbbbb, 2026-12-01)\n\n- `0001_b.sql`\n\n## v0.1.0 (aaaaaaa, 2026-11-28)\n\n- `0000_a.sql`\n',
+  'schema/migrations/0000_a.sql': '-- expand\nCREATE TABLE a (x text);\n',
+  'schema/migrations/0001_b.sql': second,
+});
+const TAGGED = [
+  { id: 'version-of-0.1.0', annotations: { 'workers/tag': 'v0.1.0' } },
+  { id: 'version-of-0.2.0', annotations: { 'workers/tag': 'v0.2.0' } },
+];
+const UPDATE = {
+  databases: ['edge-forms', 'edge-forms-eu'],
+  worker: true,
+  secrets: { ADMIN_TOKEN: 'x'.repeat(43) },
+};
+
+describe('npm run deploy -- --rollback (C42)', () => {
+  it("an upload is tagged with the tree's version", async () => {
+    const { result, calls } = await deploy(UPDATE, { files: TREE('-- expand\nCREATE TABLE b (y text);\n') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(calls).toContain('wrangler deploy dist/worker/index.mjs --no-bundle --tag v0.2.0');
+  });
+
+  it('goes back to the upload tagged with the release before, when every migration since it only added', async () => {
+    const { result, calls, state } = await deploy(
+      { ...UPDATE, versions: TAGGED },
+      { args: ['--rollback'], files: TREE('-- expand\nCREATE TABLE b (y text);\n') },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(calls).toEqual([
+      'wrangler versions list --json',
+      'wrangler rollback version-of-0.1.0 --message Back to v0.1.0 (npm run deploy -- --rollback) --yes',
+    ]);
+    expect(state.rolledBackTo).toBe('version-of-0.1.0');
+    expect(result.stdout).toContain('0001_b.sql (expand)');
+    expect(result.stdout).toContain('Back on v0.1.0');
+  });
+
+  it('refuses plainly when a migration since removed or renamed what the release before reads, touching nothing', async () => {
+    const { result, calls } = await deploy(
+      { ...UPDATE, versions: TAGGED },
+      { args: ['--rollback'], files: TREE('-- contract: after v0.1.0\nDROP TABLE a;\n') },
+    );
+    expect(result.code).toBe(1);
+    expect(calls).toEqual([]);
+    expect(result.stderr).toContain(
+      'going back to v0.1.0 is not safe: 0001_b.sql removed or renamed what it reads',
+    );
+    expect(result.stderr).toContain('Fix forward instead');
+  });
+
+  it('says so when no upload is tagged with the release before, and rolls nothing back', async () => {
+    const { result, calls, state } = await deploy(
+      { ...UPDATE, versions: [{ id: 'untagged' }] },
+      { args: ['--rollback'], files: TREE('-- expand\nCREATE TABLE b (y text);\n') },
+    );
+    expect(result.code).toBe(1);
+    expect(calls).toEqual(['wrangler versions list --json']);
+    expect(state.rolledBackTo).toBeUndefined();
+    expect(result.stderr).toContain("none of the worker's last versions is tagged v0.1.0");
+  });
+
+  it('with nothing to go back to, says so', async () => {
+    const tree = TREE('-- expand\nCREATE TABLE b (y text);\n');
+    const { result, calls } = await deploy(UPDATE, {
+      args: ['--rollback'],
+      files: { ...tree, 'package.json': '{ "name": "edge-forms", "version": "0.1.0" }\n' },
+    });
+    expect(result.code).toBe(1);
+    expect(calls).toEqual([]);
+    expect(result.stderr).toContain('CHANGELOG.md names no release before this one (v0.1.0)');
+  });
+
+  it('--dry-run says whether it is safe and asks no account anything', async () => {
+    const { result, calls } = await deploy(UPDATE, {
+      args: ['--rollback', '--dry-run'],
+      files: TREE('-- expand\nCREATE TABLE b (y text);\n'),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(calls).toEqual([]);
+    expect(result.stdout).toContain('Safe: v0.1.0 reads this schema');
   });
 });
 

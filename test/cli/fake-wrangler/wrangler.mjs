@@ -79,6 +79,13 @@ if (command === 'd1' && sub === 'list') {
   process.stdout.write(
     `Uploaded ${state.name}\nDeployed ${state.name} triggers\n  https://${state.name}.example-account.workers.dev\n`,
   );
+} else if (command === 'versions' && sub === 'list') {
+  save();
+  process.stdout.write(JSON.stringify(state.versions ?? [], null, 2));
+} else if (command === 'rollback') {
+  state.rolledBackTo = args[1];
+  save();
+  process.stdout.write(`Worker Version ${args[1]} has been deployed to 100% of traffic.\n`);
 } else {
   fail(`the stand-in does not know \`${line}\``);
 }
