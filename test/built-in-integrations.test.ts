@@ -183,6 +183,20 @@ describe('C38: what the review found', () => {
     expect(s.sheets.get(`${SPREADSHEET}/Submissions`)?.filter((r) => r[1] === sent.row.id)).toEqual([]);
   });
 
+  it('a database not shared with the integration (404) disables it: no retry helps', async () => {
+    const p = await projectWith('notion');
+    s.notionUnshared.add('0123456789abcdef0123456789abcdef');
+    const pages = s.pages.length;
+    try {
+      const sent = await sendAndDeliver(p, ENQUIRY);
+      expect(sent.delivery).toMatchObject({ status: 'failed', lastStatus: 404 });
+      expect((await listIntegrations(asTool(), p.projectId))[0]?.disabledReason).toBe('refused');
+      expect(s.pages).toHaveLength(pages);
+    } finally {
+      s.notionUnshared.clear();
+    }
+  });
+
   it('a refused integration enabled again sends what it missed with redeliver --failed', async () => {
     const p = await projectWith('notion');
     s.notionToken = 'ntn_rotated';

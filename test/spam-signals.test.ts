@@ -205,6 +205,15 @@ describe("C39: the widget's token", () => {
     expect(reasonOf(old).signals[0]).toMatch(/^typed \d+ characters in 6\.\d s$/);
   });
 
+  it('renewed, the fill time counts from when the form was first seen, not from the renewal', async () => {
+    const p = await seedProject();
+    await updateProject(asTool(), p.projectId, { spamFilter: { requireWidget: true } });
+    const first = await issueToken(KEYS, p.projectId, Date.now() - 10 * 60_000);
+    const renewed = await issueToken(KEYS, p.projectId, Date.now() - 1_000, first.token);
+    const row = await send(p, { ...GENUINE, _widget_token: renewed.token });
+    expect(row.verdict).toBe('ham');
+  });
+
   it('a late token never makes a post "claimed": the widget’s count is taken no longer than the token’s age', async () => {
     const p = await seedProject();
     await updateProject(asTool(), p.projectId, { spamFilter: { requireWidget: true } });

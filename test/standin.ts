@@ -43,6 +43,8 @@ export type StandIn = {
   /** The accounts, tokens and destinations the services know. */
   accounts: Map<string, string>;
   notionToken: string;
+  /** Notion databases not shared with the integration: a page in one is 404 object_not_found, as Notion answers. */
+  notionUnshared: Set<string>;
   airtableToken: string;
   telegramToken: string;
   telegramChat: string;
@@ -68,6 +70,7 @@ export function standIn(): StandIn {
   const s: StandIn = {
     accounts: new Map(),
     notionToken: 'ntn_standin_notion_token_0001',
+    notionUnshared: new Set(),
     airtableToken: 'patStandIn.airtable0001',
     telegramToken: '123456789:AAstandinTelegramTokenForTests0001',
     telegramChat: '-1001234567890',
@@ -193,6 +196,8 @@ export function standIn(): StandIn {
         const page = (await request.json()) as Json;
         const parent = page.parent as { database_id?: unknown } | undefined;
         if (typeof parent?.database_id !== 'string') return refuse(400, 'validation_error: parent');
+        if (s.notionUnshared.has(parent.database_id))
+          return refuse(404, 'object_not_found', { object: 'error', code: 'object_not_found' });
         const properties = (page.properties ?? {}) as Record<string, Json>;
         const titles = Object.values(properties).filter((p) => 'title' in p);
         if (titles.length !== 1) return refuse(400, 'validation_error: one title');

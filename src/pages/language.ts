@@ -2,18 +2,28 @@
 // speaks it; else the best of the visitor's Accept-Language among the page's languages; else the
 // page's first. A visitor's `de-AT` finds a page's `de`, and `de` a page's `de-CH`.
 
-/** The tags of an Accept-Language header, most wanted first (q=0 and malformed entries left out). */
-export function acceptedLanguages(header: string | undefined): string[] {
+type Wanted = { tag: string; q: number; at: number };
+
+/** An Accept-Language header's well-formed entries, with their weights (q=0: refused). */
+function entriesOf(header: string | undefined): Wanted[] {
   if (header === undefined) return [];
-  const wanted: { tag: string; q: number; at: number }[] = [];
+  const entries: Wanted[] = [];
   for (const [at, part] of header.split(',').slice(0, 32).entries()) {
     const [tag = '', ...params] = part.trim().split(';');
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const q = qParam === undefined ? 1 : Number(qParam.slice(2));
-    if (!/^(?:[a-z]{1,8}(?:-[a-z0-9]{1,8})*|\*)$/i.test(tag.trim()) || !(q > 0 && q <= 1)) continue;
-    wanted.push({ tag: tag.trim().toLowerCase(), q, at });
+    if (!/^(?:[a-z]{1,8}(?:-[a-z0-9]{1,8})*|\*)$/i.test(tag.trim()) || !(q >= 0 && q <= 1)) continue;
+    entries.push({ tag: tag.trim().toLowerCase(), q, at });
   }
-  return wanted.sort((a, b) => b.q - a.q || a.at - b.at).map((w) => w.tag);
+  return entries;
+}
+
+/** The tags of an Accept-Language header, most wanted first (q=0 and malformed entries left out). */
+export function acceptedLanguages(header: string | undefined): string[] {
+  return entriesOf(header)
+    .filter((w) => w.q > 0)
+    .sort((a, b) => b.q - a.q || a.at - b.at)
+    .map((w) => w.tag);
 }
 
 const primary = (tag: string) => tag.split('-')[0] ?? tag;
@@ -30,11 +40,18 @@ export function chooseLanguage(
     const at = lower.indexOf(asked.toLowerCase());
     if (at >= 0) return languages[at] ?? fallback;
   }
+  // A language the visitor refused (q=0) is never chosen for another it asked for, however near.
+  const refused = new Set(
+    entriesOf(acceptLanguage)
+      .filter((w) => w.q === 0)
+      .map((w) => w.tag),
+  );
+  const open = (l: string) => !refused.has(l);
   for (const tag of acceptedLanguages(acceptLanguage)) {
     if (tag === '*') return fallback;
     const exact = lower.indexOf(tag);
-    if (exact >= 0) return languages[exact] ?? fallback;
-    const near = lower.findIndex((l) => primary(l) === primary(tag));
+    if (exact >= 0 && open(tag)) return languages[exact] ?? fallback;
+    const near = lower.findIndex((l) => open(l) && primary(l) === primary(tag));
     if (near >= 0) return languages[near] ?? fallback;
   }
   return fallback;

@@ -47,6 +47,13 @@ describe('C44: a logo', () => {
     expect(await refusal(checkLogo(bytes('<svg/>'), 'image/webp'))).toBe(
       "The logo's bytes are not a WebP image, as its type image/webp says: send the type its bytes are",
     );
+    // Other RIFF files (a WAV, an AVI) begin as a WebP does: its form type is what tells them apart.
+    for (const form of ['WAVE', 'AVI '])
+      expect(
+        await refusal(checkLogo(bytes(`RIFF\u0024\u0000\u0000\u0000${form}fmt data`), 'image/webp')),
+      ).toBe(
+        "The logo's bytes are not a WebP image, as its type image/webp says: send the type its bytes are",
+      );
     expect(await refusal(checkLogo(new Uint8Array(0), 'image/gif'))).toContain(
       "The logo's bytes are not a GIF image",
     );

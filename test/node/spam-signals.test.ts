@@ -60,6 +60,10 @@ describe('C39: the signals that hold a submission', () => {
       layer: 'proof of work',
       signal: 'proof of work used before',
     });
+    // Whatever its key: a proof is a page's, and its reuse holds a server's post too.
+    expect(heldBy({ page: false }, settings(), { token: false, pow: true })?.signal).toBe(
+      'proof of work used before',
+    );
     // How a form was filled holds nobody on its own...
     expect(heldBy({ ...valid, fillMs: 400 }, settings(), NOT_REUSED)).toBeUndefined();
     // ...unless its owner asked for every post through the widget, at a person's pace.
@@ -168,6 +172,9 @@ describe('C39: the signals that move a score', () => {
       'no widget token',
     ]);
     expect(parts.reduce((s, p) => s + p.weight, 0)).toBeCloseTo(MAX_REQUEST);
+    // No token alone (a page with its own script, a plain form): nothing, however the score reads.
+    expect(signalParts({ page: true, token: 'missing' }, settings(), undefined)).toEqual([]);
+    expect(judged({ page: true, token: 'missing' }).score).toBe(0.5);
     const j = judged(curl);
     expect(j.score).toBeCloseTo(1 / (1 + Math.exp(-MAX_REQUEST)));
     expect(j.reason).toEqual({
@@ -251,6 +258,10 @@ describe("C39: the widget's token", () => {
     expect((await checkToken(SECRET, 'p2', token, now)).state).toBe('forged');
     expect((await checkToken({ current: 'b'.repeat(43) }, 'p1', token, now)).state).toBe('forged');
     expect((await checkToken(SECRET, 'p1', token, now + TOKEN_LIFETIME_MS + 1)).state).toBe('expired');
+    // Its first time, dated back to pass the fill-time floor: the MAC covers it.
+    const [start = '', ...rest] = token.split('.');
+    const datedBack = [(Number.parseInt(start, 36) - 600_000).toString(36), ...rest].join('.');
+    expect((await checkToken(SECRET, 'p1', datedBack, now + 1_000)).state).toBe('forged');
     // Issued in the future (beyond clocks' disagreement): not ours.
     expect((await checkToken(SECRET, 'p1', token, now - 5 * 60_000)).state).toBe('forged');
   });
@@ -258,8 +269,15 @@ describe("C39: the widget's token", () => {
   it('renewed, keeps the time the form was first seen, for at most a day', async () => {
     const start = Date.now() - 50 * 60_000;
     const first = await issueToken(SECRET, 'p1', start);
-    const renewed = await issueToken(SECRET, 'p1', Date.now(), first.token);
+    const renewedAt = Date.now();
+    const renewed = await issueToken(SECRET, 'p1', renewedAt, first.token);
     expect((await checkToken(SECRET, 'p1', renewed.token, Date.now())).startMs).toBe(start);
+    // Good for its own lifetime from its issue, not from the form's first time.
+    expect(renewed.expiresAt).toBe(renewedAt + TOKEN_LIFETIME_MS);
+    expect((await checkToken(SECRET, 'p1', renewed.token, renewedAt + 30 * 60_000)).state).toBe('valid');
+    expect((await checkToken(SECRET, 'p1', renewed.token, renewedAt + TOKEN_LIFETIME_MS + 1)).state).toBe(
+      'expired',
+    );
     const old = await issueToken(SECRET, 'p1', Date.now() - MAX_CARRY_MS - 60_000);
     const fresh = await issueToken(SECRET, 'p1', Date.now(), old.token);
     expect((await checkToken(SECRET, 'p1', fresh.token, Date.now())).startMs).toBeGreaterThan(

@@ -8,7 +8,7 @@ import { loadFormCorpus } from '../../bench/form-corpus.ts';
 import { NEW_PROJECT } from '../../bench/spam-tally.ts';
 import { loadLists, readPrior } from '../../scripts/spam-lists.ts';
 import { campaignOf } from '../../src/jobs/verdicts.ts';
-import { campaignText, signature } from '../../src/spam/campaign.ts';
+import { campaignText, SAME_CAMPAIGN, SIGNATURE_SIZE, signature } from '../../src/spam/campaign.ts';
 import {
   AGREEING_PROJECTS,
   deploymentOf,
@@ -217,5 +217,40 @@ describe('C39: one project’s marks never hold another’s message', () => {
       ['like spam marked by 2 projects on this deployment'],
     ]);
     expect(judged([{ ...mark('O'), byOperator: true }]).verdict).toBe('spam');
+  });
+});
+
+describe("C39: a project's own marks of a campaign", () => {
+  // Two signatures that agree on `same` of SIGNATURE_SIZE positions.
+  const base = Array.from({ length: SIGNATURE_SIZE }, (_, i) => i);
+  const alike = (same: number) => base.map((v, i) => (i < same ? v : v + 100_000));
+  const mark = (label: 'spam' | 'ham', signature: number[], markedAt: string): CampaignMark => ({
+    submissionId: `${label}-${markedAt}`,
+    projectId: 'A',
+    label,
+    shared: true,
+    byOperator: false,
+    signature,
+    markedAt,
+  });
+
+  it('a copy exactly SAME_CAMPAIGN alike is of the campaign; one position less is not', () => {
+    const at = SAME_CAMPAIGN * SIGNATURE_SIZE;
+    expect(Number.isInteger(at)).toBe(true);
+    expect(campaignOf(base, [mark('spam', alike(at), '2026-11-01T00:00:00.000Z')], 'A')?.own).toMatchObject({
+      label: 'spam',
+      similarity: SAME_CAMPAIGN,
+    });
+    expect(campaignOf(base, [mark('spam', alike(at - 1), '2026-11-01T00:00:00.000Z')], 'A')).toBeUndefined();
+  });
+
+  it('a copy marked not spam protects, whatever spam marks came after it, however more alike', () => {
+    const older = mark('ham', alike(40), '2026-11-01T00:00:00.000Z');
+    const newer = mark('spam', alike(250), '2026-11-20T00:00:00.000Z');
+    for (const order of [
+      [newer, older],
+      [older, newer],
+    ])
+      expect(campaignOf(base, order, 'A')?.own?.label).toBe('ham');
   });
 });

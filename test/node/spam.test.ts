@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadFormCorpus } from '../../bench/form-corpus.ts';
 import { loadLists, PRIOR_PATH, readPrior } from '../../scripts/spam-lists.ts';
 import { NOT_IN_PRIOR, priorText, trainPrior } from '../../scripts/spam-prior.ts';
-import { explain, Learner, type Prior, score } from '../../src/spam/classifier.ts';
+import { explain, Learner, MAX_COUNTED, type Prior, score } from '../../src/spam/classifier.ts';
 import { features, hostAndParents, looksGibberish, MAX_FEATURES } from '../../src/spam/features.ts';
 import { scoreVerdict } from '../../src/spam/judge.ts';
 import { priorOf } from '../../src/spam/model.ts';
@@ -109,6 +109,20 @@ describe('C39: the classifier', () => {
       checked: 0.5,
       parts: [],
     });
+  });
+
+  it('marks move a score by at most MAX_COUNTED either way, however many features they cover', () => {
+    const learner = new Learner();
+    const spamWords = Array.from({ length: 12 }, (_, i) => `word "s${i}"`);
+    const hamWords = Array.from({ length: 12 }, (_, i) => `word "h${i}"`);
+    for (let i = 0; i < 30; i++) {
+      learner.learn(spamWords, true);
+      learner.learn(hamWords, false);
+    }
+    const layers = [{ layer: 'project marks' as const, counts: learner }];
+    const logistic = (z: number) => 1 / (1 + Math.exp(-z));
+    expect(score(spamWords, NO_PRIOR, layers).probability).toBeCloseTo(logistic(MAX_COUNTED), 10);
+    expect(score(hamWords, NO_PRIOR, layers).probability).toBeCloseTo(logistic(-MAX_COUNTED), 10);
   });
 
   it('learning taken back leaves the counts as they were', () => {
