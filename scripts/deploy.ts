@@ -275,10 +275,18 @@ function treeVersion(): string | undefined {
   return (JSON.parse(readFileSync('package.json', 'utf8')) as { version?: string }).version;
 }
 
-/** C42: each upload is tagged with the tree's version, so that `--rollback` finds a release's. */
+/**
+ * C42: each upload is tagged with the tree's version, so that `--rollback` finds a release's; a tree
+ * with changes not yet released (CHANGELOG.md's "Unreleased" says more than "Nothing yet.") is
+ * tagged `v<version>-next`, never taken for the release it came after.
+ */
 function versionTag(): string[] {
   const version = treeVersion();
-  return version === undefined ? [] : ['--tag', `v${version}`];
+  if (version === undefined) return [];
+  const changelog = existsSync('CHANGELOG.md') ? readFileSync('CHANGELOG.md', 'utf8') : '';
+  const unreleased = /^## Unreleased\s*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(changelog)?.[1]?.trim() ?? '';
+  const next = unreleased !== '' && unreleased !== 'Nothing yet.';
+  return ['--tag', `v${version}${next ? '-next' : ''}`];
 }
 
 type Version = { id: string; annotations?: Record<string, string> };

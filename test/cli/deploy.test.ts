@@ -268,6 +268,12 @@ describe('npm run deploy -- --rollback (C42)', () => {
     const { result, calls } = await deploy(UPDATE, { files: TREE('-- expand\nCREATE TABLE b (y text);\n') });
     expect(result.code, result.stderr).toBe(0);
     expect(calls).toContain('wrangler deploy dist/worker/index.mjs --no-bundle --tag v0.2.0');
+    // A tree with changes since its release is never taken for it.
+    const tree = TREE('-- expand\nCREATE TABLE b (y text);\n');
+    const next = await deploy(UPDATE, {
+      files: { ...tree, 'CHANGELOG.md': tree['CHANGELOG.md'].replace('Nothing yet.', '- `0002_c.sql`: c.') },
+    });
+    expect(next.calls).toContain('wrangler deploy dist/worker/index.mjs --no-bundle --tag v0.2.0-next');
   });
 
   it('goes back to the upload tagged with the release before, when every migration since it only added', async () => {
