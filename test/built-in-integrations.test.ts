@@ -4,7 +4,7 @@
 // write-only; hostile values stay values.
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { auditLog, deliveryAttempts, targets } from '../schema/tables.ts';
 import { airtableFields } from '../src/delivery/channels/airtable.ts';
 import { forgetSheets, rowOf } from '../src/delivery/channels/google-sheets.ts';
@@ -186,15 +186,10 @@ describe('C38: what the review found', () => {
   it('a database not shared with the integration (404) disables it: no retry helps', async () => {
     const p = await projectWith('notion');
     s.notionUnshared.add('0123456789abcdef0123456789abcdef');
-    const pages = s.pages.length;
-    try {
-      const sent = await sendAndDeliver(p, ENQUIRY);
-      expect(sent.delivery).toMatchObject({ status: 'failed', lastStatus: 404 });
-      expect((await listIntegrations(asTool(), p.projectId))[0]?.disabledReason).toBe('refused');
-      expect(s.pages).toHaveLength(pages);
-    } finally {
-      s.notionUnshared.clear();
-    }
+    onTestFinished(() => s.notionUnshared.clear());
+    const sent = await sendAndDeliver(p, ENQUIRY);
+    expect(sent.delivery).toMatchObject({ status: 'failed', lastStatus: 404 });
+    expect((await listIntegrations(asTool(), p.projectId))[0]?.disabledReason).toBe('refused');
   });
 
   it('a refused integration enabled again sends what it missed with redeliver --failed', async () => {

@@ -21,66 +21,11 @@ import { insertTarget, newWebhookId, removeTarget, rotateSigningSecret } from '.
 import { spyD1 } from './d1-spy.ts';
 import { expectEnvelope, seedProject, storedRows, submit, submitWithEnv, VALID_BODY } from './helpers.ts';
 import { consume, consumeOutbox, deliveryRow, warmSubmissionTrips } from './queue.ts';
+import { oneDelivery, projectWithWebhook, RECEIVER, receiver } from './receiver.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-const RECEIVER = 'https://receiver.example/hooks';
-
-async function projectWithWebhook(url = RECEIVER, spec: Parameters<typeof seedProject>[0] = {}) {
-  const p = await seedProject(spec);
-  const webhook = { id: newWebhookId(), projectId: p.projectId, url, secret: newWebhookSecret() };
-  await insertTarget(database(env.DB), webhook);
-  return { ...p, webhook };
-}
-
-type Received = { url: string; headers: Record<string, string>; body: string; answerRead: number };
-
-const ELSEWHERE = 'https://elsewhere.example/';
-const ANSWER_CHUNK = 1024;
-const ANSWER_CHUNKS = 100;
-
-/**
- * The receiver: answers each call with the next of `answers` (the last one repeats), as `fetch`
- * would: a redirect is followed (to ELSEWHERE, which accepts) unless the request said `redirect:
- * 'manual'`, and the answer's body streams in 1 KiB chunks (100 KiB in all), counted as they are
- * read (`answerRead`), so that how much of it the worker reads is seen, not assumed.
- */
-function receiver(...answers: (number | Error)[]) {
-  const calls: Received[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const request = new Request(input, init);
-    const call: Received = {
-      url: request.url,
-      headers: Object.fromEntries(request.headers),
-      body: await request.text(),
-      answerRead: 0,
-    };
-    calls.push(call);
-    const answer = answers[Math.min(calls.length - 1, answers.length - 1)] ?? 200;
-    if (answer instanceof Error) throw answer;
-    const redirect = answer >= 300 && answer < 400;
-    if (redirect && request.redirect !== 'manual') {
-      calls.push({ url: ELSEWHERE, headers: {}, body: call.body, answerRead: 0 });
-      return new Response('followed', { status: 200 });
-    }
-    const encoder = new TextEncoder();
-    let chunks = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (chunks === ANSWER_CHUNKS) return controller.close();
-        const text = chunks === 0 ? `answer ${answer} ` : '';
-        const chunk = encoder.encode(`${text}${'x'.repeat(ANSWER_CHUNK - text.length)}`);
-        chunks++;
-        call.answerRead += chunk.length;
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(body, { status: answer, headers: redirect ? { Location: ELSEWHERE } : {} });
-  });
-  return calls;
-}
 
 /**
  * Runs the worker's queue handler on one message, as Cloudflare would. getQueueResult says which
@@ -299,14 +244,6 @@ describe('C26: the outbox is written with the submission', () => {
   });
 });
 
-async function oneDelivery(url = RECEIVER) {
-  const p = await projectWithWebhook(url);
-  await expectEnvelope(await submit({ key: p.apiKey, json: VALID_BODY }), 201);
-  const [row] = await storedRows(p.projectId);
-  await consumeOutbox([row?.id ?? '']);
-  return { ...p, submission: row, id: deliveryId(row?.id ?? '', p.webhook.id) };
-}
-
 describe('C26: sending', () => {
   it('C26: the event, its headers, and a signature that standardwebhooks verifies', async () => {
     const d = await oneDelivery();
@@ -431,33 +368,6 @@ describe('C26: sending', () => {
     const { resolveProject } = await import('../src/projects/cache.ts');
     const { hashKey } = await import('../src/projects/keys.ts');
     expect((await resolveProject(env, 'default', await hashKey(d.apiKey), 0))?.hasTargets).toBe(false);
-  });
-
-  it('C26: a signed webhook answering 404 is retried, never disabled (a receiver being deployed answers so)', async () => {
-    const d = await oneDelivery();
-    receiver(404);
-    const result = await consume(d.id);
-    expect(result.retryMessages).toHaveLength(1);
-    expect(await deliveryRow(d.id)).toMatchObject({ status: 'pending', lastStatus: 404 });
-    const [hook] = await database(env.DB).select().from(targets).where(eq(targets.id, d.webhook.id));
-    expect(hook?.disabledAt).toBeNull();
-  });
-
-  it('C26: a redirect is never followed, whatever it points to: nothing reaches its address', async () => {
-    const d = await oneDelivery();
-    const calls = receiver(301);
-    expect((await consume(d.id)).retryMessages).toHaveLength(1);
-    expect(calls.map((c) => c.url)).toEqual([RECEIVER]);
-    expect(await deliveryRow(d.id)).toMatchObject({ status: 'pending', lastStatus: 301 });
-  });
-
-  it("C26: at most 4 KiB of a webhook's answer is read, however long it is", async () => {
-    const d = await oneDelivery();
-    const calls = receiver(200);
-    await consume(d.id);
-    expect(calls[0]?.answerRead).toBeGreaterThan(0);
-    expect(calls[0]?.answerRead).toBeLessThanOrEqual(4096 + ANSWER_CHUNK);
-    expect(await deliveryRow(d.id)).toMatchObject({ status: 'delivered' });
   });
 
   it('C26: a deployed worker sends over https only: plain http is a failed attempt, nothing sent', async () => {
