@@ -45,6 +45,8 @@ const executionContextOf = (c: Context<AppEnv>) => {
 const toSurfaces = async (c: Context<AppEnv>) =>
   (await import('./surfaces.ts')).surfacesApp().fetch(c.req.raw, c.env, executionContextOf(c));
 for (const path of [
+  // C16: the worker's own address, which points the way (src/http/home.ts).
+  '/',
   READ_PATH,
   `${READ_PATH}/*`,
   SCHEMA_PATH,

@@ -5,6 +5,7 @@
 import { HonoBase } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
 import { generateSpecs } from 'hono-openapi';
+import pkg from '../package.json' with { type: 'json' };
 import { surfacesApp } from './surfaces.ts';
 
 type Json = Record<string, unknown>;
@@ -23,6 +24,14 @@ export const EnvelopeSchema = v.object({
       }),
     ),
     errors: v.optional(v.array(v.string())),
+    hint: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          'C43: what to do instead, for the developer reading the reply; never compared by a client.',
+        ),
+      ),
+    ),
     issues: v.optional(
       v.pipe(
         v.array(
@@ -131,7 +140,8 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     documentation: {
       info: {
         title: 'edge-forms',
-        version: '1.0.0',
+        // The project's own version (package.json), as its releases name it (C42).
+        version: pkg.version,
         description:
           'A typed form-submission endpoint. Every reply but the CORS preflight is the JSON envelope `{data, status}`; any other path answers 404 in it: ' +
           JSON.stringify(notFound().toEnvelope()),

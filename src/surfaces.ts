@@ -13,6 +13,7 @@ import { schemaRoutes } from './api/submissions/schema.ts';
 import { afterReply } from './http/after-reply.ts';
 import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
+import { homeRoute } from './http/home.ts';
 import { MANAGE_PATH } from './http/paths.ts';
 import { purgeProjectPages } from './pages/cache.ts';
 
@@ -41,6 +42,7 @@ export function surfacesApp(): Hono<AppEnv> {
     readRoutes(built);
     schemaRoutes(built);
     manageRoutes(built);
+    homeRoute(built);
     built.notFound(answerNotFound);
     built.onError(answerError);
   }

@@ -74,7 +74,8 @@ describe('C43: a field problem is an issue beside its text', () => {
         { field: 'extra', code: 'unknown_field' },
       ],
     })) as { data: Record<string, unknown> };
-    expect(Object.keys(body.data)).toEqual(['message', 'errors', 'issues']);
+    // C43: the unknown field's hint beside them (test/hints.test.ts).
+    expect(Object.keys(body.data)).toEqual(['message', 'errors', 'issues', 'hint']);
   });
 
   it('the upper bounds, and a missing required field last', async () => {

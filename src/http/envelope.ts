@@ -32,6 +32,8 @@ export type Envelope = {
     error?: { message: string; code: ErrorCode };
     errors?: string[];
     issues?: FieldIssue[];
+    /** What to do instead, for the developer reading the reply: never part of SPEC's texts (C43). */
+    hint?: string;
   };
   status: { code: EnvelopeStatus; message: string };
 };
@@ -49,6 +51,7 @@ export class ApiError extends Error {
   readonly summary: string;
   readonly problems: readonly Problem[] | undefined;
   readonly headers: Record<string, string>;
+  readonly hint: string | undefined;
 
   /**
    * A single cause (`detail` a text) or the problems of the fields (`detail` a list, C12); `code`
@@ -60,6 +63,7 @@ export class ApiError extends Error {
     summary: string,
     detail: string | readonly Problem[],
     headers: Record<string, string> = {},
+    hint?: string,
   ) {
     super(typeof detail === 'string' ? detail : detail.map((p) => p.message).join('; '));
     this.name = 'ApiError';
@@ -68,6 +72,7 @@ export class ApiError extends Error {
     this.summary = summary;
     this.problems = typeof detail === 'string' ? undefined : detail;
     this.headers = headers;
+    this.hint = hint;
   }
 
   toEnvelope(): Envelope {
@@ -77,12 +82,18 @@ export class ApiError extends Error {
       return envelope(this.status, {
         message: this.summary,
         error: { message: this.message, code: this.code },
+        ...this.hinted(),
       });
     }
     return envelope(this.status, {
       message: this.summary,
       errors: this.problems.map((p) => p.message),
       issues: this.problems.map(({ message: _, ...issue }) => issue),
+      ...this.hinted(),
     });
+  }
+
+  private hinted(): { hint?: string } {
+    return this.hint === undefined ? {} : { hint: this.hint };
   }
 }

@@ -3,6 +3,7 @@
 // so that Node code can import it.
 import type { Problem } from '../lib/codes.ts';
 import { ApiError, type Envelope, envelope } from './envelope.ts';
+import { FORM_ADDRESS_HINT, HOME_MESSAGE, KEY_HINT, UNKNOWN_FIELD_HINT } from './hints.ts';
 import { SUBMIT_PATH } from './paths.ts';
 
 /** C21: the `period` of the limiters in wrangler.toml, in seconds (a test holds them equal). */
@@ -12,9 +13,12 @@ export const RATE_LIMIT_PERIOD_SECONDS = 10;
 export const created = (): Envelope => envelope(201, { message: 'Submission received' });
 
 /** C6: every 401 names the scheme it wants. */
-export const unauthorized = (problem: string, code: 'missing_key' | 'invalid_key' | 'invalid_credentials') =>
-  new ApiError(401, code, 'Authentication failed', problem, { 'WWW-Authenticate': 'Bearer' });
-export const invalidKey = () => unauthorized('Invalid API key', 'invalid_key');
+export const unauthorized = (
+  problem: string,
+  code: 'missing_key' | 'invalid_key' | 'invalid_credentials',
+  hint?: string,
+) => new ApiError(401, code, 'Authentication failed', problem, { 'WWW-Authenticate': 'Bearer' }, hint);
+export const invalidKey = () => unauthorized('Invalid API key', 'invalid_key', KEY_HINT);
 /** C6: no key at all, as the routes that take one document it. */
 export const missingKey = () =>
   unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'", 'missing_key');
@@ -65,6 +69,20 @@ export const unsupportedMediaType = () =>
     'Unsupported media type',
     'Content-Type must be application/json',
   );
+
+/** C9: the submit path's 415, with where a form's post goes beside it (C43). */
+export const submitNeedsJson = () =>
+  new ApiError(
+    415,
+    'unsupported_media_type',
+    'Unsupported media type',
+    'Content-Type must be application/json',
+    {},
+    FORM_ADDRESS_HINT,
+  );
+
+/** C16: the worker's own address, to a client that asks for JSON (src/http/home.ts). */
+export const homeReply = (): Envelope => envelope(200, { message: HOME_MESSAGE });
 
 /** C29: the HTML form endpoint takes what a form sends. */
 export const notAForm = () =>
@@ -152,7 +170,14 @@ export const noFields = () =>
 
 /** C12: every field problem at once. */
 export const validationFailed = (problems: readonly Problem[]) =>
-  new ApiError(400, 'validation_failed', 'Validation failed', problems);
+  new ApiError(
+    400,
+    'validation_failed',
+    'Validation failed',
+    problems,
+    {},
+    Array.from(problems).some((p) => p.code === 'unknown_field') ? UNKNOWN_FIELD_HINT : undefined,
+  );
 
 /** C22 */
 export const spamCheckFailed = () =>

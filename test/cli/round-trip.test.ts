@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_HINT } from '../../src/http/hints.ts';
 import { freePort, spawnForms, startDev, tempDir } from './helpers.ts';
 
 const dir = tempDir('round-trip');
@@ -97,6 +98,7 @@ describe('round trip: create → submit over HTTP → export; revoke → 401', (
         data: {
           message: 'Authentication failed',
           error: { message: 'Invalid API key', code: 'invalid_key' },
+          hint: KEY_HINT,
         },
         status: { code: 401, message: 'Unauthorized' },
       },

@@ -39,6 +39,9 @@ describe('OpenAPI 3.1 document', () => {
       readFileSync(join(import.meta.dirname, '../../assets/api/v1/openapi.json'), 'utf8'),
     );
     expect(served).toEqual(doc);
+    // The reference names the project's own version, as its releases do (C42).
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8'));
+    expect((doc as unknown as { info: { version: string } }).info.version).toBe(version);
   });
 
   it('documents every reply of src/http/replies.ts, with the exact envelope as an example', () => {

@@ -34,7 +34,7 @@ const json: Intake<'json'> = {
   origin: (c) => c.req.header('Origin'),
   // C9
   mediaType(c) {
-    if (!isJsonMediaType(c.req.header('Content-Type'))) throw replies.unsupportedMediaType();
+    if (!isJsonMediaType(c.req.header('Content-Type'))) throw replies.submitNeedsJson();
     return 'json';
   },
   // C10, C11: within MAX_BODY_BYTES; strict UTF-8, then JSON, then an object.
@@ -66,7 +66,7 @@ export function postReplies(): Documented[] {
     { name: 'origin not allowed', reply: replies.originNotAllowed() },
     { name: 'secret key in a page', reply: replies.secretKeyInPage() },
     { name: 'no fields configured', reply: replies.notConfigured() },
-    { name: 'not JSON media type', reply: replies.unsupportedMediaType() },
+    { name: 'not JSON media type', reply: replies.submitNeedsJson() },
     { name: 'invalid Idempotency-Key', reply: replies.invalidIdempotencyKey() },
     { name: 'body too large', reply: replies.tooLarge(65536) },
     { name: 'too large to store', reply: replies.tooLargeToStore() },
