@@ -26,6 +26,8 @@ type Config = {
   databases: Database[];
   /** Settings of wrangler.toml's [vars] meant for this machine alone, set on: what each opens. */
   localOnly: string[];
+  /** Settings still as the repository ships them, which a deployment should set (said first). */
+  examples: string[];
 };
 
 /**
@@ -45,6 +47,25 @@ function localOnlySettings(vars: Record<string, unknown>): string[] {
   ];
 }
 
+/**
+ * C42: settings of wrangler.toml still as the repository ships them: a deploy works with them, but
+ * something a site owner expects does not (a link, a mail), so they are said before the plan.
+ */
+export function exampleSettings(vars: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const url = typeof vars.PUBLIC_URL === 'string' ? vars.PUBLIC_URL.trim() : '';
+  if (url === '')
+    out.push(
+      "PUBLIC_URL is empty: Slack and Discord messages carry no link to the submission, and a verification mail links to whatever address the request came to. Set it to the worker's address (https://forms.example.com)",
+    );
+  const from = typeof vars.EMAIL_FROM === 'string' ? vars.EMAIL_FROM : '';
+  if (/@example\.(?:com|net|org)$/i.test(from))
+    out.push(
+      `EMAIL_FROM is still ${from}: no notification mail can be sent from it. Set it to an address on your domain with Email Routing (docs/deploy.md)`,
+    );
+  return out;
+}
+
 /** What wrangler.toml names: the worker, and each D1 database by binding and name (C42: no ids). */
 export function readDeployConfig(path = 'wrangler.toml'): Config {
   const config = unstable_readConfig({ config: path });
@@ -55,6 +76,7 @@ export function readDeployConfig(path = 'wrangler.toml'): Config {
       name: d.database_name ?? d.binding,
     })),
     localOnly: localOnlySettings(config.vars as Record<string, unknown>),
+    examples: exampleSettings(config.vars as Record<string, unknown>),
   };
 }
 
@@ -363,16 +385,29 @@ async function rollback(dryRun: boolean): Promise<void> {
   );
 }
 
-async function dryRun(config: Config): Promise<void> {
+/** C42: the settings still as shipped, first, so that they are not lost under the build's output. */
+function warnExamples(config: Config): void {
+  if (config.examples.length === 0) return;
+  console.warn(`Still as shipped in wrangler.toml:\n${config.examples.map((w) => `  ! ${w}.`).join('\n')}\n`);
+}
+
+/** `wrangler deploy --dry-run`'s size line, the rest of its output (its table of modules) left out. */
+const uploadSize = (output: string) =>
+  /Total Upload: [^\n]*/.exec(stripVTControlCharacters(output))?.[0] ?? 'checked';
+
+async function dryRun(config: Config, verbose: boolean): Promise<void> {
+  warnExamples(config);
   console.log('npm run deploy will:');
   for (const [i, line] of plan(config).entries()) console.log(`  ${i + 1}. ${line}`);
   console.log('\nDry run: the build, and the upload checked offline (wrangler deploy --dry-run).');
   await build('fix the error above, then run it again');
-  await step(
-    'check the upload',
-    'fix what wrangler names above, then run it again',
-    async () => (await run('wrangler', [...UPLOAD, '--dry-run'])).code === 0,
-  );
+  await step('check the upload', 'fix what wrangler names above, then run it again', async () => {
+    // Its table of every module only with --verbose; on a failure, all it said.
+    const checked = await run('wrangler', [...UPLOAD, '--dry-run'], { quiet: !verbose });
+    if (checked.code !== 0 && !verbose) process.stderr.write(checked.output);
+    if (checked.code === 0 && !verbose) console.log(`The upload checks out (${uploadSize(checked.output)}).`);
+    return checked.code === 0;
+  });
 }
 
 /**
@@ -401,6 +436,7 @@ export async function main(argv: string[]): Promise<number> {
       'dry-run': { type: 'boolean' },
       'allow-local-settings': { type: 'boolean' },
       rollback: { type: 'boolean' },
+      verbose: { type: 'boolean' },
     },
   });
   const config = readDeployConfig();
@@ -410,7 +446,11 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     checkLocalSettings(config, values['allow-local-settings'] === true);
-    await (values['dry-run'] ? dryRun(config) : deploy(config));
+    if (values['dry-run']) await dryRun(config, values.verbose === true);
+    else {
+      warnExamples(config);
+      await deploy(config);
+    }
     return 0;
   } catch (error) {
     if (!(error instanceof StepFailed)) throw error;

@@ -354,6 +354,29 @@ describe('npm run deploy -- --dry-run (C42)', () => {
       'npm run -s build:worker',
       'wrangler deploy dist/worker/index.mjs --no-bundle --dry-run',
     ]);
+    // wrangler's table of modules only with --verbose: its total instead.
+    expect(result.stdout).toContain('The upload checks out (Total Upload: 681.95 KiB / gzip: 224.13 KiB).');
+    expect(result.stdout).not.toContain('chunk-7.mjs');
+    const verbose = await deploy({ loggedOut: true }, { args: ['--dry-run', '--verbose'] });
+    expect(verbose.result.stdout).toContain('chunk-7.mjs');
+  });
+
+  it('says first what is still as shipped: an empty PUBLIC_URL, the example sender', async () => {
+    const { result } = await deploy({ loggedOut: true }, { args: ['--dry-run'] });
+    expect(result.stderr).toMatch(
+      /^Still as shipped in wrangler\.toml:\n {2}! PUBLIC_URL is empty: [^\n]+\n {2}! EMAIL_FROM is still forms@example\.com: /,
+    );
+    const set = await deploy(
+      { loggedOut: true },
+      {
+        args: ['--dry-run'],
+        toml: (t) =>
+          t
+            .replace('PUBLIC_URL = ""', 'PUBLIC_URL = "https://forms.example.net"')
+            .replace('forms@example.com', 'forms@mysite.test'),
+      },
+    );
+    expect(set.result.stderr).not.toContain('Still as shipped');
   });
 });
 
