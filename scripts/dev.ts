@@ -94,6 +94,9 @@ chmodSync(KEY_FILE, 0o600);
 
 const host = typeof values.ip === 'string' && values.ip !== '0.0.0.0' ? values.ip : 'localhost';
 const port = typeof values.port === 'string' ? values.port : '8787';
+// Where this server listens, kept beside the example's key: `npm run example:react -- --serve`
+// prints an address that posts here, whatever the port.
+writeFileSync(join(dirname(KEY_FILE), 'dev-url'), `http://${host}:${port}\n`);
 const body = JSON.stringify({
   name: 'Ada Lovelace',
   email: 'ada@example.com',

@@ -71,14 +71,28 @@ async function main(): Promise<void> {
   console.log(`examples/react/dist/app.js: ${bytes} bytes, ${gzip} gzip (React included)`);
   if (!values.serve) return;
   const { url } = await serveExample(Number(values.port));
-  // `npm run dev` keeps the example project's key here (run from the repository's root).
-  const keyFile = join(HERE, '../../.wrangler/example-key');
-  const key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
-  console.log(
-    key
-      ? `Open ${url}/?key=${key}`
-      : `Open ${url}/?key=<the key npm run dev prints> (npm run dev is not running yet?)`,
-  );
+  console.log(openLine(url, kept('example-key'), kept('dev-url')));
 }
+
+/** What `npm run dev` keeps beside its local state (run from the repository's root), if it ran. */
+function kept(name: string): string {
+  const file = join(HERE, '../../.wrangler', name);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+}
+
+/**
+ * The address to open: the example's key, and the running `npm run dev`'s submit path when it is not
+ * the page's default (another port, another host).
+ */
+export function openLine(url: string, key: string, devUrl: string): string {
+  if (key === '') return `Open ${url}/?key=<the key npm run dev prints> (npm run dev is not running yet?)`;
+  const endpoint = devUrl === '' ? '' : `${devUrl}/api/v1/submit`;
+  const query = new URLSearchParams({ key });
+  if (endpoint !== '' && endpoint !== DEFAULT_ENDPOINT) query.set('endpoint', endpoint);
+  return `Open ${url}/?${query}`;
+}
+
+/** The page's own endpoint (index.html's data-endpoint): `npm run dev` on its default port. */
+const DEFAULT_ENDPOINT = 'http://localhost:8787/api/v1/submit';
 
 if (import.meta.main) await main();
