@@ -3,7 +3,7 @@
 // `Submission`, and a consumer that gets a field wrong (a number for a string, a value outside a
 // `oneOf`, a required field left out) fails to compile with an error that names the field. Its
 // `fields` is the project's JSON Schema, and it imports nothing.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +49,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The strictest settings a site's project may have; the spec's types where a library reads them. */
-function tsconfig(name: string, file: string): string {
+function tsconfig(name: string, file: string, types: string[] = []): string {
   const path = join(dir, `tsconfig.${name}.json`);
   const options = {
     target: 'es2022',
@@ -70,7 +70,8 @@ function tsconfig(name: string, file: string): string {
     allowImportingTsExtensions: true,
     noEmit: true,
     skipLibCheck: false,
-    types: [],
+    types,
+    typeRoots: [join(ROOT, 'node_modules/@types')],
     paths: { '@standard-schema/spec': [join(ROOT, 'node_modules/@standard-schema/spec/dist/index.d.ts')] },
   };
   writeFileSync(path, JSON.stringify({ compilerOptions: options, files: [file] }, null, 2));
@@ -81,9 +82,13 @@ function tsconfig(name: string, file: string): string {
  * `npm exec -- tsc --noEmit --pretty -p <config>` on a consumer: its exit status and what tsc
  * printed, without colours (`--pretty` shows the property each error's expected type comes from).
  */
-function typeCheck(name: string, consumer: string): Promise<{ code: number; output: string }> {
+function typeCheck(
+  name: string,
+  consumer: string,
+  types: string[] = [],
+): Promise<{ code: number; output: string }> {
   writeFileSync(join(dir, `${name}.ts`), consumer);
-  const config = tsconfig(name, `${name}.ts`);
+  const config = tsconfig(name, `${name}.ts`, types);
   return new Promise((resolve, reject) => {
     const child = spawn('npm', ['exec', '--', 'tsc', '--noEmit', '--pretty', '-p', config], { cwd: ROOT });
     let output = '';
@@ -115,6 +120,35 @@ const VALID = `{
   'naïve 😀': false,
   cv: new File(['%PDF'], 'cv.pdf', { type: 'application/pdf' }),
 }`;
+
+describe("the generated module in a site's project: its lint, and Node's types beside it", () => {
+  it("passes the project's own lint (Biome): regular expressions as literals, its message a template", () => {
+    const probe = mkdtempSync(join(ROOT, 'test/node/.exhaustive-'));
+    try {
+      writeFileSync(join(probe, 'types.ts'), module);
+      const lint = spawnSync(
+        'npx',
+        ['biome', 'lint', '--vcs-use-ignore-file=false', join(probe, 'types.ts')],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+        },
+      );
+      expect(`${lint.stdout}${lint.stderr}`).not.toMatch(/lint\//);
+      expect(lint.status).toBe(0);
+    } finally {
+      rmSync(probe, { recursive: true, force: true });
+    }
+  });
+
+  it('compiles strictly with @types/node too', async () => {
+    const consumer =
+      "import { fields, schema } from './types.ts';\nexport const used = [fields, schema, process.version];\n";
+    const { code, output } = await typeCheck('node', consumer, ['node']);
+    expect(output).toBe('');
+    expect(code).toBe(0);
+  });
+});
 
 describe('C43: the generated module type-checks, and so does a consumer that uses it right', () => {
   it('compiles strictly; `schema` is a StandardSchemaV1<unknown, Submission>; `fields` keeps its literal types', async () => {
