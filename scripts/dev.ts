@@ -6,29 +6,18 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
+import type { FieldRules } from '../src/fields/catalogue.ts';
 import { parseFieldSpec } from '../src/fields/spec.ts';
 import { defineField } from '../src/ops/fields.ts';
 import { createKey } from '../src/ops/keys.ts';
-import { createProjectFromSpecs } from '../src/ops/projects.ts';
+import { createProject } from '../src/ops/projects.ts';
 import { hashKey } from '../src/projects/keys.ts';
 import { findProjectByKeyHash } from '../src/store/intake.ts';
 import { addField, findProject, projectDetails, updateProjectSettings } from '../src/store/projects.ts';
 import { buildAssets } from './build-assets.ts';
 import { openDatabase } from './database.ts';
 import { DEV_VARS, ensureAdminToken } from './dev-vars.ts';
-
-const EXAMPLE_ID = 'example';
-/** C29: the example project's HTML form address, fixed so that examples/plain.html can name it. */
-export const EXAMPLE_FORM_ID = 'f_example';
-// C28: a required field and a format rule, so that trying the example shows what rules refuse.
-const EXAMPLE_FIELDS = [
-  'name:string:required',
-  'email:string:format=email',
-  'phone:integer',
-  'enquiry:boolean',
-  'message:string',
-  'cv:file:maxSize=5MB:accept=application/pdf,image/*',
-];
+import { EXAMPLE_FIELDS, EXAMPLE_FORM_ID, EXAMPLE_ID, exampleFields } from './example.ts';
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
 const wranglerArgs = process.argv.slice(2);
@@ -51,12 +40,10 @@ async function exampleKey(): Promise<string> {
     const existing = await findProject(db, EXAMPLE_ID);
     if (existing === undefined) {
       // Through the same code as `forms project create`.
-      const { apiKey } = await createProjectFromSpecs(db, {
-        id: EXAMPLE_ID,
-        formId: EXAMPLE_FORM_ID,
-        name: 'Example',
-        fields: EXAMPLE_FIELDS,
-      });
+      const { apiKey } = await createProject(
+        { db, actor: { kind: 'tool' } },
+        { id: EXAMPLE_ID, formId: EXAMPLE_FORM_ID, name: 'Example', fields: exampleFields() },
+      );
       return apiKey;
     }
     // An example project made before HTML forms and files: given its form address and file field.
@@ -71,10 +58,27 @@ async function exampleKey(): Promise<string> {
     // `forms field set`, each field only while it is as that `npm run dev` made it (a string with no
     // rule), so that a change of one's own to the example is kept.
     const fields = (await projectDetails(db, EXAMPLE_ID))?.fields ?? [];
-    for (const def of EXAMPLE_FIELDS.slice(0, 2).map(parseFieldSpec)) {
+    const tool = { db, actor: { kind: 'tool' as const } };
+    for (const def of exampleFields()) {
       const stored = fields.find((f) => f.name === def.name);
-      if (stored?.type === 'string' && !stored.required && stored.rules === null)
-        await defineField({ db, actor: { kind: 'tool' } }, EXAMPLE_ID, def, 'replace');
+      const ruled = def.type === 'string' && (def.required || def.rules !== undefined);
+      if (ruled && stored?.type === 'string' && !stored.required && stored.rules === null)
+        await defineField(tool, EXAMPLE_ID, def, 'replace');
+      // C44: and, made before fields showed labels, the labels of those whose names read badly.
+      // Only the label: the field stays as its owner has it.
+      else if (def.label !== undefined && stored !== undefined && stored.label == null)
+        await defineField(
+          tool,
+          EXAMPLE_ID,
+          {
+            name: stored.name,
+            type: stored.type,
+            required: stored.required,
+            ...(stored.rules == null ? {} : { rules: JSON.parse(stored.rules) as FieldRules }),
+            label: def.label,
+          },
+          'replace',
+        );
     }
     const saved = existsSync(KEY_FILE) ? readFileSync(KEY_FILE, 'utf8').trim() : '';
     if (saved && (await findProjectByKeyHash(db.$client, await hashKey(saved)))?.id === EXAMPLE_ID)
@@ -106,7 +110,7 @@ const body = JSON.stringify({
 });
 
 const summary = `
-Ready. The example project "${EXAMPLE_ID}" (fields: name required, email format=email, phone integer, enquiry boolean, message, cv file):
+Ready. The example project "${EXAMPLE_ID}" (fields: name required, email format=email, phone integer, enquiry boolean, message of up to 5,000 characters, cv file labelled "Your CV"):
   API key        ${apiKey}   (also in ${KEY_FILE})
   HTML form      http://${host}:${port}/f/${EXAMPLE_FORM_ID}   (try examples/plain.html)
   Dashboard      http://${host}:${port}/admin/   (sign in with ADMIN_TOKEN from ${DEV_VARS}${madeToken ? ', made just now' : ''})

@@ -105,6 +105,8 @@ beforeAll(async () => {
     'data',
     // docs/testing.md runs a test file.
     'test',
+    // The README posts examples/cv.pdf to the example's form address.
+    'examples',
     'vitest.config.ts',
     'tsconfig.json',
   ]) {
