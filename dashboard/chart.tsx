@@ -28,6 +28,12 @@ function usePlot(make: (el: HTMLElement) => uPlot, deps: unknown[]) {
   return el;
 }
 
+/** The sparkline's vertical range: zero a little above the bottom, the busiest day below the top. */
+export const sparkRange = (max: number | null): [number, number] => {
+  const top = Math.max(1, max ?? 0);
+  return [-0.12 * top, 1.1 * top];
+};
+
 /** Accepted submissions per day, as a line without axes. */
 export function Sparkline({ days }: { days: Day[] }) {
   const el = usePlot(
@@ -39,7 +45,9 @@ export function Sparkline({ days }: { days: Day[] }) {
           legend: { show: false },
           cursor: { show: false },
           axes: [{ show: false }, { show: false }],
-          scales: { x: { time: true } },
+          // From a little below zero: a month of quiet days is a visible line along the card, not
+          // one lost on the canvas's edge beside a single busy day.
+          scales: { x: { time: true }, y: { range: (_u, _min, max) => sparkRange(max) } },
           series: [{}, { stroke: css('--accent'), fill: css('--accent-soft'), width: 1.5 }],
         },
         [days.map((d) => seconds(d.day)), days.map((d) => d.accepted)],

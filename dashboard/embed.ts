@@ -4,13 +4,26 @@
 // that a snippet and the page ask the same. Every value from the project is escaped for HTML.
 
 import type { FieldRules } from '../src/fields/catalogue.ts';
-import { control, escapeHtml, honeypotControl } from '../src/fields/form-html.ts';
+import { control, escapeHtml, honeypotControl, type Shown } from '../src/fields/form-html.ts';
 import type { Project } from './server-types.ts';
 
 export type { FieldRules };
 /** What a ready-to-paste form is made from: the project as the API shows it. */
 export type EmbedProject = Pick<Project, 'formId' | 'honeypot' | 'turnstile' | 'fields'>;
 export type Field = EmbedProject['fields'][number];
+
+/**
+ * C44: what a snippet's control shows: the field's own label, help and placeholder, each in the
+ * first language it was given in (its name as words only when it has no label).
+ */
+export function shownOf(f: Field): Shown {
+  const shown: Shown = {};
+  for (const member of ['label', 'help', 'placeholder'] as const) {
+    const text = Object.values(f[member] ?? {})[0];
+    if (text !== undefined) shown[member] = text;
+  }
+  return shown;
+}
 
 /** C22: the honeypot and Turnstile's place in the form, and Turnstile's script after it. */
 function guards(project: EmbedProject): { inside: string[]; after: string[] } {
@@ -38,7 +51,7 @@ export function plainForm(project: EmbedProject, origin: string): string {
   const { inside, after } = guards(project);
   const lines = [
     `<form ${postsToFormAddress(project, origin)}>`,
-    ...project.fields.map((f) => control(f)),
+    ...project.fields.map((f) => control(f, shownOf(f))),
     ...inside,
     '  <button type="submit">Send</button>',
     '</form>',
@@ -62,7 +75,7 @@ export function widgetForm(project: EmbedProject, origin: string, key: string): 
     `      data-success="Thank you! We received your message."`,
     `      ${files ? `${postsToFormAddress(project, origin)} ` : ''}novalidate>`,
     '  <p data-forms-status></p>',
-    ...project.fields.map((f) => control(f)),
+    ...project.fields.map((f) => control(f, shownOf(f))),
     ...inside,
     '  <button type="submit">Send</button>',
     '</form>',

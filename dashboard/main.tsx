@@ -2,7 +2,7 @@
 // the management API. Signed in by a session cookie; behind Cloudflare Access, by Access itself.
 // Screens are chosen by the URL's fragment (`#/p/<project>/inbox`), which holds no secret.
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, currentSession, startSession } from './api.ts';
 import { AuditScreen } from './screens/audit.tsx';
 import { DeliveriesScreen } from './screens/deliveries.tsx';
@@ -58,11 +58,16 @@ function ProjectNav({ session, route }: { session: Session; route: Route & { pro
     [route.projectId],
   );
   const name = projects.data?.projects.find((p) => p.id === route.projectId)?.name ?? route.projectId;
+  const tabs = useRef<HTMLUListElement>(null);
+  // On a narrow screen the tabs scroll sideways: the current one is brought into view.
+  useEffect(() => {
+    tabs.current?.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [route.tab]);
   return (
     <nav aria-label="Project">
       {session.projectId === null && <a href="#/">All projects</a>}
       <span class="project-name">{name}</span>
-      <ul class="tabs">
+      <ul class="tabs" ref={tabs}>
         {TABS.map((tab) => (
           <li key={tab}>
             <a href={screenPath(route.projectId, tab)} aria-current={route.tab === tab ? 'page' : undefined}>

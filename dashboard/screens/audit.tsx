@@ -1,5 +1,6 @@
 // C32, C33: who changed what, and when: every change made to the project, newest first.
 import { api, projectPath, query } from '../api.ts';
+import { detailText } from '../audit-detail.ts';
 import type { Entry } from '../server-types.ts';
 import type { ScreenProps } from '../session.ts';
 import { act, Time, usePages } from '../ui.tsx';
@@ -44,9 +45,7 @@ export function AuditScreen({ projectId }: ScreenProps) {
                 </td>
                 <td>{e.actor}</td>
                 <td>{e.action}</td>
-                <td>
-                  <code>{e.detail === null ? '' : JSON.stringify(e.detail)}</code>
-                </td>
+                <td>{detailText(e.detail)}</td>
               </tr>
             ))}
           </tbody>

@@ -28,7 +28,10 @@ const overflow = () =>
   page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     return [...document.querySelectorAll('body *')]
-      .filter((el) => el.closest('.table-scroll') === null && el.getBoundingClientRect().right > width + 1)
+      .filter(
+        (el) =>
+          el.closest('.table-scroll, .tabs li') === null && el.getBoundingClientRect().right > width + 1,
+      )
       .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`)
       .slice(0, 8);
   });
@@ -54,6 +57,8 @@ async function looked(job: string, label: string) {
   await shot(`settings-${job}`);
   await page.setViewportSize({ width: 375, height: 800 });
   await expect.poll(overflow, { timeout: 5000 }).toEqual([]);
+  // The navigation is one row of tabs that scrolls sideways, under the brand: never a block of rows.
+  expect(await page.locator('header').evaluate((h) => h.getBoundingClientRect().height)).toBeLessThan(120);
   await shot(`settings-${job}-375`);
   await page.setViewportSize({ width: 1280, height: 800 });
 }

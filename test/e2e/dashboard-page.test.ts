@@ -24,7 +24,7 @@ const overflow = () =>
   page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     return [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > width + 1)
+      .filter((el) => el.closest('.tabs li') === null && el.getBoundingClientRect().right > width + 1)
       .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`)
       .slice(0, 8);
   });

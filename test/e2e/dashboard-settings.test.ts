@@ -308,7 +308,8 @@ describe('C33: the dashboard', () => {
         const width = document.documentElement.clientWidth;
         return [...document.querySelectorAll('main *')]
           .filter(
-            (el) => el.closest('.table-scroll') === null && el.getBoundingClientRect().right > width + 1,
+            (el) =>
+              el.closest('.table-scroll, .tabs li') === null && el.getBoundingClientRect().right > width + 1,
           )
           .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`)
           .slice(0, 8);
@@ -395,7 +396,7 @@ describe('C33: the dashboard', () => {
     const overflow = await page.evaluate(() => {
       const width = document.documentElement.clientWidth;
       return [...document.querySelectorAll('body *')]
-        .filter((el) => el.getBoundingClientRect().right > width + 1)
+        .filter((el) => el.closest('.tabs li') === null && el.getBoundingClientRect().right > width + 1)
         .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`)
         .slice(0, 8);
     });

@@ -46,6 +46,31 @@ describe('C33: embed snippets', () => {
     expect(html).toContain('<label><input type="checkbox" id="f-ok" name="ok"> Ok</label>');
   });
 
+  it('C44 + C33: a control shows the label, help and placeholder set for the field, in both forms', () => {
+    const p = project([
+      {
+        name: 'email',
+        type: 'string',
+        required: true,
+        label: { en: 'Your email', de: 'Ihre E-Mail' },
+        help: { en: 'We answer within a day' },
+        placeholder: { en: 'ada@example.com' },
+      },
+      { name: 'first_name', type: 'string', required: false },
+    ]);
+    for (const html of [
+      plainForm(p, 'https://forms.example.com'),
+      widgetForm(p, 'https://forms.example.com', 'edgeform_pk_x'),
+    ]) {
+      expect(html).toContain('<label for="f-email">Your email</label>');
+      expect(html).toContain('We answer within a day</small>');
+      expect(html).toContain('placeholder="ada@example.com"');
+      expect(html).not.toContain('>Email<');
+      // A field without a label: its name as words.
+      expect(html).toContain('<label for="f-first_name">First name</label>');
+    }
+  });
+
   it('C22 + C33: the honeypot is hidden from people and the keyboard; Turnstile has its placeholder, in both forms', () => {
     const guarded = project([{ name: 'email', type: 'string', required: false }], {
       honeypot: 'website',
