@@ -15,7 +15,7 @@ import { unstable_readConfig } from 'wrangler';
 import { readDeployment, saveDeployment } from '../cli/deployment.ts';
 import { randomToken, TOKEN_LENGTH } from '../src/lib/hex.ts';
 import { accountDatabases, createArgs, wranglerEnv, wranglerJson } from './database.ts';
-import { goingBack, migrationFiles, newer, releases } from './migration-rule.ts';
+import { goingBack, migrationFiles, newer, releases, unreleasedNotes } from './migration-rule.ts';
 
 const ENTRY = 'dist/worker/index.mjs';
 const UPLOAD = ['deploy', ENTRY, '--no-bundle'];
@@ -306,8 +306,7 @@ function versionTag(): string[] {
   const version = treeVersion();
   if (version === undefined) return [];
   const changelog = existsSync('CHANGELOG.md') ? readFileSync('CHANGELOG.md', 'utf8') : '';
-  const unreleased = /^## Unreleased\s*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(changelog)?.[1]?.trim() ?? '';
-  const next = unreleased !== '' && unreleased !== 'Nothing yet.';
+  const next = unreleasedNotes(changelog) !== '';
   return ['--tag', `v${version}${next ? '-next' : ''}`];
 }
 

@@ -58,6 +58,19 @@ export function releases(text = readFileSync(CHANGELOG, 'utf8')): Release[] {
   return out;
 }
 
+/** A migration no release of a list contains, with what its first line says it is. */
+export type Unreleased = { name: string; step: Step['kind'] | 'unmarked' };
+
+/** The migrations none of these releases contains (they apply in order), with their steps. */
+export function migrationsAfter(
+  released: readonly Release[],
+  migrations: readonly Migration[],
+): Unreleased[] {
+  return migrations
+    .filter((m) => !released.some((r) => contains(r, m.name)))
+    .map((m) => ({ name: m.name, step: stepOf(m.sql)?.kind ?? ('unmarked' as const) }));
+}
+
 /**
  * C42: whether a deployment may go back to `to` from this tree's schema: every migration since
  * `to` (those no release up to it contains) must be an expand step, which the older code ignores.
@@ -66,12 +79,22 @@ export function goingBack(
   to: Release,
   released: readonly Release[],
   migrations: readonly Migration[],
-): { safe: boolean; since: { name: string; step: Step['kind'] | 'unmarked' }[] } {
-  const older = released.filter((r) => newer(r.version, to.version) <= 0);
-  const since = migrations
-    .filter((m) => !older.some((r) => contains(r, m.name)))
-    .map((m) => ({ name: m.name, step: stepOf(m.sql)?.kind ?? ('unmarked' as const) }));
+): { safe: boolean; since: Unreleased[] } {
+  const since = migrationsAfter(
+    released.filter((r) => newer(r.version, to.version) <= 0),
+    migrations,
+  );
   return { safe: since.every((m) => m.step === 'expand'), since };
+}
+
+/** CHANGELOG.md's "Unreleased" section (up to the next section or the end), and what it says when empty. */
+export const UNRELEASED = /^## Unreleased\s*\n([\s\S]*?)(?=^## |(?![\s\S]))/m;
+export const NOTHING_YET = 'Nothing yet.';
+
+/** The notes of CHANGELOG.md's "Unreleased" section: '' when it has none or says NOTHING_YET. */
+export function unreleasedNotes(changelog: string): string {
+  const notes = UNRELEASED.exec(changelog)?.[1]?.trim() ?? '';
+  return notes === NOTHING_YET ? '' : notes;
 }
 
 /** Positive when `a` is a later version than `b`, zero when the same. */

@@ -8,7 +8,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contains, migrationFiles, newer, releases, stepOf } from './migration-rule.ts';
+import {
+  migrationFiles,
+  migrationsAfter,
+  NOTHING_YET,
+  newer,
+  releases,
+  UNRELEASED,
+  unreleasedNotes,
+} from './migration-rule.ts';
 
 const LEVELS = ['major', 'minor', 'patch'] as const;
 type Level = (typeof LEVELS)[number];
@@ -29,9 +37,6 @@ export class Refused extends Error {
   override name = 'Refused';
 }
 
-const UNRELEASED = /^## Unreleased\s*\n([\s\S]*?)(?=^## )/m;
-const NOTHING = 'Nothing yet.';
-
 /**
  * CHANGELOG.md with its "Unreleased" notes made the release `version` (cut from `commit` on
  * `date`), every migration in `since` named in them, and an empty "Unreleased" above.
@@ -44,13 +49,12 @@ export function releasedChangelog(
   since: readonly { name: string; safe: boolean; step: string }[],
 ): string {
   const found = UNRELEASED.exec(text);
-  const notes = (found?.[1] ?? '').trim();
-  const kept = notes === NOTHING ? '' : notes;
+  const kept = unreleasedNotes(text);
   const missing = since
     .filter((m) => !kept.includes(m.name))
     .map((m) => `- \`${m.name}\` (${m.step}). Going back over it: ${m.safe ? 'safe' : 'not safe'}.`);
   const body = [kept, ...missing].filter((l) => l !== '').join('\n') || 'No migration; going back: safe.';
-  const section = `## Unreleased\n\n${NOTHING}\n\n## v${version} (${commit}, ${date})\n\n${body}\n\n`;
+  const section = `## Unreleased\n\n${NOTHING_YET}\n\n## v${version} (${commit}, ${date})\n\n${body}\n\n`;
   if (found !== null) return text.replace(UNRELEASED, section);
   const at = text.search(/^## /m);
   return at === -1 ? `${text.trimEnd()}\n\n${section}` : `${text.slice(0, at)}${section}${text.slice(at)}`;
@@ -97,12 +101,10 @@ export function release(cwd: string, asked: string | undefined, today = new Date
     throw new Refused(`v${version} is not newer than the last release, ${newest.version}`);
   const tagged = spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/tags/v${version}`], { cwd });
   if (tagged.status === 0) throw new Refused(`the tag v${version} exists already`);
-  const since = migrationFiles(join(cwd, 'schema', 'migrations'))
-    .filter((m) => !listed.some((r) => contains(r, m.name)))
-    .map((m) => {
-      const step = stepOf(m.sql)?.kind ?? 'unmarked';
-      return { name: m.name, step, safe: step === 'expand' };
-    });
+  const since = migrationsAfter(listed, migrationFiles(join(cwd, 'schema', 'migrations'))).map((m) => ({
+    ...m,
+    safe: m.step === 'expand',
+  }));
   const unmarked = since.filter((m) => m.step === 'unmarked');
   if (unmarked.length > 0)
     throw new Refused(
