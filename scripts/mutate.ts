@@ -94,7 +94,7 @@ function main(argv: string[]): number {
   console.log(`the change's score: ${both.killed} of ${both.total} (${pct(both)}); the goal is 80%`);
   if (uncovered.length > 0)
     console.log(
-      `not mutated by either (its tests run in workerd, and no hand-made mutant names it): ${uncovered.join(', ')}. Add a mutant to scripts/mutants.ts for each rule it holds.`,
+      `not mutated by either (its tests run in workerd, and no hand-made mutant names it): ${uncovered.join(', ')}. Add a mutant to scripts/mutant-list.ts for each rule it holds.`,
     );
   return 0;
 }
