@@ -5,17 +5,18 @@
 // prints the plan and checks the upload offline (`wrangler deploy --dry-run`).
 //
 // Every command is looked up on the PATH (`npm run` puts the project's wrangler first), so the
-// tests put a stand-in wrangler and npm there and check what each was asked.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// tests put a stand-in wrangler and npm there and check what each was asked. Its steps are
+// scripts/deploy-steps.ts's; going back, scripts/rollback.ts.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { unstable_readConfig } from 'wrangler';
 import { readDeployment, saveDeployment } from '../cli/deployment.ts';
 import { randomToken, TOKEN_LENGTH } from '../src/lib/hex.ts';
-import { accountDatabases, createArgs, wranglerEnv, wranglerJson } from './database.ts';
-import { goingBack, migrationFiles, newer, releases, unreleasedNotes } from './migration-rule.ts';
+import { accountDatabases, createArgs, wranglerJson } from './database.ts';
+import { AUTH, run, StepFailed, step } from './deploy-steps.ts';
+import { rollback, versionTag } from './rollback.ts';
 
 const ENTRY = 'dist/worker/index.mjs';
 const UPLOAD = ['deploy', ENTRY, '--no-bundle'];
@@ -80,47 +81,6 @@ export function readDeployConfig(path = 'wrangler.toml'): Config {
   };
 }
 
-/** A step of the deploy that failed: which, and what the user does next. */
-export class StepFailed extends Error {
-  override name = 'StepFailed';
-  readonly step: string;
-  readonly next: string;
-  constructor(step: string, next: string) {
-    super(`${step} failed`);
-    this.step = step;
-    this.next = next;
-  }
-}
-
-type Ran = { code: number; output: string };
-
-/**
- * Runs a command, its output shown as it comes (and kept, for the few answers read from it). Its
- * standard input is closed: wrangler then asks nothing and takes its defaults (no prompt to answer
- * in a deploy).
- */
-function run(command: string, args: string[], options: { quiet?: boolean } = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Never the operator token: the one uploaded must be the file's, the one printed.
-      env: wranglerEnv(),
-    });
-    let output = '';
-    const keep = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
-      output += String(chunk);
-      if (!options.quiet) stream.write(chunk);
-    };
-    child.stdout.on('data', keep(process.stdout));
-    child.stderr.on('data', keep(process.stderr));
-    child.on('error', (error) => resolve({ code: -1, output: `${output}${error.message}\n` }));
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
-}
-
-const AUTH =
-  'log in with `npx wrangler login`, or set CLOUDFLARE_API_TOKEN (a token that may edit Workers, D1, R2 and Queues) and CLOUDFLARE_ACCOUNT_ID';
-
 /** CI=true (any value but empty, 0 or false), as CI services and Workers Builds set it. */
 export const inCi = (env: NodeJS.ProcessEnv = process.env) =>
   env.CI !== undefined && !['', '0', 'false'].includes(env.CI.toLowerCase());
@@ -137,11 +97,6 @@ export function plan(config: Config): string[] {
     `apply the migrations again (${bindings}): a database the upload made is migrated before it is used`,
     'print the worker’s address, the dashboard’s, how to sign in, and the command for a first project',
   ];
-}
-
-async function step(name: string, next: string, action: () => Promise<boolean>): Promise<void> {
-  console.log(`\n▸ ${name}`);
-  if (!(await action())) throw new StepFailed(name, next);
 }
 
 /** Whether the deployed worker has an ADMIN_TOKEN; `undefined` when wrangler could not say. */
@@ -289,99 +244,6 @@ async function deploy(config: Config): Promise<void> {
     `\nYour first project:\n\n  npm run forms -- --url ${address} project create "Contact" --field name:string:required --field email:string:format=email\n`,
   );
   console.log('Email, Cloudflare Access, PUBLIC_URL, updating and rolling back: docs/deploy.md');
-}
-
-/** This tree's version (package.json), when it has one: what the upload is tagged with. */
-function treeVersion(): string | undefined {
-  if (!existsSync('package.json')) return undefined;
-  return (JSON.parse(readFileSync('package.json', 'utf8')) as { version?: string }).version;
-}
-
-/**
- * C42: each upload is tagged with the tree's version, so that `--rollback` finds a release's; a tree
- * with changes not yet released (CHANGELOG.md's "Unreleased" says more than "Nothing yet.") is
- * tagged `v<version>-next`, never taken for the release it came after.
- */
-function versionTag(): string[] {
-  const version = treeVersion();
-  if (version === undefined) return [];
-  const changelog = existsSync('CHANGELOG.md') ? readFileSync('CHANGELOG.md', 'utf8') : '';
-  const next = unreleasedNotes(changelog) !== '';
-  return ['--tag', `v${version}${next ? '-next' : ''}`];
-}
-
-type Version = { id: string; annotations?: Record<string, string> };
-
-/**
- * C42: `npm run deploy -- --rollback`: back to the release before this tree's, by wrangler's
- * versions (the upload tagged with it) and `wrangler rollback`, when every migration since it is an
- * expand step; otherwise it says which migration forbids it and uploads nothing. The databases are
- * left as they are: the older code reads the schema it knew, which the expand steps kept.
- */
-async function rollback(dryRun: boolean): Promise<void> {
-  const version = treeVersion();
-  const listed = existsSync('CHANGELOG.md') ? releases(readFileSync('CHANGELOG.md', 'utf8')) : [];
-  const previous =
-    version === undefined ? undefined : listed.find((r) => newer(r.version, `v${version}`) < 0);
-  if (version === undefined || previous === undefined)
-    throw new StepFailed(
-      'go back',
-      `CHANGELOG.md names no release before this one (v${version ?? '?'}), so there is nothing to go back to`,
-    );
-  const { safe, since } = goingBack(previous, listed, migrationFiles('schema/migrations'));
-  console.log(`Going back from v${version} to ${previous.version} (${previous.commit}).`);
-  console.log(
-    since.length === 0
-      ? 'No migration since it.'
-      : `The migrations since it:\n${since.map((m) => `  ${m.name} (${m.step})`).join('\n')}`,
-  );
-  if (!safe) {
-    const blocking = since.filter((m) => m.step !== 'expand').map((m) => m.name);
-    throw new StepFailed(
-      'go back',
-      `going back to ${previous.version} is not safe: ${blocking.join(', ')} removed or renamed what it reads, and the databases keep that. Nothing was changed. Fix forward instead: a new release with the fix, \`npm run deploy\``,
-    );
-  }
-  console.log(`Safe: ${previous.version} reads this schema (each migration since it only added).`);
-  if (dryRun) {
-    console.log(
-      `\nDry run: would find the upload tagged ${previous.version} (wrangler versions list) and make it the deployed version (wrangler rollback).`,
-    );
-    return;
-  }
-  let id: string | undefined;
-  await step(`find the upload tagged ${previous.version}`, AUTH, async () => {
-    const listedVersions = await run('wrangler', ['versions', 'list', '--json'], { quiet: true });
-    if (listedVersions.code !== 0) {
-      process.stderr.write(listedVersions.output);
-      return false;
-    }
-    const versions = wranglerJson<Version[]>(listedVersions.output);
-    id = versions.findLast((v) => v.annotations?.['workers/tag'] === previous.version)?.id;
-    if (id === undefined)
-      throw new StepFailed(
-        `find the upload tagged ${previous.version}`,
-        `none of the worker's last versions is tagged ${previous.version} (an upload made before \`npm run deploy\` tagged them, or more than ten uploads ago). Nothing was changed. Pick one with \`npx wrangler versions list\` and go back with \`npx wrangler rollback <version-id>\`, or check out ${previous.version} and run \`npm run deploy\``,
-      );
-    return true;
-  });
-  await step(
-    `make ${previous.version} the deployed version`,
-    'nothing was changed: the worker still runs its current version. Read wrangler’s message above, then try again',
-    async () =>
-      (
-        await run('wrangler', [
-          'rollback',
-          id ?? '',
-          '--message',
-          `Back to ${previous.version} (npm run deploy -- --rollback)`,
-          '--yes',
-        ])
-      ).code === 0,
-  );
-  console.log(
-    `\nBack on ${previous.version}. To come forward again: check out v${version} and \`npm run deploy\`.`,
-  );
 }
 
 /** C42: the settings still as shipped, first, so that they are not lost under the build's output. */
