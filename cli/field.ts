@@ -5,6 +5,7 @@ import {
   type DisplayMember,
   displayRule,
   type FieldDisplay,
+  parseMultiline,
   textOptions,
 } from '../src/fields/display.ts';
 import { parseFieldSpec, SPEC_FORM } from '../src/fields/spec.ts';
@@ -18,7 +19,7 @@ export const collectText = (value: string, previous: unknown) => [
   value,
 ];
 
-type DisplayOptions = Partial<Record<DisplayMember, string[] | false | true>>;
+type DisplayOptions = Partial<Record<DisplayMember, string[] | false | true>> & { multiline?: boolean };
 
 const WHAT: Record<DisplayMember, string> = {
   label: 'its label',
@@ -43,20 +44,28 @@ function displayOptions(command: Command): Command {
       )
       .option(`--no-${member}`, `no ${member}`);
   }
+  command
+    .option('--multiline', 'a text field that takes several lines (a text area on a page)')
+    .option('--no-multiline', 'a text field on one line, however long it may be');
   command.on('option:help', (value: string | null) => {
     if (value === null) command.help();
   });
   return command;
 }
 
-/** What the options say the field shows: each member given as a map (`--no-…`: an empty one, none). */
-function displayOf(field: string, opts: DisplayOptions): FieldDisplay {
+/**
+ * What the options say the field shows: each member given as a map (`--no-…`: an empty one, none),
+ * and `--multiline` or `--no-multiline` when given.
+ */
+function displayOf(field: FieldDef, opts: DisplayOptions): FieldDisplay {
   const out: FieldDisplay = {};
   for (const member of DISPLAY_MEMBERS) {
     const value = opts[member];
     if (value === false) out[member] = {};
-    else if (Array.isArray(value)) out[member] = textOptions(value, displayRule(member, field));
+    else if (Array.isArray(value)) out[member] = textOptions(value, displayRule(member, field.name));
   }
+  const multiline = parseMultiline(field.name, opts.multiline, field);
+  if (multiline !== undefined) out.multiline = multiline;
   return out;
 }
 
@@ -65,7 +74,7 @@ export function fieldCommands(cli: Command, { withOps, print }: Context): void {
   const define = (mode: 'add' | 'replace', done: (field: string, projectId: string) => string) =>
     withOps(async (ops, global, projectId: string, spec: string, opts: DisplayOptions) => {
       const parsed = parseFieldSpec(spec);
-      const def: FieldDef = { ...parsed, ...displayOf(parsed.name, opts) };
+      const def: FieldDef = { ...parsed, ...displayOf(parsed, opts) };
       const { field } = await ops.defineField(projectId, def, mode);
       print(global, { projectId, field }, () => done(describeField(field), projectId));
     });

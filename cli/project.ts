@@ -25,7 +25,8 @@ export function describeField(f: FieldDef): string {
   const shows = DISPLAY_MEMBERS.flatMap((member) =>
     Object.entries(f[member] ?? {}).map(([tag, text]) => `${member}[${tag}]=${JSON.stringify(text)}`),
   );
-  return [`${f.name}: ${f.type}${f.required ? ' (required)' : ''}`, ...rules, ...shows].join(' ');
+  const lines = f.multiline === undefined || f.multiline === null ? [] : [`multiline=${f.multiline}`];
+  return [`${f.name}: ${f.type}${f.required ? ' (required)' : ''}`, ...rules, ...shows, ...lines].join(' ');
 }
 
 function retentionText(days: number | null): string {

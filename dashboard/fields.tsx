@@ -21,6 +21,15 @@ export type Draft = {
   shows: Record<Shown, Record<string, string>>;
   /** What it showed when it was read: sent again (perhaps emptied) even when now blank. */
   had: Shown[];
+  /** C44: a text field's control: several lines, one, or as its maxLength says (`auto`). */
+  lines: Lines;
+};
+
+type Lines = 'auto' | 'one' | 'several';
+const LINES: Record<Lines, string> = {
+  auto: 'as its length says (over 200: several)',
+  one: 'one line',
+  several: 'several lines',
 };
 
 const HINTS: Record<keyof FieldRules, string> = {
@@ -42,6 +51,7 @@ export const emptyDraft = (): Draft => ({
   rules: {},
   shows: { label: {}, help: {}, placeholder: {} },
   had: [],
+  lines: 'auto',
 });
 
 export function draftOf(f: Field): Draft {
@@ -56,6 +66,7 @@ export function draftOf(f: Field): Draft {
     rules,
     shows: { label: { ...f.label }, help: { ...f.help }, placeholder: { ...f.placeholder } },
     had: SHOWN.filter((member) => Object.keys(f[member] ?? {}).length > 0),
+    lines: f.multiline === true ? 'several' : f.multiline === false ? 'one' : 'auto',
   };
 }
 
@@ -75,8 +86,17 @@ function shownOf(d: Draft): Partial<Record<Shown, Record<string, string>>> {
   return out;
 }
 
-/** The definition the API takes: numbers as numbers, lists as arrays, blanks left out. */
-export function toField(d: Draft): Field {
+/** A field as the API takes it: its view's members, and `multiline` null for "not said". */
+export type FieldInput = Omit<Field, 'multiline'> & { multiline: boolean | null };
+
+/** A text field that is not a list of choices: the one whose control may take several lines. */
+const takesLines = (d: Draft) => d.type === 'string' && (d.rules.oneOf ?? '').trim() === '';
+
+/**
+ * The definition the API takes: numbers as numbers, lists as arrays, blanks left out; `multiline`
+ * always said (null: as its maxLength says), so that a field made a list or a number loses it.
+ */
+export function toField(d: Draft): FieldInput {
   const rules: Record<string, unknown> = {};
   for (const rule of RULES_OF[d.type]) {
     const text = d.rules[rule]?.trim();
@@ -91,6 +111,7 @@ export function toField(d: Draft): Field {
     required: d.required,
     ...(Object.keys(rules).length ? { rules } : {}),
     ...shownOf(d),
+    multiline: !takesLines(d) || d.lines === 'auto' ? null : d.lines === 'several',
   };
 }
 
@@ -254,6 +275,18 @@ export function FieldEditor({
               />
             </label>
           ),
+        )}
+        {takesLines(draft) && (
+          <label>
+            Lines
+            <select value={draft.lines} onChange={(e) => set({ lines: e.currentTarget.value as Lines })}>
+              {(Object.keys(LINES) as Lines[]).map((l) => (
+                <option key={l} value={l}>
+                  {LINES[l]}
+                </option>
+              ))}
+            </select>
+          </label>
         )}
       </div>
       <ShownEditor draft={draft} languages={languages} onChange={(shows) => set({ shows })} />

@@ -122,6 +122,9 @@ export const fields = sqliteTable(
     label: text('label'),
     help: text('help'),
     placeholder: text('placeholder'),
+    // C44: whether a string field's control takes several lines (a text area) or one; NULL when
+    // its owner has not said, and then a field allowed more than 200 characters takes several.
+    multiline: integer('multiline', { mode: 'boolean' }),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.name] }),

@@ -12,7 +12,7 @@ export const EXAMPLE_FIELDS = [
   'email:string:format=email',
   'phone:integer',
   'enquiry:boolean',
-  // C44: long enough to be a hosted page's box of several lines (a string over 200 characters).
+  // C44: a box of several lines on the hosted page: `multiline` below.
   'message:string:maxLength=5000',
   'cv:file:maxSize=5MB:accept=application/pdf,image/*',
 ];
@@ -21,8 +21,14 @@ const EXAMPLE_LABELS: Record<string, FieldDef['label']> = {
   cv: { en: 'Your CV', de: 'Ihr Lebenslauf' },
   enquiry: { en: 'This is a business enquiry', de: 'Dies ist eine geschäftliche Anfrage' },
 };
+/** C44: the example's fields whose control takes several lines. */
+const EXAMPLE_MULTILINE = new Set(['message']);
 export const exampleFields = (): FieldDef[] =>
   EXAMPLE_FIELDS.map(parseFieldSpec).map((f) => {
     const label = EXAMPLE_LABELS[f.name];
-    return label === undefined ? f : { ...f, label };
+    return {
+      ...f,
+      ...(label === undefined ? {} : { label }),
+      ...(EXAMPLE_MULTILINE.has(f.name) ? { multiline: true } : {}),
+    };
   });

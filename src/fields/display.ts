@@ -9,8 +9,16 @@ import { codePoints } from './rules.ts';
 /** A text in each of its languages, keyed by canonical BCP 47 tags, in the order given. */
 export type TextMap = Record<string, string>;
 
-/** C44: what a field shows; each member absent when it has none. */
-export type FieldDisplay = { label?: TextMap; help?: TextMap; placeholder?: TextMap };
+/**
+ * C44: what a field shows; each member absent when it has none. `multiline`: whether a string
+ * field's control takes several lines (true) or one (false); `null` when its owner has not said.
+ */
+export type FieldDisplay = {
+  label?: TextMap;
+  help?: TextMap;
+  placeholder?: TextMap;
+  multiline?: boolean | null;
+};
 export const DISPLAY_MEMBERS = ['label', 'help', 'placeholder'] as const;
 export type DisplayMember = (typeof DISPLAY_MEMBERS)[number];
 
@@ -125,6 +133,28 @@ export const displayRule = (member: DisplayMember, field: string): TextRule => (
 });
 
 /**
+ * C44: `multiline` as given: true or false for a string field that is not a list of choices (a
+ * list or a number has no lines to choose), `null` for "not said" (more than 200 characters
+ * allowed then takes several lines), absent when not given (a replaced field keeps it).
+ */
+export function parseMultiline(
+  field: string,
+  value: unknown,
+  of: { type: string; rules?: { oneOf?: unknown } | undefined },
+): boolean | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (typeof value !== 'boolean') {
+    throw invalid(`'multiline' is true, false or null in field '${field}'`);
+  }
+  if (of.type !== 'string' || of.rules?.oneOf !== undefined) {
+    const what =
+      of.type === 'string' ? 'a list of choices' : `${of.type === 'integer' ? 'an' : 'a'} ${of.type} field`;
+    throw invalid(`'multiline' is for a text field: '${field}' is ${what}`);
+  }
+  return value;
+}
+
+/**
  * C44: the members of what a field shows that `given` holds (a JSON body's, or the tool's options
  * made into maps), each checked; a member absent stays absent (a replaced field keeps it), `null`
  * or `{}` is an empty map (none).
@@ -141,13 +171,14 @@ export function parseFieldDisplay(
   return out;
 }
 
-/** What a field shows, without the members given as none (an empty map is none). */
+/** What a field shows, without the members given as none (an empty map, `multiline` not said). */
 export function withoutEmpty<T extends FieldDisplay>(def: T): T {
   const out = { ...def };
   for (const member of DISPLAY_MEMBERS) {
     const map = out[member];
     if (map !== undefined && Object.keys(map).length === 0) delete out[member];
   }
+  if (out.multiline === null) delete out.multiline;
   return out;
 }
 

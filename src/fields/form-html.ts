@@ -10,6 +10,8 @@ export type ControlField = {
   type: FieldType;
   required: boolean;
   rules?: FieldRules | null | undefined;
+  /** C44: several lines or one, as its owner said; else more than 200 characters takes several. */
+  multiline?: boolean | null | undefined;
 };
 
 /**
@@ -123,7 +125,7 @@ export function control(f: ControlField, shown: Shown = {}): string {
           ? undefined
           : browserPattern(rules.pattern);
     if (pattern !== undefined) attrs.push(`pattern="${escapeHtml(pattern)}"`);
-    if (rules.maxLength !== undefined && rules.maxLength > 200) {
+    if (f.multiline ?? (rules.maxLength !== undefined && rules.maxLength > 200)) {
       return `  <label for="${id}">${label}</label>\n  <textarea ${attrs.join(' ')} rows="4"></textarea>${help}`;
     }
   }

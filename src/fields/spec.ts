@@ -15,7 +15,7 @@ import {
   RULES_OF,
   TURNSTILE_FIELD,
 } from './catalogue.ts';
-import { parseFieldDisplay } from './display.ts';
+import { parseFieldDisplay, parseMultiline } from './display.ts';
 import { compilePattern } from './rules.ts';
 import type { FieldDef } from './validation.ts';
 
@@ -262,7 +262,8 @@ export function parseFieldSpecs(specs: readonly string[]): FieldDef[] {
  * C28: a field as the management API takes it, `{type, required?, rules?}` with the rules as JSON
  * (`{"format": "email", "maxLength": 100}`, `{"maxSize": "5MB", "accept": ["application/pdf"]}`),
  * checked exactly as a field spec is; C44: and what it shows, `label`, `help` and `placeholder`,
- * each a map of language tags and texts, checked as the tool's `--label en=…` options are.
+ * each a map of language tags and texts, checked as the tool's `--label en=…` options are, and
+ * whether its control takes several lines (`multiline`).
  */
 export function fieldFromJson(name: string, input: unknown): FieldDef {
   checkName(name, () => invalid(`Invalid field name '${name}': 1–100 characters without spaces or ':'`));
@@ -277,12 +278,13 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
     label,
     help,
     placeholder,
+    multiline,
     ...extra
   } = input as Record<string, unknown>;
   const unknown = Object.keys(extra)[0];
   if (unknown !== undefined) {
     throw invalid(
-      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder`,
+      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder, multiline`,
     );
   }
   const fieldType = checkType(type, where);
@@ -302,8 +304,10 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
     );
   }
   checkBounds(where, rules);
+  const lines = parseMultiline(name, multiline, { type: fieldType, rules });
   return {
     ...definition(name, fieldType, required, rules),
     ...parseFieldDisplay(name, { label, help, placeholder }),
+    ...(lines === undefined ? {} : { multiline: lines }),
   };
 }

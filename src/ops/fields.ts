@@ -38,13 +38,15 @@ export async function defineField(
   if (exists) await replaceField(m.db, p.id, def);
   else await appendField(m.db, p.id, def);
   await recordChange(m, p.id, 'field.define', { ...def, added: !exists });
-  const { label: _l, help: _h, placeholder: _p, ...checks } = def;
+  const { label: _l, help: _h, placeholder: _p, multiline: _m, ...checks } = def;
   const before: FieldDisplay = row === undefined ? {} : fieldDef(row);
   const field: FieldDef = { ...checks };
   for (const member of DISPLAY_MEMBERS) {
     const shows = def[member] ?? before[member];
     if (shows !== undefined) field[member] = shows;
   }
+  const multiline = def.multiline === undefined ? before.multiline : def.multiline;
+  if (multiline !== undefined) field.multiline = multiline;
   return { added: !exists, field: withoutEmpty(field) };
 }
 

@@ -12,7 +12,7 @@ import type { ProjectDetails } from './context.ts';
 
 /**
  * A stored field as its definition (C28): name, type, required, and its rules when it has any;
- * C44: its label, help and placeholder, each when it has one.
+ * C44: its label, help and placeholder, each when it has one, and `multiline` when its owner said.
  */
 export function fieldDef(row: {
   name: string;
@@ -22,6 +22,7 @@ export function fieldDef(row: {
   label?: string | null;
   help?: string | null;
   placeholder?: string | null;
+  multiline?: boolean | null;
 }): FieldDef {
   const rules = parseRules(row.rules);
   const display: FieldDisplay = {};
@@ -35,6 +36,7 @@ export function fieldDef(row: {
     required: row.required,
     ...(rules === undefined ? {} : { rules }),
     ...display,
+    ...(row.multiline === undefined || row.multiline === null ? {} : { multiline: row.multiline }),
   };
 }
 

@@ -231,8 +231,8 @@ export function deleteProject(db: Db, projectId: string, audit?: NewAuditEntry) 
 
 /**
  * A field definition as its row stores it: the rules as JSON, or NULL (C28); C44: what it shows,
- * each map given as JSON (NULL when empty), and none that is not given, so that a replaced field
- * keeps what its new definition does not say.
+ * each map given as JSON (NULL when empty), and `multiline` (NULL when not said), and none that is
+ * not given, so that a replaced field keeps what its new definition does not say.
  */
 function fieldRow(field: FieldDef) {
   const hasRules = field.rules !== undefined && Object.keys(field.rules).length > 0;
@@ -247,6 +247,7 @@ function fieldRow(field: FieldDef) {
     required: field.required,
     rules: hasRules ? JSON.stringify(field.rules) : null,
     ...display,
+    ...(field.multiline === undefined ? {} : { multiline: field.multiline }),
   };
 }
 

@@ -227,6 +227,22 @@ describe('what a field shows (C44)', () => {
     expect(schema.properties.email).toEqual({ type: 'string', title: 'Courriel' });
   });
 
+  it('C44: --multiline and --no-multiline say how many lines a text field takes; set keeps it; a number refuses it', async () => {
+    const p = await newProject();
+    const add = await forms('field', 'add', p.projectId, 'story:string:maxLength=100', '--multiline');
+    expect(add.stdout).toBe(`Added field story: string maxLength=100 multiline=true to ${p.projectId}.\n`);
+    await json('field', 'set', p.projectId, 'story:string');
+    const fieldOf = async () =>
+      (await json<{ fields: Record<string, unknown>[] }>('project', 'show', p.projectId)).fields[1];
+    expect(await fieldOf()).toEqual({ name: 'story', type: 'string', required: false, multiline: true });
+    await json('field', 'set', p.projectId, 'story:string:maxLength=5000', '--no-multiline');
+    expect(await fieldOf()).toMatchObject({ multiline: false });
+    const refused = await forms('field', 'set', p.projectId, 'story:integer', '--multiline');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("'multiline' is for a text field: 'story' is an integer field");
+    expect(await fieldOf()).toMatchObject({ type: 'string', multiline: false });
+  });
+
   it('C44: --help alone shows the command’s help, as on every command; -h too', async () => {
     for (const flag of ['--help', '-h']) {
       const result = await forms('field', 'add', flag);

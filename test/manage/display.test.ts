@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { generateModule } from '../../src/fields/generate.ts';
 import { parseFieldSpec } from '../../src/fields/spec.ts';
 import type { PageView as Page } from '../../src/ops/project-view.ts';
-import { submit } from '../helpers.ts';
+import { fetchWorker, submit } from '../helpers.ts';
 import { DEFAULT_PAGE } from '../page-fixtures.ts';
-import { api, newProject, ok, problem } from './helpers.ts';
+import { api, BASE, newProject, ok, problem } from './helpers.ts';
 
 type Field = { name: string; label?: Record<string, string>; help?: Record<string, string> };
 type Project = { id: string; fields: (Field & Record<string, unknown>)[]; page: Page };
@@ -179,5 +179,53 @@ describe('C44: what a field shows, over the management API', () => {
       '   * Ihre E-Mail-Adresse\n   *\n   * Wir antworten binnen eines Tages.\n   */\n  email: string;',
     );
     expect(module).toContain('   * Remarque *\\/ pwned\n');
+  });
+
+  it('multiline: true or false on a text field, kept unless given, null back to its length; its page shows it; a list, a number or a non-boolean is 400', async () => {
+    const p = await newProject([
+      { name: 'message', type: 'string', multiline: true },
+      { name: 'story', type: 'string', rules: { maxLength: 5000 }, multiline: false },
+      { name: 'about', type: 'string', rules: { maxLength: 5000 } },
+    ]);
+    const fieldsOf = async () => (await show(p.projectId)).fields;
+    expect((await fieldsOf()).map((f) => [f.name, f.multiline])).toEqual([
+      ['message', true],
+      ['story', false],
+      ['about', undefined],
+    ]);
+    await ok(await api('PATCH', `/projects/${p.projectId}`, { body: { page: { enabled: true } } }));
+    const page = await (await fetchWorker(new Request(`${BASE}/f/${p.formId}`))).text();
+    // Said: several lines for a short field, one for a long one; not said: its length decides.
+    expect(page).toContain('<textarea id="f-message" name="message" rows="4"></textarea>');
+    expect(page).toContain('<input id="f-story" name="story" maxlength="5000">');
+    expect(page).toContain('<textarea id="f-about" name="about" maxlength="5000" rows="4"></textarea>');
+    const path = `/projects/${p.projectId}/fields/message`;
+    await ok(await api('PUT', path, { body: { type: 'string', rules: { maxLength: 100 } } }));
+    expect((await fieldsOf())[0]).toEqual({
+      name: 'message',
+      type: 'string',
+      required: false,
+      rules: { maxLength: 100 },
+      multiline: true,
+    });
+    await ok(await api('PUT', path, { body: { type: 'string', multiline: null } }));
+    expect((await fieldsOf())[0]).toEqual({ name: 'message', type: 'string', required: false });
+    const before = await show(p.projectId);
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { type: 'integer', multiline: true },
+        "'multiline' is for a text field: 'message' is an integer field",
+      ],
+      [
+        { type: 'string', rules: { oneOf: ['a', 'b'] }, multiline: false },
+        "'multiline' is for a text field: 'message' is a list of choices",
+      ],
+    ];
+    for (const [body, sentence] of cases) {
+      expect(await problem(await api('PUT', path, { body }), 400), JSON.stringify(body)).toBe(sentence);
+    }
+    const yes = await api('PUT', path, { body: { type: 'string', multiline: 'yes' } });
+    expect(yes.status).toBe(400);
+    expect(await show(p.projectId)).toEqual(before);
   });
 });

@@ -46,6 +46,26 @@ describe('C33: embed snippets', () => {
     expect(html).toContain('<label><input type="checkbox" id="f-ok" name="ok"> Ok</label>');
   });
 
+  it('C44 + C33: a text field takes several lines when its owner says, else when it allows over 200 characters; a list never', () => {
+    const html = plainForm(
+      project([
+        { name: 'short', type: 'string', required: false, multiline: true },
+        { name: 'long', type: 'string', required: false, rules: { maxLength: 5000 }, multiline: false },
+        { name: 'auto201', type: 'string', required: false, rules: { maxLength: 201 } },
+        { name: 'auto200', type: 'string', required: false, rules: { maxLength: 200 } },
+        { name: 'pick', type: 'string', required: false, rules: { oneOf: ['a'] }, multiline: true },
+        { name: 'n', type: 'integer', required: false, multiline: true },
+      ]),
+      'https://forms.example',
+    );
+    expect(html).toContain('<textarea id="f-short" name="short" rows="4"></textarea>');
+    expect(html).toContain('<input id="f-long" name="long" maxlength="5000">');
+    expect(html).toContain('<textarea id="f-auto201" name="auto201" maxlength="201" rows="4"></textarea>');
+    expect(html).toContain('<input id="f-auto200" name="auto200" maxlength="200">');
+    expect(html).toContain('<select id="f-pick" name="pick">');
+    expect(html).toContain('<input type="number" id="f-n" name="n" step="1">');
+  });
+
   it('C44 + C33: a control shows the label, help and placeholder set for the field, in both forms', () => {
     const p = project([
       {

@@ -135,6 +135,12 @@ const DISPLAY_ENTRIES = {
     DISPLAY_LIMITS.placeholder.max,
     DISPLAY_LIMITS.placeholder.lines,
   ),
+  multiline: nullable(
+    described(
+      v.boolean(),
+      'A text field: several lines (true) or one (false); null: as its maxLength says (over 200: several). Absent: kept.',
+    ),
+  ),
 };
 
 /** `{type, required?, rules?}`: checked by the field grammar (C28), as the tool checks a spec. */
@@ -154,7 +160,7 @@ export const NewProjectBody = v.strictObject({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   fields: v.pipe(
     v.array(v.looseObject({ name: v.string(), ...FieldBody.entries })),
-    v.description('Each field: {name, type, required?, rules?, label?, help?, placeholder?}.'),
+    v.description('Each field: {name, type, required?, rules?, label?, help?, placeholder?, multiline?}.'),
   ),
   origins: v.optional(v.array(v.string())),
   honeypot: v.optional(v.string()),

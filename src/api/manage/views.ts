@@ -31,6 +31,12 @@ export const FieldDefSchema = v.object({
   label: shows('its label'),
   help: shows('its help'),
   placeholder: shows('its placeholder'),
+  multiline: v.optional(
+    described(
+      v.boolean(),
+      'C44: whether its control takes several lines (true) or one (false); absent when not said: then more than 200 characters allowed takes several.',
+    ),
+  ),
 });
 
 /** C44: the project's hosted page. */

@@ -1,0 +1,2 @@
+-- expand
+ALTER TABLE `fields` ADD `multiline` integer;
