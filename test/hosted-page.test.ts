@@ -275,8 +275,9 @@ describe('C44: a hosted form page', () => {
     // It names no script: its frame runs none, and so fetches none.
     expect(off.headers.get('Content-Security-Policy')).toContain("script-src 'none'");
     expect(html).not.toContain('<script');
-    // Sandboxed even when opened alone; its language links go to the page's own address.
-    expect(off.headers.get('Content-Security-Policy')).toMatch(/; sandbox$/);
+    // Sandboxed even when opened alone (of its own origin, so the dashboard can read its height,
+    // and running nothing); its language links go to the page's own address.
+    expect(off.headers.get('Content-Security-Policy')).toMatch(/; sandbox allow-same-origin$/);
     expect(html).toContain(`<a href="${BASE}/f/${formId}?lang=en" hreflang="en"`);
     await fetchWorker(
       new Request(`${BASE}/api/v1/projects/${projectId}/page/logo`, {

@@ -2,7 +2,7 @@
 // off, its languages, its texts in each, its look and logo, the address to share (with a QR code),
 // and beside them the real page in a frame, loaded again after each save. A field that looks like it
 // asks for a secret is warned of here too. Everything is saved through the management API.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { textIn } from '../../src/pages/language.ts';
 import { api, projectPath } from '../api.ts';
 import { languageName, SecretWarning } from '../fields.tsx';
@@ -41,12 +41,36 @@ function useAddressProblem(address: string | undefined, round: number): string |
 }
 
 /**
+ * C44: the page's whole height once it is drawn, so that the frame shows all of it (its Send button
+ * too) instead of a window onto its top. The frame's document is of the dashboard's origin
+ * (`allow-same-origin`, and no `allow-scripts`: it runs nothing itself), so its height can be read.
+ */
+function useWholeHeight() {
+  const ref = useRef<HTMLIFrameElement>(null);
+  const [height, setHeight] = useState<number | undefined>();
+  const measure = () => {
+    const root = ref.current?.contentDocument?.documentElement;
+    if (root) setHeight(root.scrollHeight);
+  };
+  useEffect(() => {
+    // The width of the column decides where the page's lines break, and so its height.
+    const frame = ref.current;
+    if (frame === null || typeof ResizeObserver === 'undefined') return;
+    const watch = new ResizeObserver(measure);
+    watch.observe(frame);
+    return () => watch.disconnect();
+  }, []);
+  return { ref, height, measure };
+}
+
+/**
  * C44: the page in the language chosen, on or off, as its address would serve it (the management
  * API's preview, never cached: made anew after each save), framed sandboxed: it runs no script and
- * sends nothing.
+ * sends nothing; the frame as tall as the page.
  */
 function Preview({ project, lang, round }: { project: Project; lang: string; round: number }) {
   const { enabled } = project.page;
+  const whole = useWholeHeight();
   const src = `/api/v1${projectPath(project.id, '/page/preview')}?${new URLSearchParams({ lang })}`;
   const problem = useAddressProblem(
     enabled && project.formId ? `/f/${encodeURIComponent(project.formId)}` : undefined,
@@ -64,10 +88,13 @@ function Preview({ project, lang, round }: { project: Project; lang: string; rou
         <>
           <iframe
             key={round}
+            ref={whole.ref}
             class="page-frame"
             title={`The hosted page in ${languageName(lang)}`}
-            sandbox=""
+            sandbox="allow-same-origin"
             src={src}
+            onLoad={whole.measure}
+            style={whole.height === undefined ? undefined : { height: `${whole.height + 2}px` }}
           />
           <p class="help">
             The page itself, as a visitor sees it: in this frame it runs no script and sends nothing.

@@ -1,7 +1,7 @@
 // C44: the dashboard's preview of a project's page: the page as its visitors would see it, composed
 // as its own address composes it, on or off, never cached. Its logo travels inside it (a `data:`
-// address), since the frame that shows it is sandboxed: a request from it carries no session, and
-// the page's own logo address answers only while the page is on.
+// address), since the page's own logo address answers only while the page is on, and the frame
+// that shows it is sandboxed, asking for nothing more.
 
 import { toBase64 } from '../lib/hex.ts';
 import type { ProjectView } from '../ops/project-view.ts';

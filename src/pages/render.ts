@@ -176,8 +176,11 @@ export async function shell(page: {
     `base-uri 'none'`,
     `frame-ancestors 'self'`,
     ...(page.turnstile ? [`frame-src${challenges}`] : []),
-    // The preview, served from the dashboard's origin, is sandboxed even when opened alone.
-    ...(page.preview ? ['sandbox'] : []),
+    // The preview, served from the dashboard's origin, is sandboxed even when opened alone: no
+    // script, form, pop-up or navigation of its window. It keeps its origin (`allow-same-origin`),
+    // which grants nothing to a document that runs no script, so that the dashboard can read its
+    // height and show it whole.
+    ...(page.preview ? ['sandbox allow-same-origin'] : []),
   ].join('; ');
   return { html, csp };
 }

@@ -19,6 +19,19 @@ const field = (name: string) =>
     .locator('li')
     .filter({ has: page.locator('strong', { hasText: new RegExp(`^${name}$`) }) });
 
+/**
+ * How far the framed page's Send button reaches past the frame's bottom edge, in pixels (0 or
+ * less when it is seen whole), once the frame has taken the page's height.
+ */
+async function sendBeyondFrame(): Promise<number> {
+  const [button, box] = await Promise.all([
+    frame().locator('form button').boundingBox(),
+    page.locator('iframe.page-frame').boundingBox(),
+  ]);
+  if (button === null || box === null) throw new Error('no frame or no Send button');
+  return button.y + button.height - (box.y + box.height);
+}
+
 /** Elements of the screen reaching past its right edge at its width. */
 const overflow = () =>
   page.evaluate(() => {
@@ -169,12 +182,15 @@ describe('C44: the Page screen', () => {
 
   it('is axe-clean with the German page framed, at 1280 and at 375 px wide', async () => {
     await frame().getByRole('heading', { level: 1, name: 'Schreiben Sie uns' }).waitFor();
+    // The frame is as tall as the page: its form is seen down to its Send button.
+    await expect.poll(sendBeyondFrame, { timeout: 5000 }).toBeLessThanOrEqual(0);
     await shot('page');
     await page.setViewportSize({ width: 375, height: 800 });
     await expect.poll(overflow, { timeout: 5000 }).toEqual([]);
     // The frame comes after the settings, one column: drawn once scrolled to.
     await page.locator('iframe.page-frame').scrollIntoViewIfNeeded();
     await frame().getByRole('heading', { level: 1, name: 'Schreiben Sie uns' }).waitFor();
+    await expect.poll(sendBeyondFrame, { timeout: 5000 }).toBeLessThanOrEqual(0);
     await shot('page-375');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
