@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Day } from './server-types.ts';
+import { type Accepted, everyDay, sparkRange } from './spark.ts';
 
 export type { Day };
 
@@ -28,17 +29,12 @@ function usePlot(make: (el: HTMLElement) => uPlot, deps: unknown[]) {
   return el;
 }
 
-/** The sparkline's vertical range: zero a little above the bottom, the busiest day below the top. */
-export const sparkRange = (max: number | null): [number, number] => {
-  const top = Math.max(1, max ?? 0);
-  return [-0.12 * top, 1.1 * top];
-};
-
-/** Accepted submissions per day, as a line without axes. */
-export function Sparkline({ days }: { days: Day[] }) {
+/** Accepted submissions on each of the last `count` days (a quiet one 0), as a line without axes. */
+export function Sparkline({ days, count }: { days: Accepted[]; count: number }) {
   const el = usePlot(
-    (target) =>
-      new uPlot(
+    (target) => {
+      const line = everyDay(days, count, new Date());
+      return new uPlot(
         {
           width: Math.max(target.clientWidth, 120),
           height: 36,
@@ -50,10 +46,11 @@ export function Sparkline({ days }: { days: Day[] }) {
           scales: { x: { time: true }, y: { range: (_u, _min, max) => sparkRange(max) } },
           series: [{}, { stroke: css('--accent'), fill: css('--accent-soft'), width: 1.5 }],
         },
-        [days.map((d) => seconds(d.day)), days.map((d) => d.accepted)],
+        [line.map((d) => seconds(d.day)), line.map((d) => d.accepted)],
         target,
-      ),
-    [days],
+      );
+    },
+    [days, count],
   );
   return <div class="spark" ref={el} aria-hidden="true" />;
 }

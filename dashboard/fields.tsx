@@ -21,13 +21,13 @@ export type Draft = {
   shows: Record<Shown, Record<string, string>>;
   /** What it showed when it was read: sent again (perhaps emptied) even when now blank. */
   had: Shown[];
-  /** C44: a text field's control: several lines, one, or as its maxLength says (`auto`). */
+  /** C44: a text field's control: several lines, one, or by its maxLength (over 200: several). */
   lines: Lines;
 };
 
 type Lines = 'auto' | 'one' | 'several';
 const LINES: Record<Lines, string> = {
-  auto: 'as its length says (over 200: several)',
+  auto: 'by its maxLength',
   one: 'one line',
   several: 'several lines',
 };
@@ -89,8 +89,12 @@ function shownOf(d: Draft): Partial<Record<Shown, Record<string, string>>> {
 /** A field as the API takes it: its view's members, and `multiline` null for "not said". */
 export type FieldInput = Omit<Field, 'multiline'> & { multiline: boolean | null };
 
-/** A text field that is not a list of choices: the one whose control may take several lines. */
-const takesLines = (d: Draft) => d.type === 'string' && (d.rules.oneOf ?? '').trim() === '';
+/**
+ * A text field that is not a list of choices or of a format (an address, a date: one line): the
+ * one whose control may take several lines.
+ */
+const takesLines = (d: Draft) =>
+  d.type === 'string' && (d.rules.oneOf ?? '').trim() === '' && (d.rules.format ?? '') === '';
 
 /**
  * The definition the API takes: numbers as numbers, lists as arrays, blanks left out; `multiline`

@@ -30,7 +30,7 @@ function Card({ project }: { project: Summary }) {
       </p>
       {stats.data && (
         <>
-          <Sparkline days={stats.data.days} />
+          <Sparkline days={stats.data.days} count={30} />
           <p class="sr-only">{plural(total ?? 0, 'submission')} accepted in the last 30 days</p>
         </>
       )}

@@ -38,6 +38,27 @@ describe('C33: the dashboard', () => {
         location.href,
     );
     expect(storage).not.toContain(token);
+    // Each card's sparkline is a line across its 30 days (the quiet ones too): painted pixels at
+    // its left end and its right, on a project with submissions today alone and on one with none.
+    const painted = (project: string) =>
+      page
+        .locator('li.card', { has: page.getByRole('link', { name: project }) })
+        .locator('.spark canvas')
+        .first()
+        .evaluate((canvas: HTMLCanvasElement) => {
+          const c = canvas.getContext('2d');
+          if (c === null) return [0, 0];
+          const column = (x: number) => {
+            const { data } = c.getImageData(x, 0, 1, canvas.height);
+            let n = 0;
+            for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) n++;
+            return n;
+          };
+          return [column(2), column(canvas.width - 3)];
+        });
+    for (const project of ['Clinic', 'Example']) {
+      await expect.poll(() => painted(project), { timeout: 5000 }).not.toContain(0);
+    }
     await shot('projects');
   });
 

@@ -62,6 +62,16 @@ describe('C33: the dashboard', () => {
       .filter({ has: page.locator('strong', { hasText: /^age$/ }) })
       .getByRole('button', { name: 'Change' })
       .waitFor();
+    // C44: the message asks for several lines: a text area in the snippets (and on the page).
+    await page
+      .getByRole('region', { name: 'Fields' })
+      .locator('li')
+      .filter({ has: page.locator('strong', { hasText: /^message$/ }) })
+      .getByRole('button', { name: 'Change' })
+      .click();
+    await page.locator('.field-editor').getByLabel('Lines').selectOption('several');
+    await page.getByRole('button', { name: 'Save message' }).click();
+    await page.getByRole('button', { name: 'Save message' }).waitFor({ state: 'detached' });
     await shot('settings');
     await nav('Embed').click();
     const snippet = page.locator('pre.code').first();
@@ -72,6 +82,7 @@ describe('C33: the dashboard', () => {
     const widget = page.getByRole('region', { name: 'Widget form' }).locator('pre.code');
     expect(await widget.textContent()).toContain(`action="${worker}/f/${formId}"`);
     expect(await widget.textContent()).toContain('<input type="file" id="f-cv" name="cv"');
+    expect(await widget.textContent()).toContain('<textarea id="f-message" name="message" rows="4">');
     await page.locator('iframe.preview').last().scrollIntoViewIfNeeded();
     await shot('embed');
     // C43: the fields as the site's TypeScript module, the new field in its type.
