@@ -3,7 +3,8 @@
 // HMAC alone (its deterministic mode signs the expected key), with its expiry. A challenge is
 // bound to its project; its reuse is found after the store, like a token's (the consumer). The
 // library is loaded with the first challenge: a form post of a project without one never evaluates it.
-import { underKeys, type WidgetKeys } from './widget-token.ts';
+import { derivedHex, type WidgetKeys } from '../auth/operator-secret.ts';
+import { underKeys } from './widget-token.ts';
 
 /** How much work a challenge asks: a counter from 1,000 to this, found by trying each (about a second in a browser). */
 export const MAX_COUNTER = 50_000;
@@ -11,33 +12,9 @@ const MIN_COUNTER = 1_000;
 /** A challenge is good as long as the token it came with. */
 export const CHALLENGE_LIFETIME_MS = 60 * 60_000;
 
-const encoder = new TextEncoder();
-let secretsOf: { secret: string; keys: Promise<[string, string]> } | undefined;
-
-/** Two HMAC secrets (the challenge's, the expected key's), derived from the operator's secret. */
-function secrets(secret: string): Promise<[string, string]> {
-  if (secretsOf?.secret !== secret) {
-    const keys = (async () => {
-      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, [
-        'deriveBits',
-      ]);
-      const derive = async (info: string) => {
-        const bits = await crypto.subtle.deriveBits(
-          { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode(info) },
-          base,
-          256,
-        );
-        return Array.from(new Uint8Array(bits), (b) => b.toString(16).padStart(2, '0')).join('');
-      };
-      return [await derive('edge-forms proof of work'), await derive('edge-forms proof of work key')] as [
-        string,
-        string,
-      ];
-    })();
-    secretsOf = { secret, keys };
-  }
-  return secretsOf.keys;
-}
+/** Two HMAC secrets (the challenge's, the expected key's), derived from the widget's key. */
+const secrets = (secret: string) =>
+  Promise.all([derivedHex(secret, 'proofOfWork'), derivedHex(secret, 'proofOfWorkKey')]);
 
 const library = () => Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/web/sha')]);
 

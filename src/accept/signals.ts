@@ -4,12 +4,13 @@
 // agent, a missing Accept-Language, the country. The consumer judges them (src/spam/signals.ts);
 // they travel in the submission's own insert, so the accepted path stays one D1 round trip.
 import type { Context } from 'hono';
+import { widgetKeys } from '../auth/operator-secret.ts';
 import { FILL_FIELD, PASTED_FIELD, PROOF_FIELD, WIDGET_TOKEN_FIELD } from '../fields/catalogue.ts';
 import type { AppEnv } from '../http/env.ts';
 import { proofOfWorkFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import { charsOf, type Signals, scriptAgent } from '../spam/sender.ts';
-import { checkToken, TOKEN_LIFETIME_MS, widgetKeys } from './widget-token.ts';
+import { checkToken, TOKEN_LIFETIME_MS } from './widget-token.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];
 

@@ -5,7 +5,8 @@
 // (WIDGET_KEY, else the operator token). Issued and checked in the isolate: no D1. Its reuse is
 // found after the store, by the consumer (the nonce is unique in spam_nonces). C39: a rotated key
 // goes on being accepted for a day for what it signed before (WIDGET_KEY_PREVIOUS).
-import { TOKEN_LENGTH, toBase64url } from '../lib/hex.ts';
+import { hmacKey, sameSecret, type WidgetKeys } from '../auth/operator-secret.ts';
+import { toBase64url } from '../lib/hex.ts';
 import type { TokenState } from '../spam/sender.ts';
 
 /** A token is good for this long after it was issued; the widget renews an older one. */
@@ -19,83 +20,19 @@ const NONCE_BYTES = 12;
 
 const encoder = new TextEncoder();
 
-/** After a rotation, what the previous key signed is accepted for this long. */
-export const ROTATION_MS = 24 * 60 * 60_000;
 /**
  * What the previous key signed up to this long after the stated time of the rotation is still its
  * own: the new key takes a few minutes to reach every data centre after it is set.
  */
 export const ROTATION_GRACE_MS = 10 * 60_000;
 
-/**
- * The secrets the widget's token and the proof of work are signed with: the widget's own key
- * (WIDGET_KEY), else the operator token (C32), when set and long enough; without either, neither is
- * issued nor checked. C39: beside it, for a day after a rotation, the key before it and when it
- * stopped signing (WIDGET_KEY_PREVIOUS, `<ISO time> <key>`).
- */
-export type WidgetKeys = { current: string; previous?: { key: string; until: number } };
-
-export function widgetKeys(
-  env: { ADMIN_TOKEN?: string; WIDGET_KEY?: string; WIDGET_KEY_PREVIOUS?: string },
-  now: number,
-): WidgetKeys | undefined {
-  const long = (key: string | undefined) =>
-    key !== undefined && key.length >= TOKEN_LENGTH ? key : undefined;
-  const current = long(env.WIDGET_KEY) ?? long(env.ADMIN_TOKEN);
-  if (current === undefined) return undefined;
-  const [at = '', key] = (env.WIDGET_KEY_PREVIOUS ?? '').trim().split(/\s+/, 2);
-  const rotated = Date.parse(at);
-  const previous = long(key);
-  if (
-    previous === undefined ||
-    previous === current ||
-    !Number.isFinite(rotated) ||
-    now > rotated + ROTATION_MS
-  )
-    return { current };
-  return { current, previous: { key: previous, until: rotated } };
-}
-
-let keyOf: { secret: string; key: Promise<CryptoKey> } | undefined;
-
-/** The HMAC key, derived (HKDF) from the operator's secret once per isolate: nothing else to keep. */
-function macKey(secret: string): Promise<CryptoKey> {
-  if (keyOf?.secret !== secret) {
-    const key = (async () => {
-      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey']);
-      return crypto.subtle.deriveKey(
-        {
-          name: 'HKDF',
-          hash: 'SHA-256',
-          salt: new Uint8Array(0),
-          info: encoder.encode('edge-forms widget token'),
-        },
-        base,
-        { name: 'HMAC', hash: 'SHA-256', length: 256 },
-        false,
-        ['sign'],
-      );
-    })();
-    keyOf = { secret, key };
-  }
-  return keyOf.key;
-}
-
 async function mac(secret: string, projectId: string, start: string, issued: string, nonce: string) {
   const signed = await crypto.subtle.sign(
     'HMAC',
-    await macKey(secret),
+    await hmacKey(secret, 'widgetToken'),
     encoder.encode(`${projectId}\n${start}\n${issued}\n${nonce}`),
   );
   return toBase64url(new Uint8Array(signed).slice(0, MAC_BYTES));
-}
-
-/** Two strings equal in constant time (for the same length). */
-function same(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 export type TokenCheck = {
@@ -116,7 +53,7 @@ async function checkWith(
   now: number,
 ): Promise<TokenCheck | undefined> {
   const [, start = '', issued = '', nonce = '', signature = ''] = token;
-  if (!same(signature, await mac(secret, projectId, start, issued, nonce))) return undefined;
+  if (!(await sameSecret(signature, await mac(secret, projectId, start, issued, nonce)))) return undefined;
   const startMs = Number.parseInt(start, 36);
   const issuedMs = Number.parseInt(issued, 36);
   // Signed by us, so never in the future nor started after it was issued, unless clocks disagree.

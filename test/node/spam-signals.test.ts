@@ -9,10 +9,9 @@ import {
   issueToken,
   MAX_CARRY_MS,
   ROTATION_GRACE_MS,
-  ROTATION_MS,
   TOKEN_LIFETIME_MS,
-  widgetKeys,
 } from '../../src/accept/widget-token.ts';
+import { ROTATION_MS, widgetKeys } from '../../src/auth/operator-secret.ts';
 import { Learner, type Prior } from '../../src/spam/classifier.ts';
 import { judge, modelsOf, SIGNALS_ALONE } from '../../src/spam/judge.ts';
 import { charsOf, scriptAgent } from '../../src/spam/sender.ts';

@@ -6,7 +6,8 @@
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import * as v from 'valibot';
-import { issueToken, widgetKeys } from '../../accept/widget-token.ts';
+import { issueToken } from '../../accept/widget-token.ts';
+import { widgetKeys } from '../../auth/operator-secret.ts';
 import { describeRoute, pagePath, resolver } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { REASON_PHRASES } from '../../http/envelope.ts';

@@ -4,6 +4,7 @@
 // session's CSRF token).
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { operatorToken, sameSecret } from '../../auth/operator-secret.ts';
 import {
   clientAddress,
   countFailedAuthentication,
@@ -19,7 +20,7 @@ import {
   secretKeyInPage,
   tooManyRequests,
 } from '../../http/replies.ts';
-import { sha256Text, TOKEN_LENGTH } from '../../lib/hex.ts';
+import { sha256Text } from '../../lib/hex.ts';
 import type { Actor } from '../../ops/context.ts';
 import { keyHashOf, resolveProject } from '../../projects/cache.ts';
 import { displayPrefix, looksLikeKey, parseBearer, placeOfKey, placeOfPrefix } from '../../projects/keys.ts';
@@ -62,38 +63,6 @@ export type Principal = {
 
 /** The caller, as the route's guard found it: none only on a route any visitor may call (C33). */
 export type ManageEnv = AppEnv & { Variables: AppEnv['Variables'] & { principal: Principal | undefined } };
-
-const encoder = new TextEncoder();
-
-/** Equal texts, compared as SHA-256 digests in constant time (neither length nor content leaks). */
-async function sameSecret(given: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all(
-    [given, expected].map((t) => crypto.subtle.digest('SHA-256', encoder.encode(t))),
-  );
-  return crypto.subtle.timingSafeEqual(a as ArrayBuffer, b as ArrayBuffer);
-}
-
-let warnedShortToken = false;
-
-/** The operator token, if one is set and long enough; a short one is refused, with one log line. */
-export function operatorToken(env: Env): string | undefined {
-  const token = env.ADMIN_TOKEN;
-  if (token === undefined || token === '') return undefined;
-  if (token.length < TOKEN_LENGTH) {
-    if (!warnedShortToken) {
-      warnedShortToken = true;
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          event: 'admin-token-refused',
-          reason: `ADMIN_TOKEN is shorter than ${TOKEN_LENGTH} characters (32 random bytes): operator sign-in is off until it is replaced`,
-        }),
-      );
-    }
-    return undefined;
-  }
-  return token;
-}
 
 /** The CSRF token of a session: derived from its id (which only the cookie holds), never stored. */
 export const csrfTokenOf = (sessionId: string) => sha256Text(`csrf:${sessionId}`);
