@@ -8,7 +8,7 @@ import { invalidKey, projectMoving, tooLargeToStore } from '../http/replies.ts';
 import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { uuidv7 } from '../lib/ids.ts';
-import { forgetKey } from '../projects/cache.ts';
+import { type CacheKey, forgetCached } from '../projects/cache.ts';
 import {
   insertSubmissions,
   MAX_STORED_BYTES,
@@ -95,13 +95,15 @@ export function acceptedRow(
 
 /**
  * Stores the row once D1 has acknowledged it (true), or reports that its Idempotency-Key was
- * already used (false). `keyHash` is the key the row came with: when D1 says its project is gone,
- * that key is forgotten at once, so the next request with it costs a lookup and gets 401 there.
+ * already used (false); the row's `keyHash`, when it came with a key, records that key's use.
+ * `cacheKey` is what its project was found under: when D1 says that project is gone, it is
+ * forgotten at once, so the next request with that key (or form address) costs a lookup and gets
+ * 401 (or 404) there.
  */
 export async function commitRow(
   db: D1Database,
-  row: NewSubmission,
-  keyHash: string,
+  row: NewSubmission & { keyHash?: string },
+  cacheKey: CacheKey,
   keepAlive: (write: Promise<unknown>) => void,
   {
     queue,
@@ -113,11 +115,7 @@ export async function commitRow(
   const bytes = utf8Bytes(row.data);
   if (bytes > MAX_STORED_BYTES) throw tooLargeToStore();
   try {
-    return await committer(db, queue, lostWriteSeconds * 1000, place).add(
-      { ...row, keyHash },
-      keepAlive,
-      bytes,
-    );
+    return await committer(db, queue, lostWriteSeconds * 1000, place).add(row, keepAlive, bytes);
   } catch (error) {
     const fault = rowFault(error);
     // C41: a project copied to another place refuses its rows here meanwhile; once it is there,
@@ -126,12 +124,12 @@ export async function commitRow(
     if (fault === 'project-moving') {
       // The key is looked up again by the next request: once the move has switched, it leads
       // there at once, not after the cache's seconds.
-      forgetKey(db, keyHash, false);
+      forgetCached(db, cacheKey, false);
       throw projectMoving();
     }
     if (fault === 'project-gone') {
       const moved = await movedAway(db, row.projectId);
-      forgetKey(db, keyHash, !moved);
+      forgetCached(db, cacheKey, !moved);
       if (moved) throw projectMoving();
       throw invalidKey();
     }

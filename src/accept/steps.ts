@@ -10,6 +10,7 @@ import type { AppEnv } from '../http/env.ts';
 import { noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
 import type { Problem } from '../lib/codes.ts';
 import { UnavailableError } from '../lib/faults.ts';
+import type { CacheKey } from '../projects/cache.ts';
 import { findIdempotencyKey } from '../store/intake.ts';
 import { type Place, placeOf } from '../store/places.ts';
 import { acceptedRow, commitRow, writeEnv } from './commit.ts';
@@ -18,10 +19,22 @@ import { takeWidget, type WidgetSent } from './signals.ts';
 import { checkTurnstile, isTestSecret, takeToken } from './turnstile.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];
+
+/**
+ * The project a request is for, as found: what it is cached under (a key's hash, a form's
+ * `form:<id>`: forgotten when D1 says the project is gone), the key's hash when a key was sent
+ * (its last use is recorded), and who pays (C21).
+ */
+export type Identified = {
+  project: ResolvedProject;
+  cacheKey: CacheKey;
+  keyHash?: string;
+  payer: Payer;
+};
 const encoder = new TextEncoder();
 
-/** A body as values, before validation. */
-export type Sent = {
+/** A body read as values, before validation. */
+export type BodyValues = {
   /** The values, by field name (C12). */
   body: Record<string, unknown>;
   /** Problems of the body itself, reported with the field problems (a name sent twice, C29). */
@@ -74,7 +87,11 @@ export type Accepted = {
  * fields, never stored, C22, C39); an object with nothing in it is refused before validation (C11); then every field (C12,
  * C13, C28), the body's own problems first; and nothing left to store (`discard`) is refused too.
  */
-export function validate(project: ResolvedProject, sent: Sent, tokenHeader: string | undefined): Accepted {
+export function validate(
+  project: ResolvedProject,
+  sent: BodyValues,
+  tokenHeader: string | undefined,
+): Accepted {
   const { body } = sent;
   const token = takeToken(body, tokenHeader);
   const widget = takeWidget(body);
@@ -87,11 +104,28 @@ export function validate(project: ResolvedProject, sent: Sent, tokenHeader: stri
   return { value: result.value, spam, token, widget, idempotencyBytes: sent.idempotencyBytes };
 }
 
+/** C20: a request's Idempotency-Key, and the hash of what a retry with it must repeat. */
+export type Idempotency = { key: string; bodyHash: string };
+
 /**
- * The outcome of the Turnstile check (C22): whether the token was redeemed already, and (C35)
- * whether this very request passed a challenge; the body's hash for a request with a key (C20).
+ * C20: the request's Idempotency-Key (when it sent one) with the hash of what a retry must repeat:
+ * the body as sent, or (a form) what is stored, its files by their SHA-256, whatever boundary or
+ * order a multipart body has.
  */
-export type Verdict = { spentToken: boolean; challenged: boolean; hash: string | undefined };
+export async function idempotencyOf(
+  key: string | undefined,
+  accepted: Accepted,
+): Promise<Idempotency | undefined> {
+  if (key === undefined) return undefined;
+  const bytes = accepted.idempotencyBytes ?? encoder.encode(JSON.stringify(accepted.value));
+  return { key, bodyHash: await bodyHash(bytes) };
+}
+
+/**
+ * What the Turnstile check found (C22): whether the token was redeemed already, and (C35) whether
+ * this very request passed a challenge.
+ */
+export type TurnstileOutcome = { spentToken: boolean; challenged: boolean };
 
 /**
  * Between steps 9 and 10 (C22): for a project with a Turnstile secret, siteverify. A token redeemed
@@ -101,27 +135,21 @@ export async function verifyTurnstile(
   c: Context<AppEnv>,
   project: ResolvedProject,
   accepted: Accepted,
-  idempotencyKey: string | undefined,
-): Promise<Verdict> {
-  // C20: the hash of what a retry must repeat: the body as sent, or (a form) what is stored, its
-  // files by their SHA-256, whatever boundary or order a multipart body has.
-  const hash =
-    idempotencyKey === undefined
-      ? undefined
-      : await bodyHash(accepted.idempotencyBytes ?? encoder.encode(JSON.stringify(accepted.value)));
+  idempotency: Idempotency | undefined,
+): Promise<TurnstileOutcome> {
   const secret = project.turnstileSecret;
-  if (secret === null) return { spentToken: false, challenged: false, hash };
+  if (secret === null) return { spentToken: false, challenged: false };
   const spentToken = await checkTurnstile(
     secret,
     project.id,
     accepted.token,
     c.req.header('CF-Connecting-IP'),
-    idempotencyKey,
-    hash,
+    idempotency?.key,
+    idempotency?.bodyHash,
   );
   // C35: a test secret passes any token: a challenge only under local development.
   const challenged = !spentToken && (!isTestSecret(secret) || config(c.env).ALLOW_LOCAL_WEBHOOKS);
-  return { spentToken, challenged, hash };
+  return { spentToken, challenged };
 }
 
 type FileEntry = [string, UploadedFile];
@@ -149,13 +177,12 @@ async function restore(place: Place, projectId: string, submissionId: string, fi
  * whose Idempotency-Key was used already, the first request's answer (C20). Returns whether the
  * answer is a replay.
  */
-export async function store(
+export async function storeSubmission(
   c: Context<AppEnv>,
-  project: ResolvedProject,
-  payer: Payer,
+  { project, cacheKey, keyHash }: Identified,
   accepted: Accepted,
-  idempotencyKey: string | undefined,
-  { spentToken, challenged, hash }: Verdict,
+  idempotency: Idempotency | undefined,
+  { spentToken, challenged }: TurnstileOutcome,
   signals?: string,
 ): Promise<{ replayed: boolean }> {
   // C41: the database and bucket of the project's place.
@@ -180,8 +207,11 @@ export async function store(
     }
     try {
       const keyed =
-        idempotencyKey === undefined || hash === undefined ? row : { ...row, idempotencyKey, bodyHash: hash };
-      return await commitRow(db, keyed, payer.bucket, keepAlive, writeEnv(c.env, place.name));
+        idempotency === undefined
+          ? row
+          : { ...row, idempotencyKey: idempotency.key, bodyHash: idempotency.bodyHash };
+      const sent = keyHash === undefined ? keyed : { ...keyed, keyHash };
+      return await commitRow(db, sent, cacheKey, keepAlive, writeEnv(c.env, place.name));
     } catch (error) {
       // Nothing of a refused submission stays: its files leave R2 too. But when the write's
       // outcome is unknown (presumed lost, or D1 failing after it may have committed), the files
@@ -191,10 +221,11 @@ export async function store(
       throw error;
     }
   };
-  if (idempotencyKey === undefined || hash === undefined) {
+  if (idempotency === undefined) {
     await write();
     return { replayed: false };
   }
+  const { key: idempotencyKey, bodyHash: hash } = idempotency;
   // C20: with an Idempotency-Key, the row is stored with it, or the first request's answer given.
   const release = await claimKey(project.id, idempotencyKey);
   try {

@@ -60,7 +60,7 @@ export async function projectOfKeyText(
 
 /** Who pays for a request made with this key (C21): a publishable key's budget is every visitor's. */
 export const payerOfKey = (project: ResolvedProject, keyHash: string): Payer => ({
-  bucket: keyHash,
+  rateKey: keyHash,
   shared: project.keyKind === 'publishable',
   projectId: project.id,
 });

@@ -76,10 +76,11 @@ export async function countFailedAuthentication(c: Context, env: Env): Promise<v
 }
 
 /**
- * Who pays for a request: a key's own bucket (its hash, never the key itself, C8; or a form's
- * `form:<id>`), whether every visitor shares it (a publishable key, a form), and the project.
+ * C21: who pays for a request: the rate limiter's key of its own budget (a key's hash, never the key
+ * itself, C8; a form address's `form:<id>`), whether every visitor shares that budget (a
+ * publishable key, a form), and the project.
  */
-export type Payer = { bucket: string; shared: boolean; projectId: string };
+export type Payer = { rateKey: string; shared: boolean; projectId: string };
 
 /**
  * C21, right after authentication: what a request costs before anything else is known of it. A
@@ -88,7 +89,7 @@ export type Payer = { bucket: string; shared: boolean; projectId: string };
  */
 export async function limitEarly(c: Context, env: Env, payer: Payer): Promise<void> {
   if (!payer.shared) {
-    if (!(await allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', payer.bucket))) throw tooManyRequests();
+    if (!(await allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', payer.rateKey))) throw tooManyRequests();
     return;
   }
   const address = clientAddress(c);
@@ -103,5 +104,5 @@ export async function limitEarly(c: Context, env: Env, payer: Payer): Promise<vo
  */
 export async function limitShared(c: Context, env: Env, payer: Payer): Promise<void> {
   if (!payer.shared) return;
-  if (!(await allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', payer.bucket))) throw tooManyRequests();
+  if (!(await allowed(c, env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT', payer.rateKey))) throw tooManyRequests();
 }

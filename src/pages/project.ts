@@ -16,7 +16,7 @@ import { projectDetails } from '../store/projects.ts';
  * when the deployment serves no pages, the address names no form, or its project is moving or has
  * its page off.
  */
-export async function pageProject(c: Context<AppEnv>, formId: string) {
+export async function hostedPageProject(c: Context<AppEnv>, formId: string) {
   if (!config(c.env).HOSTED_PAGES || !FORM_ID.test(formId)) return undefined;
   const place = placeNamed(c.env, placeOfForm(formId));
   if (place === undefined) return undefined;

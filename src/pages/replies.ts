@@ -11,7 +11,7 @@ import { requestIdOf } from '../http/request-id.ts';
 import { type Assets, assetLoader } from '../lib/assets.ts';
 import type { FieldIssue } from '../lib/codes.ts';
 import { chooseLanguage, pageTextIn, textIn } from './language.ts';
-import { pageProject } from './project.ts';
+import { hostedPageProject } from './project.ts';
 import { pageResponse, shell } from './render.ts';
 import { wordsOf } from './words.ts';
 
@@ -73,7 +73,7 @@ export async function hostedReply(
   outcome: Outcome,
   headers: Record<string, string> = {},
 ): Promise<Response | undefined> {
-  const found = await pageProject(c, formId);
+  const found = await hostedPageProject(c, formId);
   if (found === undefined) return undefined;
   const { view } = found;
   const { languages } = view.page;

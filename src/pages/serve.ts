@@ -15,7 +15,7 @@ import { requestIdOf } from '../http/request-id.ts';
 import { beginRender, cachedForm, cachedPage, keepPage } from './cache.ts';
 import { composePage } from './compose.ts';
 import { chooseLanguage } from './language.ts';
-import { pageProject } from './project.ts';
+import { hostedPageProject } from './project.ts';
 import { pageResponse } from './render.ts';
 
 type PageContext = Context<AppEnv>;
@@ -49,7 +49,7 @@ export async function servePage(c: PageContext): Promise<Response> {
   }
   // Before the project is read: a purge from now on keeps this render's page out of the cache.
   const render = await beginRender(formId).catch(() => undefined);
-  const found = await pageProject(c, formId);
+  const found = await hostedPageProject(c, formId);
   if (found === undefined) return notFoundPage(c);
   const { view } = found;
   const pageSettings = view.page;
@@ -83,7 +83,7 @@ export async function servePage(c: PageContext): Promise<Response> {
 
 /** C44: the page's logo, from the bucket of the project's place; 404 as the page when there is none. */
 export async function serveLogo(c: PageContext): Promise<Response> {
-  const found = await pageProject(c, c.req.param('formId') ?? '');
+  const found = await hostedPageProject(c, c.req.param('formId') ?? '');
   const logo = found?.view.page.logo;
   const object = found && logo ? await found.place.files?.get(logoKey(found.view.id)) : undefined;
   if (!object || !logo) return notFoundPage(c);

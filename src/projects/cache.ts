@@ -73,14 +73,21 @@ async function lookUp(
 }
 
 /**
- * Key hash → project, fields (with their compiled schemas) and origins; undefined if no such key,
- * or none in a place this worker has (C41: `place` is the name the key carries). `beforeQuery`
- * runs only when D1 must be asked, and may refuse by throwing (C21).
+ * What a project is cached under: a key's hash (hex), or `form:<id>` for a form address
+ * (formCacheKey), so the two never meet.
+ */
+export type CacheKey = string;
+
+/**
+ * A key's hash (or a form's cache key, with its `lookup`) → project, fields (with their compiled
+ * schemas) and origins; undefined if no such key, or none in a place this worker has (C41: `place`
+ * is the name the key carries). `beforeQuery` runs only when D1 must be asked, and may refuse by
+ * throwing (C21).
  */
 export async function resolveProject(
   env: object,
   placeName: string,
-  keyHash: string,
+  cacheKey: CacheKey,
   seconds: number,
   beforeQuery: () => void = () => {},
   lookup: Lookup = lookUpKeyHash,
@@ -90,16 +97,16 @@ export async function resolveProject(
   const db = place.d1;
   if (seconds === 0) {
     beforeQuery();
-    return await lookUp(env, place, keyHash, lookup);
+    return await lookUp(env, place, cacheKey, lookup);
   }
   const caches = cachesFor(db, seconds * 1000);
-  const hit = caches.known.get(keyHash);
+  const hit = caches.known.get(cacheKey);
   if (hit !== undefined) return hit;
-  if (caches.unknown.get(keyHash)) return undefined;
+  if (caches.unknown.get(cacheKey)) return undefined;
   beforeQuery();
-  const project = await lookUp(env, place, keyHash, lookup);
-  if (project === undefined) caches.unknown.set(keyHash, true);
-  else caches.known.set(keyHash, project);
+  const project = await lookUp(env, place, cacheKey, lookup);
+  if (project === undefined) caches.unknown.set(cacheKey, true);
+  else caches.known.set(cacheKey, project);
   return project;
 }
 
@@ -116,7 +123,7 @@ export const placeOfForm = (formId: string) => FORM_ID.exec(formId)?.[1] ?? DEFA
  * C29: a form address → its project, cached beside the keys under `form:<id>` (a key's hash is hex,
  * so the two never meet). The cache key stands for the form where a key hash would.
  */
-export const formCacheKey = (formId: string) => `form:${formId}`;
+export const formCacheKey = (formId: string): CacheKey => `form:${formId}`;
 export function resolveForm(
   env: object,
   formId: string,
@@ -129,15 +136,15 @@ export function resolveForm(
 }
 
 /**
- * Forgets what is cached for a key: D1 has said its project is gone (C31). It is remembered as
+ * Forgets what is cached for a key (or a form address): D1 has said its project is gone (C31). It is remembered as
  * unknown, so that the requests that follow answer 401 without a query; unless (C41) the project
  * moved to another place, which the next request's look-up finds.
  */
-export function forgetKey(db: D1Database, keyHash: string, gone = true): void {
+export function forgetCached(db: D1Database, cacheKey: CacheKey, gone = true): void {
   const caches = cachesByDb.get(db);
   if (caches === undefined) return;
-  caches.known.delete(keyHash);
-  if (gone) caches.unknown.set(keyHash, true);
+  caches.known.delete(cacheKey);
+  if (gone) caches.unknown.set(cacheKey, true);
 }
 
 async function withSchemas(project: ProjectConfig, place: string): Promise<ResolvedProject> {

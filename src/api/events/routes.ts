@@ -104,7 +104,7 @@ async function projectOf(
  * checked as a submission's, and the request limited per project and client address, by its own
  * limiter (C39: tokens apart from events, so that analytics never costs a person their token).
  */
-export async function pageProject(
+export async function projectOfPageRequest(
   c: Context<AppEnv>,
   asked: { key?: string | undefined; form?: string | undefined },
   limiter: 'EVENT_RATE_LIMIT' | 'TOKEN_RATE_LIMIT',
@@ -136,7 +136,7 @@ const waitUntilOf = (c: Context) => {
 async function record(c: Context<AppEnv>): Promise<Response> {
   if (declines(c)) return noContent(c);
   const event = await parseEvent(c);
-  const project = await pageProject(c, event, 'EVENT_RATE_LIMIT');
+  const project = await projectOfPageRequest(c, event, 'EVENT_RATE_LIMIT');
   const day = new Date().toISOString().slice(0, 10);
   // C41: the visitor's day salt and counts are kept in the project's place.
   const salt = await daySalt(placeOf(c.env, project.place).d1, day);

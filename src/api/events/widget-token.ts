@@ -17,7 +17,7 @@ import * as replies from '../../http/replies.ts';
 import { sendJson } from '../../http/send.ts';
 import { UnavailableError } from '../../lib/faults.ts';
 import { FORM_ID } from '../../projects/cache.ts';
-import { pageProject, readSmall } from './routes.ts';
+import { projectOfPageRequest, readSmall } from './routes.ts';
 
 /** A token request is a key or a form id and the token held, nothing more. */
 const MAX_TOKEN_REQUEST_BYTES = 1024;
@@ -39,7 +39,7 @@ const TokenReply = okEnvelope(200, {
 
 async function issue(c: Context<AppEnv>): Promise<Response> {
   const asked = await readSmall(c, MAX_TOKEN_REQUEST_BYTES, TokenRequest, 'A token request');
-  const project = await pageProject(c, asked, 'TOKEN_RATE_LIMIT');
+  const project = await projectOfPageRequest(c, asked, 'TOKEN_RATE_LIMIT');
   const now = Date.now();
   const keys = widgetKeys(c.env, now);
   if (keys === undefined) throw new UnavailableError('secret', new Error('ADMIN_TOKEN is not set'));

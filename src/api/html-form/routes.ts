@@ -121,8 +121,10 @@ function formIntake(formId: string, controls: Controls): Intake<'urlencoded' | '
         await countFailedAuthentication(c, c.env);
         throw formNotFound();
       }
-      // C21: per form (as per publishable key), which every visitor of the form shares.
-      return { project, payer: { bucket: formCacheKey(formId), shared: true, projectId: project.id } };
+      // C21: per form (as per publishable key), which every visitor of the form shares; the
+      // project is cached under the form's own key.
+      const cacheKey = formCacheKey(formId);
+      return { project, cacheKey, payer: { rateKey: cacheKey, shared: true, projectId: project.id } };
     },
     origin: requestOrigin,
     mediaType(c) {

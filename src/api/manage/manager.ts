@@ -5,7 +5,7 @@ import { config } from '../../config.ts';
 import { sendMail } from '../../delivery/email.ts';
 import { enqueueStored } from '../../delivery/outbox.ts';
 import { atProject, type Manager } from '../../ops/context.ts';
-import { forgetKey } from '../../projects/cache.ts';
+import { forgetCached } from '../../projects/cache.ts';
 import { database, fencedDatabase, placeDatabases } from '../../store/db.ts';
 import { DEFAULT_PLACE, placeNamed } from '../../store/places.ts';
 import type { ManageEnv, Principal } from './principal.ts';
@@ -45,7 +45,7 @@ export async function managerOf(
         place,
         keyed: keyPlace !== undefined,
         left: (moved) => {
-          if (keyPlace !== undefined && keyHash !== null) forgetKey(d1, keyHash, !moved);
+          if (keyPlace !== undefined && keyHash !== null) forgetCached(d1, keyHash, !moved);
         },
       });
   return {

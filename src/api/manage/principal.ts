@@ -100,7 +100,7 @@ export async function credentialOf(c: Context<ManageEnv>): Promise<Principal | u
       // C23: a secret key in a web page other than the worker's own (its dashboard) is refused.
       const origin = c.req.header('Origin');
       if (origin !== undefined && origin !== ownOrigin(c)) throw secretKeyInPage();
-      await limitEarly(c, env, { bucket: keyHash, shared: false, projectId: project.id });
+      await limitEarly(c, env, { rateKey: keyHash, shared: false, projectId: project.id });
       return {
         actor: { kind: 'key', prefix: displayPrefix(token) },
         projectId: project.id,
@@ -196,7 +196,7 @@ async function sessionOf(c: Context<ManageEnv>, id: string): Promise<Principal |
     if (project === undefined || project.id !== row.projectId || project.keyKind !== 'secret')
       return undefined;
     // C37: the key's own budget, as if the key itself were sent.
-    await limitEarly(c, c.env, { bucket: row.keyHash, shared: false, projectId: project.id });
+    await limitEarly(c, c.env, { rateKey: row.keyHash, shared: false, projectId: project.id });
     actor = { kind: 'key', prefix };
     place = project.place;
   }

@@ -25,7 +25,7 @@ import { NotFound } from '../../lib/faults.ts';
 import type { Manager } from '../../ops/context.ts';
 import { deleteSubmission, storedSubmission, submissionPage } from '../../ops/inbox.ts';
 import { eraseValue } from '../../ops/submissions.ts';
-import { forgetKey } from '../../projects/cache.ts';
+import { forgetCached } from '../../projects/cache.ts';
 import { sessionDatabase } from '../../store/db.ts';
 import type { StoredSubmission } from '../../store/inbox.ts';
 import { placeOf } from '../../store/places.ts';
@@ -66,7 +66,7 @@ function manager(c: ReadContext, writes: boolean): { m: Manager; bookmark: () =>
     projectId: c.var.project.id,
     place,
     keyed: true,
-    left: (moved) => forgetKey(d1, c.var.keyHash, !moved),
+    left: (moved) => forgetCached(d1, c.var.keyHash, !moved),
   });
   return {
     m: { db, place, actor: { kind: 'key', prefix: c.var.keyPrefix }, keyProject: c.var.project.id },

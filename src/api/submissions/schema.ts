@@ -21,7 +21,7 @@ import { SCHEMA_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
 import { sendJson } from '../../http/send.ts';
-import { forgetKey } from '../../projects/cache.ts';
+import { forgetCached } from '../../projects/cache.ts';
 import { fencedDatabase } from '../../store/db.ts';
 import { fieldTexts } from '../../store/display.ts';
 import { placeOf } from '../../store/places.ts';
@@ -72,7 +72,7 @@ async function schemaOf(c: Context<AppEnv>): Promise<Response> {
     projectId: id,
     place,
     keyed: true,
-    left: (moved) => forgetKey(d1, c.var.keyHash, !moved),
+    left: (moved) => forgetCached(d1, c.var.keyHash, !moved),
   });
   const { language, texts } = await fieldTexts(db, id);
   const defs = fields.map((f) => ({ ...f, ...texts.get(f.name) }));

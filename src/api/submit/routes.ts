@@ -29,7 +29,7 @@ import { parseObject } from './body.ts';
 const json: Intake<'json'> = {
   async identify(c) {
     const { project, keyHash } = await projectOfKey(c);
-    return { project, payer: payerOfKey(project, keyHash) };
+    return { project, cacheKey: keyHash, keyHash, payer: payerOfKey(project, keyHash) };
   },
   origin: (c) => c.req.header('Origin'),
   // C9
