@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts, targets } from '../schema/tables.ts';
 import { attemptDelivery } from '../src/delivery/attempt.ts';
-import type { DeliveryMessage } from '../src/delivery/outbox.ts';
+import type { JobMessage } from '../src/delivery/outbox.ts';
 import worker from '../src/index.ts';
 import { QueryRefused, StorageError } from '../src/lib/faults.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
@@ -208,7 +208,7 @@ describe('C26 + C31: one receiver’s slowness never delays another’s delivery
       events.push('slow answered');
       return 504;
     });
-    const batch = createMessageBatch<DeliveryMessage>(
+    const batch = createMessageBatch<JobMessage>(
       'edge-forms-deliveries',
       [...slowIds, fastId].map((deliveryId, i) => ({
         id: `m${i}`,

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { vi } from 'vitest';
 import { deliveries } from '../schema/tables.ts';
 import { issueToken } from '../src/accept/widget-token.ts';
-import type { DeliveryMessage } from '../src/delivery/outbox.ts';
+import type { JobMessage } from '../src/delivery/outbox.ts';
 import worker from '../src/index.ts';
 import { database } from '../src/store/db.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
@@ -16,8 +16,8 @@ import { expectEnvelope, storedRows, submit, submitWithEnv, VALID_BODY } from '.
  * messages were acked or retried; the delay a retry asked for is taken from the call itself
  * (`delays`).
  */
-async function handle(body: DeliveryMessage, attempts: number, environment: Env) {
-  const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
+async function handle(body: JobMessage, attempts: number, environment: Env) {
+  const batch = createMessageBatch<JobMessage>('edge-forms-deliveries', [
     { id: `msg-${attempts}`, timestamp: new Date(), attempts, body },
   ]);
   const delays: (number | undefined)[] = [];

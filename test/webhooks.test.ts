@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts, submissions, targets } from '../schema/tables.ts';
 import { config, RETRY_DELAYS } from '../src/config.ts';
 import { MAX_ATTEMPTS } from '../src/delivery/attempt.ts';
-import type { DeliveryMessage } from '../src/delivery/outbox.ts';
+import type { JobMessage } from '../src/delivery/outbox.ts';
 import worker from '../src/index.ts';
 import { newWebhookSecret, signWebhook } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
@@ -340,7 +340,7 @@ describe('C26: sending', () => {
         sendBatch: async () => {},
       } as unknown as Queue,
     };
-    const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
+    const batch = createMessageBatch<JobMessage>('edge-forms-deliveries', [
       { id: 'last', timestamp: new Date(), attempts: MAX_ATTEMPTS, body: { deliveryId: d.id } },
     ]);
     const ctx = createExecutionContext();
@@ -382,7 +382,7 @@ describe('C26: sending', () => {
     });
     // With local webhooks allowed (npm run dev), it goes.
     const local = { ...env, ALLOW_LOCAL_WEBHOOKS: 'true' } as unknown as Env;
-    const batch = createMessageBatch<DeliveryMessage>('edge-forms-deliveries', [
+    const batch = createMessageBatch<JobMessage>('edge-forms-deliveries', [
       { id: 'local', timestamp: new Date(), attempts: 2, body: { deliveryId: d.id } },
     ]);
     const ctx = createExecutionContext();

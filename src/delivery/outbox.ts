@@ -1,7 +1,10 @@
 // C26: the outbox's first step, on the submission path. After its 201 the submit path sends one
 // message for the marked submissions of the batches written around it (ctx.waitUntil); the
-// consumer (queue.ts, loaded on its first message) writes their delivery rows. Only this part is
-// evaluated when a form post starts an isolate.
+// queue's consumer (jobs/consumer.ts, loaded on its first message) judges them, writes their
+// delivery rows and indexes them. Only this part is evaluated when a form post starts an isolate.
+// The queue is bound as DELIVERIES (and named edge-forms-deliveries) though it carries every job:
+// a binding or queue renamed would leave a deployed worker's waiting messages in a queue nothing
+// consumes, so the names stay.
 import { MAX_PARAMETERS } from '../store/d1.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
 
@@ -9,10 +12,10 @@ import { DEFAULT_PLACE } from '../store/places.ts';
 export const placeOfMessage = (place: string) => (place === DEFAULT_PLACE ? {} : { place });
 
 /**
- * One delivery to attempt, or submissions just stored: their delivery rows to write (C26) and their
- * words to index (C34).
+ * A job of the queue: one delivery to attempt, or submissions just stored, to judge (C39), learn
+ * from, give their delivery rows (C26) and index for search (C34).
  */
-export type DeliveryMessage = ({ deliveryId: string } | { submissionIds: string[] }) & {
+export type JobMessage = ({ deliveryId: string } | { submissionIds: string[] }) & {
   /** C41: the place (database) of the submissions or delivery; absent: the default place. */
   place?: string;
 };
@@ -71,7 +74,7 @@ export function enqueueStored(
 
 /** Marked submissions to the queue, one message per 100 (D1's bound on a statement's parameters). */
 async function sendOutbox(queue: Queue, submissionIds: readonly string[], place: string): Promise<void> {
-  const messages: MessageSendRequest<DeliveryMessage>[] = [];
+  const messages: MessageSendRequest<JobMessage>[] = [];
   for (let i = 0; i < submissionIds.length; i += MAX_PARAMETERS) {
     const ids = submissionIds.slice(i, i + MAX_PARAMETERS);
     messages.push({ body: { submissionIds: ids, ...placeOfMessage(place) } });

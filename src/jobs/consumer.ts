@@ -4,7 +4,7 @@
 // deliveries.ts) and indexed for search (store/search.ts); a delivery's message is one attempt.
 // The sweep (sweep.ts) does the same for the submissions and deliveries whose message never came.
 import pLimit from 'p-limit';
-import { type DeliveryMessage, placeOfMessage } from '../delivery/outbox.ts';
+import { type JobMessage, placeOfMessage } from '../delivery/outbox.ts';
 import { causeText, errorText } from '../lib/faults.ts';
 import { type Db, database } from '../store/db.ts';
 import { writeOutbox } from '../store/outbox.ts';
@@ -23,7 +23,7 @@ export const CONSUMER_CONCURRENCY = 10;
 /** What a message asks for: submissions stored (C26, C34, C39), or one delivery to attempt. */
 type Job = { type: 'stored'; submissionIds: string[] } | { type: 'delivery'; deliveryId: string };
 
-const jobOf = (body: DeliveryMessage): Job =>
+const jobOf = (body: JobMessage): Job =>
   'submissionIds' in body
     ? { type: 'stored', submissionIds: body.submissionIds }
     : { type: 'delivery', deliveryId: body.deliveryId };
@@ -45,7 +45,7 @@ async function onStored(env: Env, db: Db, place: string, ids: readonly string[])
  * with its target, or held by another attempt (whose own record settles it; should that worker
  * stop, the sweep sends it again once its claim expires).
  */
-async function onDelivery(env: Env, db: Db, place: string, message: Message<DeliveryMessage>, id: string) {
+async function onDelivery(env: Env, db: Db, place: string, message: Message<JobMessage>, id: string) {
   const outcome = await attemptQueued(env, db, id);
   if (outcome.kind === 'retry') {
     message.retry({ delaySeconds: outcome.delaySeconds });
@@ -56,7 +56,7 @@ async function onDelivery(env: Env, db: Db, place: string, message: Message<Deli
 }
 
 /** One message, by its type. */
-async function handleMessage(message: Message<DeliveryMessage>, env: Env): Promise<void> {
+async function handleMessage(message: Message<JobMessage>, env: Env): Promise<void> {
   const body = message.body;
   const place = body.place ?? DEFAULT_PLACE;
   const job = jobOf(body);
@@ -94,7 +94,7 @@ async function handleMessage(message: Message<DeliveryMessage>, env: Env): Promi
  * to the queue as a message of its own. A delivery: one attempt; a retry waits in the queue for its
  * delay. The messages of a batch run side by side, CONSUMER_CONCURRENCY at a time.
  */
-export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
+export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env): Promise<void> {
   const limit = pLimit(CONSUMER_CONCURRENCY);
   await Promise.all(batch.messages.map((message) => limit(() => handleMessage(message, env))));
 }

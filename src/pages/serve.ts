@@ -1,8 +1,8 @@
 // C44: `GET /f/<form-id>`: the project's hosted form page, when its owner has turned it on and the
 // operator has not turned hosted pages off (HOSTED_PAGES); `GET /f/<form-id>/logo`, its logo. A
 // page that is off, of a project moving or gone, or at an address that names no form, is a plain
-// 404 page. Served from the edge cache when it holds the page (no query); otherwise read in one
-// D1 batch, rendered and kept. Loaded on the first such request only: a form post never evaluates
+// 404 page. Served from the edge cache when it holds the page (no query); otherwise read from D1
+// in two round trips (the form's project, then that project in one batch), rendered and kept. Loaded on the first such request only: a form post never evaluates
 // any of it (docs/layout.md, the lazy boundary).
 import type { Context } from 'hono';
 import { html } from 'hono/html';
