@@ -9,3 +9,6 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** C24: the header a reply's D1 bookmark is in, and a request's is read from (read-after-write). */
 export const BOOKMARK_HEADER = 'X-D1-Bookmark';
+
+/** C37: the header Cloudflare Access puts its signed identity in, in front of the management API. */
+export const ACCESS_HEADER = 'Cf-Access-Jwt-Assertion';

@@ -1,7 +1,8 @@
 // The pieces of the OpenAPI document that the routes share: each reply of the catalogue
 // (src/http/replies.ts) as a documented response with its exact envelope as an example, the
 // headers they carry. Each route declares its own operation beside its handler (describeRoute);
-// src/document.ts generates the document from the app, with the schemas every operation shares.
+// src/document.ts generates the document from the app, with the schemas every operation shares
+// (openapi-components.ts).
 import type { ResponsesWithResolver } from 'hono-openapi';
 import * as v from 'valibot';
 import { type ApiError, type Envelope, REASON_PHRASES } from './envelope.ts';

@@ -13,6 +13,7 @@ import {
 } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
 import type { AppEnv } from '../../http/env.ts';
+import { ACCESS_HEADER } from '../../http/headers.ts';
 import {
   crossSiteWrite,
   invalidCredentials,
@@ -45,7 +46,6 @@ export const isLocalHttp = (c: Context) => {
 /** The session cookie's name for this request's scheme. */
 export const sessionCookieName = (c: Context) => (isLocalHttp(c) ? SESSION_COOKIE : HOST_SESSION_COOKIE);
 export const CSRF_HEADER = 'X-CSRF-Token';
-export const ACCESS_HEADER = 'Cf-Access-Jwt-Assertion';
 
 export type Principal = {
   actor: Actor;
