@@ -9,7 +9,7 @@ import { FILL_FIELD, PASTED_FIELD, PROOF_FIELD, WIDGET_TOKEN_FIELD } from '../fi
 import type { AppEnv } from '../http/env.ts';
 import { proofOfWorkFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
-import { charsOf, type Signals, scriptAgent } from '../spam/sender.ts';
+import { charsOf, type Signals, scriptAgent } from '../spam/request-signals.ts';
 import { checkToken, TOKEN_LIFETIME_MS } from './widget-token.ts';
 
 type ResolvedProject = AppEnv['Variables']['project'];

@@ -7,7 +7,7 @@
 // goes on being accepted for a day for what it signed before (WIDGET_KEY_PREVIOUS).
 import { hmacKey, sameSecret, type WidgetKeys } from '../auth/operator-secret.ts';
 import { toBase64url } from '../lib/hex.ts';
-import type { TokenState } from '../spam/sender.ts';
+import type { TokenState } from '../spam/request-signals.ts';
 
 /** A token is good for this long after it was issued; the widget renews an older one. */
 export const TOKEN_LIFETIME_MS = 60 * 60_000;

@@ -6,9 +6,9 @@
 // agreeing (judge.ts), unless its owner chose the strict widget (requireWidget). Pure: no D1, no
 // crypto.
 import type { Signal } from './classifier.ts';
-import type { Signals } from './sender.ts';
+import type { Signals } from './request-signals.ts';
 
-export type { Signals } from './sender.ts';
+export type { Signals } from './request-signals.ts';
 
 /** A person takes at least this long to open, fill in and send any form, however little it asks. */
 export const MIN_FILL_MS = 1_500;

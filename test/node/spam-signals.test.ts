@@ -14,7 +14,7 @@ import {
 import { ROTATION_MS, widgetKeys } from '../../src/auth/operator-secret.ts';
 import { Learner, type Prior } from '../../src/spam/classifier.ts';
 import { judge, modelsOf, SIGNALS_ALONE } from '../../src/spam/judge.ts';
-import { charsOf, scriptAgent } from '../../src/spam/sender.ts';
+import { charsOf, scriptAgent } from '../../src/spam/request-signals.ts';
 import { SIGNALS_OFF, type SpamSettings } from '../../src/spam/settings.ts';
 import {
   heldBy,

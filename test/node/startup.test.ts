@@ -21,6 +21,8 @@ const SUBMISSION_PATH = [
   'src/accept/',
   'src/auth/authenticate.ts',
   'src/auth/rate-limit.ts',
+  // C39: the widget's keys, read from the operator's secret, that a token is checked with.
+  'src/auth/operator-secret.ts',
   // C21: one client (an IPv6 /64), for the rate limits.
   'src/lib/clients.ts',
   'src/projects/cache.ts',
@@ -48,7 +50,7 @@ const SUBMISSION_PATH = [
   'src/delivery/outbox.ts',
   // C39: what a request says, checked in the isolate (the widget's token; the proof of work's
   // library is loaded only for a project that requires one).
-  'src/spam/sender.ts',
+  'src/spam/request-signals.ts',
 ];
 /** The packages it runs on. */
 const PACKAGES = ['hono', 'hono-openapi', '@hono/standard-validator', 'valibot', 'drizzle-orm', 'ipaddr.js'];
