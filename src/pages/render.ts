@@ -12,7 +12,7 @@ import { filled, type Words, wordsOf } from './words.ts';
 export type PageTheme = 'light' | 'dark' | 'auto';
 
 /** What a page is made of, each text already in the visitor's language. */
-export type PageInput = {
+export type RenderInput = {
   /** The deployment's own origin (`https://forms.example.com`). */
   origin: string;
   formId: string;
@@ -95,7 +95,7 @@ async function sha256Base64(text: string): Promise<string> {
 }
 
 /** C44: the links to the page in each of its other languages, the current one marked. */
-function languageSwitch(input: PageInput, words: Words): string {
+function languageSwitch(input: RenderInput, words: Words): string {
   if (input.languages.length < 2) return '';
   const links = input.languages.map((tag) => {
     const current = tag === input.lang ? ' aria-current="true"' : '';
@@ -107,7 +107,7 @@ function languageSwitch(input: PageInput, words: Words): string {
 }
 
 /** The page, and the Content Security Policy it is served with. */
-export async function renderPage(input: PageInput): Promise<RenderedPage> {
+export async function renderPage(input: RenderInput): Promise<RenderedPage> {
   const words = wordsOf(input.lang);
   const action = `${input.origin}/f/${input.formId}`;
   const heading = input.title ?? input.projectName;
