@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { openDatabase } from '../scripts/database.ts';
-import { devVar } from '../scripts/dev-vars.ts';
+import { openDatabase } from '../toolkit/database.ts';
+import { devVar } from '../toolkit/dev-vars.ts';
 import { median, seed } from './harness.ts';
 import { seedInbox } from './inbox-data.ts';
 

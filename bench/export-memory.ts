@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { submissions } from '../schema/tables.ts';
-import { openDatabase } from '../scripts/database.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { createProjectFromSpecs } from '../src/ops/projects.ts';
+import { openDatabase } from '../toolkit/database.ts';
 
 async function seed(dir: string, count: number): Promise<string> {
   const { db, close } = await openDatabase({ remote: false, persistTo: dir });

@@ -10,10 +10,10 @@ import { sql } from 'drizzle-orm';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
 import { buildAssets } from '../scripts/build-assets.ts';
-import { openDatabase } from '../scripts/database.ts';
 import { createProjectFromSpecs } from '../src/ops/projects.ts';
 import { displayPrefix, generateKey, hashKey, KIND_PREFIXES } from '../src/projects/keys.ts';
 import { insertKey } from '../src/store/projects.ts';
+import { openDatabase } from '../toolkit/database.ts';
 
 // The Rate Limiting binding (C21). In production its counters are kept in memory on the machine
 // that runs the worker and synchronised in the background, so a limit() call waits on no network.

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../scripts/database.ts';
+import { openDatabase } from '../toolkit/database.ts';
 import { buildBundle, seed, start } from './harness.ts';
 import { seedInbox } from './inbox-data.ts';
 

@@ -14,7 +14,7 @@ import {
   MIN_SCRIPT_LETTERS,
   type Tuning,
 } from '../src/spam/language.ts';
-import { loadFormCorpus } from './form-corpus.ts';
+import { loadFormCorpus } from '../toolkit/form-corpus.ts';
 
 const asset = languageModels();
 const detector = detectorOf(JSON.parse(asset));

@@ -10,9 +10,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../scripts/database.ts';
 import { parseFieldSpecs } from '../src/fields/spec.ts';
 import { createProject, createProjectFromSpecs } from '../src/ops/projects.ts';
+import { openDatabase } from '../toolkit/database.ts';
 import { buildBundle, LIMITERS, load, median, type Run, scenarios, seed, start } from './harness.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_D1_LATENCY_MS ?? 15);

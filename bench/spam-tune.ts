@@ -5,14 +5,15 @@
 // over five orders), as `npm run bench:spam`'s "after 30 marks" line does on the held-out lines.
 // Prints, for each setting tried, the spam held, the genuine held and unsure, best first among those
 // that hold no genuine message. The held-out quarter then only measures the choice.
-import { loadLists } from '../scripts/spam-lists.ts';
+
 import { formTraining, trainPrior } from '../scripts/spam-prior.ts';
 import { Learner, type Tuning } from '../src/spam/classifier.ts';
 import { features } from '../src/spam/features.ts';
 import { judge, modelsOf } from '../src/spam/judge.ts';
 import { priorOf } from '../src/spam/model.ts';
 import type { SpamSettings } from '../src/spam/settings.ts';
-import { loadFormCorpus, shuffled } from './form-corpus.ts';
+import { loadFormCorpus, shuffled } from '../toolkit/form-corpus.ts';
+import { loadLists } from '../toolkit/spam-lists.ts';
 import { count, emptyTally, NEW_PROJECT, type Tally } from './spam-tally.ts';
 
 const FOLDS = 5;

@@ -11,7 +11,6 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadLists, readPrior } from '../scripts/spam-lists.ts';
 import { campaignOf } from '../src/jobs/verdicts.ts';
 import { bandKeys, campaignText, signature } from '../src/spam/campaign.ts';
 import {
@@ -27,8 +26,9 @@ import { type Case, judge as judgeCase, modelsOf, scoreVerdict } from '../src/sp
 import { priorOf } from '../src/spam/model.ts';
 import { DEFAULT_THRESHOLD, MAX_THRESHOLD, MIN_THRESHOLD, type SpamSettings } from '../src/spam/settings.ts';
 import type { CampaignMark } from '../src/store/campaigns.ts';
-import { type FormSample, loadFormCorpus, shuffled } from './form-corpus.ts';
-import { loadCorpus, split } from './spam-corpus.ts';
+import { type FormSample, loadFormCorpus, shuffled } from '../toolkit/form-corpus.ts';
+import { loadCorpus, split } from '../toolkit/spam-corpus.ts';
+import { loadLists, readPrior } from '../toolkit/spam-lists.ts';
 import { count, emptyTally, NEW_PROJECT, type Tally } from './spam-tally.ts';
 import { generator, spin, TEMPLATES } from './spun.ts';
 

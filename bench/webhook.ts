@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../scripts/database.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import { createProjectFromSpecs } from '../src/ops/projects.ts';
 import { insertTarget, newWebhookId } from '../src/store/targets.ts';
+import { openDatabase } from '../toolkit/database.ts';
 import { buildBundle, load, median, scenarios, seed, start } from './harness.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);

@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { type Database, openDatabase, type Target } from '../scripts/database.ts';
 import { safeJson, safeText, shown } from '../src/lib/printable.ts';
-import { savedToken } from './deployment.ts';
+import { type Database, openDatabase, type Target } from '../toolkit/database.ts';
+import { savedToken } from '../toolkit/deployment.ts';
 import { localOps, type Ops, remoteOps } from './ops.ts';
 import { readSecret, type SecretSource } from './secret.ts';
 

@@ -4,9 +4,9 @@
 // each command calls the one operation (src/ops) that the management API calls too.
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { openDatabase } from '../scripts/database.ts';
 import { Conflict, InvalidInput, NotFound, StorageError } from '../src/lib/faults.ts';
 import { safeText, shown } from '../src/lib/printable.ts';
+import { openDatabase } from '../toolkit/database.ts';
 import { confirmCommands } from './confirm.ts';
 import { context, type Io, line, type Open, UsageError } from './context.ts';
 import { deliveriesCommands } from './deliveries.ts';

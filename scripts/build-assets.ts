@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { MESSAGES } from '../client/src/messages.ts';
 import type { LanguagesFile } from '../src/spam/language.ts';
 import type { ModelFile } from '../src/spam/model.ts';
-import { loadLists, readPrior } from './spam-lists.ts';
+import { loadLists, readPrior } from '../toolkit/spam-lists.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'assets');

@@ -3,7 +3,7 @@
 // going back (scripts/rollback.ts) are made of them. Every command is looked up on the PATH, so the
 // tests put a stand-in wrangler and npm there.
 import { spawn } from 'node:child_process';
-import { wranglerEnv } from './database.ts';
+import { wranglerEnv } from '../toolkit/database.ts';
 
 /** A step of the deploy that failed: which, and what the user does next. */
 export class StepFailed extends Error {

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { unstable_readConfig } from 'wrangler';
-import { readDeployment, saveDeployment } from '../cli/deployment.ts';
 import { randomToken, TOKEN_LENGTH } from '../src/lib/hex.ts';
-import { accountDatabases, createArgs, wranglerJson } from './database.ts';
+import { accountDatabases, createArgs, wranglerJson } from '../toolkit/database.ts';
+import { readDeployment, saveDeployment } from '../toolkit/deployment.ts';
 import { AUTH, run, StepFailed, step } from './deploy-steps.ts';
 import { rollback, versionTag } from './rollback.ts';
 

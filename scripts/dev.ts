@@ -14,9 +14,9 @@ import { createProject } from '../src/ops/projects.ts';
 import { hashKey } from '../src/projects/keys.ts';
 import { findProjectByKeyHash } from '../src/store/intake.ts';
 import { addField, findProject, projectDetails, updateProjectSettings } from '../src/store/projects.ts';
+import { openDatabase } from '../toolkit/database.ts';
+import { DEV_VARS, ensureAdminToken } from '../toolkit/dev-vars.ts';
 import { buildAssets } from './build-assets.ts';
-import { openDatabase } from './database.ts';
-import { DEV_VARS, ensureAdminToken } from './dev-vars.ts';
 import { EXAMPLE_FIELDS, EXAMPLE_FORM_ID, EXAMPLE_ID, exampleFields } from './example.ts';
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };

@@ -1,7 +1,7 @@
 // C42: the tree's version on each upload, and `npm run deploy -- --rollback`: back to the upload
 // tagged with the release before, when the schema allows it (scripts/migration-rule.ts says so).
 import { existsSync, readFileSync } from 'node:fs';
-import { wranglerJson } from './database.ts';
+import { wranglerJson } from '../toolkit/database.ts';
 import { AUTH, run, StepFailed, step } from './deploy-steps.ts';
 import { goingBack, migrationFiles, newer, releases, unreleasedNotes } from './migration-rule.ts';
 

@@ -1,6 +1,6 @@
 // C39: the prior: a logistic model learnt once, by `npm run build:spam-prior`, from the training
 // shares of two corpora: the form corpus (data/form-corpus/, written for this project: the world
-// a form lives in) and SpamAssassin's public corpus (bench/spam-corpus.ts: easy-ham-1, spam-1, the
+// a form lives in) and SpamAssassin's public corpus (toolkit/spam-corpus.ts: easy-ham-1, spam-1, the
 // first half of hard-ham-1), each mail counting PRIOR_MAIL_WEIGHT of a form message. Never the
 // held-out lines of either. Its scores are calibrated (Platt) on the form corpus's training lines,
 // each scored by a model that never learnt it (five folds), so that a score is a probability whose
@@ -8,11 +8,11 @@
 // to what this script makes); `npm run build:assets` ships it, with the lists, as the asset the
 // worker reads (spam/model.json), never in the worker's bundle.
 import { writeFileSync } from 'node:fs';
-import { loadFormCorpus } from '../bench/form-corpus.ts';
-import { loadCorpus, split } from '../bench/spam-corpus.ts';
 import { features, type Lists } from '../src/spam/features.ts';
 import type { PriorFile } from '../src/spam/model.ts';
-import { loadLists, PRIOR_PATH } from './spam-lists.ts';
+import { loadFormCorpus } from '../toolkit/form-corpus.ts';
+import { loadCorpus, split } from '../toolkit/spam-corpus.ts';
+import { loadLists, PRIOR_PATH } from '../toolkit/spam-lists.ts';
 
 /** A feature seen fewer times than this in the training lines gets no weight: it could say little. */
 export const MIN_SIGHTINGS = 3;

@@ -15,8 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { openDatabase } from './database.ts';
-import { devVar } from './dev-vars.ts';
+import { openDatabase } from '../toolkit/database.ts';
+import { devVar } from '../toolkit/dev-vars.ts';
 import { releases } from './migration-rule.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -7,8 +7,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { saveDeployment, savedToken } from '../../cli/deployment.ts';
-import { createArgs, withDatabaseIds } from '../../scripts/database.ts';
+import { createArgs, withDatabaseIds } from '../../toolkit/database.ts';
+import { saveDeployment, savedToken } from '../../toolkit/deployment.ts';
 import { runProcess, tempDir } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

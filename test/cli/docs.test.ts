@@ -95,6 +95,7 @@ beforeAll(async () => {
     'wrangler.toml',
     'cli',
     'scripts',
+    'toolkit',
     'src',
     'schema',
     'widget',

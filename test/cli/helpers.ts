@@ -9,10 +9,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { BUILT_MODEL } from '../../cli/context.ts';
 import { main } from '../../cli/index.ts';
-import { type Database, openDatabase } from '../../scripts/database.ts';
 import { judgeSubmissions } from '../../src/jobs/verdicts.ts';
 import type { Db } from '../../src/store/db.ts';
 import { writeOutbox } from '../../src/store/outbox.ts';
+import { type Database, openDatabase } from '../../toolkit/database.ts';
 
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `forms-${name}-`));
 

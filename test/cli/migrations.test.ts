@@ -1,11 +1,11 @@
-// The tool migrates a local database in process (scripts/database.ts), as wrangler's own command
+// The tool migrates a local database in process (toolkit/database.ts), as wrangler's own command
 // would: the same table of applied files, so that each sees what the other applied, and nothing
 // written when nothing is pending (the database `npm run dev` is serving is opened beside it).
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, wranglerEnv } from '../../scripts/database.ts';
+import { openDatabase, wranglerEnv } from '../../toolkit/database.ts';
 import { tempDir } from './helpers.ts';
 
 const dir = tempDir('migrations');

@@ -6,11 +6,11 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../scripts/database.ts';
-import { devVar } from '../../scripts/dev-vars.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { insertSubmission } from '../../src/store/intake.ts';
 import { indexSubmissions } from '../../src/store/search.ts';
+import { type Database, openDatabase } from '../../toolkit/database.ts';
+import { devVar } from '../../toolkit/dev-vars.ts';
 import { LOGOS, SVG } from '../logos.ts';
 import {
   freePort,

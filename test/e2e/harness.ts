@@ -5,9 +5,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
-import { openDatabase } from '../../scripts/database.ts';
 import { createProjectFromSpecs } from '../../src/ops/projects.ts';
 import { submissionPages } from '../../src/store/inbox.ts';
+import { openDatabase } from '../../toolkit/database.ts';
 import { freePort, startDev } from '../cli/helpers.ts';
 
 /** Screenshots of each final state. */

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../client/src/messages.ts';
-import { devVar } from '../../scripts/dev-vars.ts';
+import { devVar } from '../../toolkit/dev-vars.ts';
 import { tempDir } from '../cli/helpers.ts';
 import { ARTIFACTS, madeProject, type Site, startSite, storedRows } from './harness.ts';
 

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadFormCorpus } from '../../bench/form-corpus.ts';
 import { formTraining } from '../../scripts/spam-prior.ts';
+import { loadFormCorpus } from '../../toolkit/form-corpus.ts';
 
 type Line = {
   id: string;

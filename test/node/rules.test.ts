@@ -3,7 +3,6 @@
 // list before the block list, the weight of an owner's mark, a disposable domain in capitals, and a
 // visitor's latest leave within one batch.
 import { describe, expect, it } from 'vitest';
-import { loadLists } from '../../scripts/spam-lists.ts';
 import { merged } from '../../src/analytics/gather.ts';
 import { Learner, MAX_COUNTED, type Prior, score } from '../../src/spam/classifier.ts';
 import { features } from '../../src/spam/features.ts';
@@ -16,6 +15,7 @@ import {
   unsureFrom,
 } from '../../src/spam/settings.ts';
 import type { Visit } from '../../src/store/analytics.ts';
+import { loadLists } from '../../toolkit/spam-lists.ts';
 
 const lists = loadLists();
 const EMPTY: Prior = { bias: 0, calibration: [1, 0], common: new Set(), weights: new Map() };

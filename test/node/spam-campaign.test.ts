@@ -4,7 +4,6 @@
 // read back from storage safely; whatever a stranger sends, the work is bounded.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadFormCorpus } from '../../bench/form-corpus.ts';
 import { generator, spin, TEMPLATES } from '../../bench/spun.ts';
 import {
   BANDS,
@@ -21,6 +20,7 @@ import {
   unpackSignature,
 } from '../../src/spam/campaign.ts';
 import { MAX_TEXT } from '../../src/spam/features.ts';
+import { loadFormCorpus } from '../../toolkit/form-corpus.ts';
 
 const NAMES = ['John Smith', 'Amit Sharma', 'Emma', 'Robert Brown', 'Alex Lee', 'Oliver Clark'];
 const COPIES = 15;

@@ -3,13 +3,13 @@
 // the classifier's arithmetic on counts small enough to check by hand, and each control character
 // as the tool shows it.
 import { describe, expect, it } from 'vitest';
-import { loadLists } from '../../scripts/spam-lists.ts';
 import { shareOf, VISITORS_PER_ADDRESS } from '../../src/analytics/gather.ts';
 import { safeCell, safeText, shown } from '../../src/lib/printable.ts';
 import { evidence, explain, Learner, type Prior, score } from '../../src/spam/classifier.ts';
 import { features } from '../../src/spam/features.ts';
 import { campaignSignal, comparedText, judge, matchList, modelsOf } from '../../src/spam/judge.ts';
 import { type ListEntry, SIGNALS_OFF, type SpamSettings } from '../../src/spam/settings.ts';
+import { loadLists } from '../../toolkit/spam-lists.ts';
 
 const lists = loadLists();
 const NO_PRIOR: Prior = { bias: 0, calibration: [1, 0], common: new Set(), weights: new Map() };

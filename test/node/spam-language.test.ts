@@ -5,7 +5,6 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadFormCorpus } from '../../bench/form-corpus.ts';
 import { languageModels } from '../../scripts/build-assets.ts';
 import {
   detectorOf,
@@ -18,6 +17,7 @@ import {
   MIN_LETTERS,
   primaryTag,
 } from '../../src/spam/language.ts';
+import { loadFormCorpus } from '../../toolkit/form-corpus.ts';
 
 const asset = languageModels();
 const file = JSON.parse(asset) as LanguagesFile;

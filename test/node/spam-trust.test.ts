@@ -4,9 +4,7 @@
 // marks, no message of another is held by what it marked alone.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadFormCorpus } from '../../bench/form-corpus.ts';
 import { NEW_PROJECT } from '../../bench/spam-tally.ts';
-import { loadLists, readPrior } from '../../scripts/spam-lists.ts';
 import { campaignOf } from '../../src/jobs/verdicts.ts';
 import { campaignText, SAME_CAMPAIGN, SIGNATURE_SIZE, signature } from '../../src/spam/campaign.ts';
 import {
@@ -22,6 +20,8 @@ import { features } from '../../src/spam/features.ts';
 import { agreement, judge, modelsOf } from '../../src/spam/judge.ts';
 import { priorOf } from '../../src/spam/model.ts';
 import type { CampaignMark } from '../../src/store/campaigns.ts';
+import { loadFormCorpus } from '../../toolkit/form-corpus.ts';
+import { loadLists, readPrior } from '../../toolkit/spam-lists.ts';
 
 const lists = loadLists();
 const prior = priorOf(readPrior());

@@ -4,14 +4,14 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadFormCorpus } from '../../bench/form-corpus.ts';
-import { loadLists, PRIOR_PATH, readPrior } from '../../scripts/spam-lists.ts';
 import { NOT_IN_PRIOR, priorText, trainPrior } from '../../scripts/spam-prior.ts';
 import { explain, Learner, MAX_COUNTED, type Prior, score } from '../../src/spam/classifier.ts';
 import { features, hostAndParents, looksGibberish, MAX_FEATURES } from '../../src/spam/features.ts';
 import { scoreVerdict } from '../../src/spam/judge.ts';
 import { priorOf } from '../../src/spam/model.ts';
 import { DEFAULT_THRESHOLD } from '../../src/spam/settings.ts';
+import { loadFormCorpus } from '../../toolkit/form-corpus.ts';
+import { loadLists, PRIOR_PATH, readPrior } from '../../toolkit/spam-lists.ts';
 
 const lists = loadLists();
 const NO_PRIOR: Prior = { bias: 0, calibration: [1, 0], common: new Set(), weights: new Map() };

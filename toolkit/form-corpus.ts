@@ -1,5 +1,6 @@
-// C39: the form corpus (data/form-corpus/, written for this project) as the spam bench reads it:
-// each message's fields, its label, and its fixed split (`heldout`: nothing learns from it).
+// C39: the form corpus (data/form-corpus/, written for this project) as the prior's training and
+// the spam bench read it: each message's fields, its label, and its fixed split (`heldout`: nothing
+// learns from it).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
