@@ -1,11 +1,12 @@
 // The layout of src/: each folder imports only the folders below it, so there is no import cycle
 // and each capability can be read and tested on its own. The tables (schema/, beside src/) are a
-// layer too: typed by the field catalogue and the spam settings, read by the store.
+// layer too: typed by the field catalogue and the spam settings, read by the store. What leaves
+// them for a folder beside them is a short list, each with its reason (OUT_OF_SRC).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Edge, importsUnder, ROOT, topOf } from './imports.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
 // Lowest first: `config.ts` (every setting) below everything; `index.ts` (the root) may import any.
 const ROOT_FILES = ['config'];
@@ -44,22 +45,42 @@ function partOf(file: string): string {
   return ROOT_FILES.includes(name) ? name : '.';
 }
 
+/** The worker's sources: src/ and the layers beside it. */
+const WORKER = ['src', ...BESIDE_SRC];
+const inWorker = (path: string) => WORKER.includes(topOf(path));
+
+/** The imports between the layers (dynamic ones too); those leaving the worker are OUT_OF_SRC's. */
 function imports(): { from: string; to: string }[] {
-  const edges: { from: string; to: string }[] = [];
-  for (const dir of ['src', ...BESIDE_SRC]) {
-    for (const file of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })) {
-      if (!file.endsWith('.ts')) continue;
-      const from = join(dir, file);
-      const text = readFileSync(join(ROOT, from), 'utf8');
-      for (const [, target = ''] of text.matchAll(/from '(\.[^']+)'/g)) {
-        const resolved = relative(ROOT, normalize(join(ROOT, dirname(from), target)));
-        const top = resolved.split(sep)[0] ?? '';
-        if (top !== 'src' && !BESIDE_SRC.includes(top)) continue; // scripts/, outside the layers
-        edges.push({ from: partOf(from), to: partOf(resolved) });
-      }
-    }
-  }
-  return edges;
+  return importsUnder(WORKER)
+    .filter(({ to }) => inWorker(to))
+    .map(({ from, to }) => ({ from: partOf(from), to: partOf(to) }));
+}
+
+/**
+ * The only imports from the worker's sources into a folder beside them, each with its reason. Any
+ * other would put a tool's, a page's or a test's code in the worker's bundle unseen by the layers.
+ */
+const OUT_OF_SRC: readonly (Edge & { why: string })[] = [
+  {
+    from: 'src/pages/replies.ts',
+    to: 'client/src/word.ts',
+    why: "the client's own wording of a failure from a language's catalogue (C43, C44), shared so that the hosted page and the widget say the same",
+  },
+  {
+    from: 'src/document.ts',
+    to: 'package.json',
+    why: "the project's version, which the OpenAPI document names as its releases do (C42)",
+  },
+];
+
+/** Each import that leaves the worker and is not in the list; and each entry of it no longer made. */
+function leaving(edges: readonly Edge[], allowed: readonly Edge[]): { unlisted: string[]; unused: string[] } {
+  const same = (a: Edge) => (b: Edge) => a.from === b.from && a.to === b.to;
+  const out = edges.filter(({ to }) => !inWorker(to));
+  return {
+    unlisted: out.filter((edge) => !allowed.some(same(edge))).map(({ from, to }) => `${from} → ${to}`),
+    unused: allowed.filter((entry) => !out.some(same(entry))).map(({ from, to }) => `${from} → ${to}`),
+  };
 }
 
 describe('src/ layout', () => {
@@ -78,6 +99,31 @@ describe('src/ layout', () => {
     expect(edges).toContainEqual({ from: 'auth', to: 'config' });
     const upward = edges.filter(({ from, to }) => from !== to && layerOf(to) >= layerOf(from));
     expect(upward).toEqual([]);
+  });
+
+  it('an import leaving src/ or schema/ for a folder beside them is one of the list, each with its reason', () => {
+    const edges = importsUnder(WORKER);
+    expect(edges.length).toBeGreaterThan(500);
+    expect(leaving(edges, OUT_OF_SRC)).toEqual({ unlisted: [], unused: [] });
+  });
+
+  it('a planted import out of src/ is reported, and so is an entry of the list no longer imported', () => {
+    const edges: Edge[] = [
+      { from: 'src/pages/replies.ts', to: 'client/src/word.ts' },
+      { from: 'src/store/db.ts', to: 'schema/tables.ts' },
+      { from: 'schema/tables.ts', to: 'src/fields/catalogue.ts' },
+      { from: 'src/ops/projects.ts', to: 'scripts/database.ts' },
+      { from: 'src/http/pages.ts', to: 'widget/i18n.ts' },
+      { from: 'schema/places.ts', to: 'dashboard/server-types.ts' },
+    ];
+    expect(leaving(edges, OUT_OF_SRC)).toEqual({
+      unlisted: [
+        'src/ops/projects.ts → scripts/database.ts',
+        'src/http/pages.ts → widget/i18n.ts',
+        'schema/places.ts → dashboard/server-types.ts',
+      ],
+      unused: ['src/document.ts → package.json'],
+    });
   });
 
   it('schema/ sits between spam/ and store/: it imports config, lib, fields and spam only, and none of those imports it', () => {
@@ -111,7 +157,7 @@ describe('src/ layout', () => {
   it('no file imports itself through others (no cycle between files, types included)', () => {
     const ROOT = join(SRC, '..');
     const graph = new Map<string, string[]>();
-    for (const dir of ['src', 'cli', 'dashboard', 'scripts', 'schema', 'widget']) {
+    for (const dir of ['src', 'cli', 'dashboard', 'scripts', 'schema', 'widget', 'toolkit', 'bench']) {
       for (const file of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })) {
         if (!/\.tsx?$/.test(file) || file.includes('node_modules')) continue;
         const from = join(dir, file);
@@ -148,7 +194,9 @@ describe('src/ layout', () => {
       readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
         .filter((file) => pattern.test(file) && !file.includes('node_modules') && !file.startsWith('.'))
         .map((file) => join(dir, file));
-    const sources = ['src', 'cli', 'dashboard', 'schema', 'widget'].flatMap((dir) => files(dir, /\.tsx?$/));
+    const sources = ['src', 'cli', 'dashboard', 'schema', 'widget', 'toolkit'].flatMap((dir) =>
+      files(dir, /\.tsx?$/),
+    );
     const tests = files('test', /\.test\.ts$/);
     expect(sources.length).toBeGreaterThan(100);
     expect(tests.length).toBeGreaterThan(50);
