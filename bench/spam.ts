@@ -11,8 +11,8 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { campaignOf } from '../src/jobs/verdicts.ts';
 import { bandKeys, campaignText, signature } from '../src/spam/campaign.ts';
+import { campaignOf } from '../src/spam/campaign-match.ts';
 import {
   type Counts,
   type Deployment,

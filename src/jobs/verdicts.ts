@@ -7,17 +7,17 @@
 
 import type { Assets } from '../lib/assets.ts';
 import { sha256Text } from '../lib/hex.ts';
-import { bandKeys, campaignText, SAME_CAMPAIGN, signature, similarity } from '../spam/campaign.ts';
+import { bandKeys, campaignText, signature } from '../spam/campaign.ts';
+import { campaignOf } from '../spam/campaign-match.ts';
 import { features } from '../spam/features.ts';
-import { type CampaignMatch, comparedText, judge, modelsOf, type OwnMatch } from '../spam/judge.ts';
-import { languageMismatch, loadLanguages } from '../spam/language.ts';
+import { comparedText, judge, modelsOf } from '../spam/judge.ts';
+import { languageMismatch, loadLanguages, messageText } from '../spam/language.ts';
 import { loadModel } from '../spam/model.ts';
-import { type Signals, signalsOf } from '../spam/signals.ts';
-import { CAMPAIGN_DAYS, type CampaignMark } from '../store/campaigns.ts';
+import { claimsOf, powNonce, signalsOf, tokenNonce } from '../spam/signals.ts';
+import { CAMPAIGN_DAYS } from '../store/campaigns.ts';
 import type { Db } from '../store/db.ts';
 import {
   type Asked,
-  type Claim,
   DUPLICATE_WINDOW_MS,
   filtersOf,
   type Judged,
@@ -26,65 +26,6 @@ import {
 } from '../store/spam.ts';
 
 export const valuesOf = (data: string) => JSON.parse(data) as Record<string, unknown>;
-
-/**
- * The campaign a submission is a copy of, among the candidates (none unless one is at least
- * SAME_CAMPAIGN alike): the nearest copy its own project marked (a copy marked not spam protects it,
- * whatever else it is like), and which other projects marked copies spam (C39: the operator's
- * marks apart, since every project trusts them).
- */
-export function campaignOf(
-  sig: readonly number[] | undefined,
-  candidates: readonly CampaignMark[],
-  projectId: string,
-): CampaignMatch | undefined {
-  if (sig === undefined) return undefined;
-  let own: OwnMatch | undefined;
-  const projects = new Set<string>();
-  let operator = false;
-  for (const c of candidates) {
-    const alike = similarity(sig, c.signature);
-    if (alike < SAME_CAMPAIGN) continue;
-    if (c.projectId !== projectId) {
-      if (c.label !== 'spam' || !c.shared) continue;
-      if (c.byOperator) operator = true;
-      else projects.add(c.projectId);
-      continue;
-    }
-    const match: OwnMatch = { label: c.label, similarity: alike, markedAt: c.markedAt };
-    const better =
-      own === undefined ||
-      (match.label === 'ham' && own.label === 'spam') ||
-      (match.label === own.label && match.similarity > own.similarity);
-    if (better) own = match;
-  }
-  const others = projects.size > 0 || operator ? { projects: projects.size, operator } : undefined;
-  return own === undefined && others === undefined ? undefined : { own, others };
-}
-
-// A token's and a proof's nonces apart, whatever their spelling.
-const tokenNonce = (s: Signals | undefined) => (s?.nonce === undefined ? undefined : `t:${s.nonce}`);
-const powNonce = (s: Signals | undefined) => (s?.pow === undefined ? undefined : `p:${s.pow}`);
-
-/** The nonces a submission claims: its valid token's, and its proof's. */
-function claimsOf(submissionId: string, s: Signals | undefined): Claim[] {
-  const claims: Claim[] = [];
-  const token = tokenNonce(s);
-  if (s?.token === 'valid' && token !== undefined && s.nonceUntil !== undefined)
-    claims.push({ nonce: token, submissionId, until: s.nonceUntil });
-  const pow = powNonce(s);
-  if (pow !== undefined && s?.powUntil !== undefined)
-    claims.push({ nonce: pow, submissionId, until: s.powUntil });
-  return claims;
-}
-
-const ADDRESS_OR_LINK = /^\S+@\S+$|^https?:\/\//iu;
-
-/** The text a submission's language is told by: its text values, addresses and links aside. */
-export const messageText = (values: Record<string, unknown>) =>
-  Object.values(values)
-    .filter((v): v is string => typeof v === 'string' && !ADDRESS_OR_LINK.test(v.trim()))
-    .join('\n');
 
 /** Judges the submissions among `ids` still unjudged, and writes their verdicts (one read batch, one write batch). */
 export async function judgeSubmissions(

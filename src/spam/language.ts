@@ -147,3 +147,11 @@ export function languageMismatch(
 export function languageSignal(detected: string, expected: readonly string[]): string {
   return `language ${detected}; expected ${expected.join(', ')}`;
 }
+
+const ADDRESS_OR_LINK = /^\S+@\S+$|^https?:\/\//iu;
+
+/** The text a submission's language is told by: its text values, addresses and links aside. */
+export const messageText = (values: Record<string, unknown>) =>
+  Object.values(values)
+    .filter((v): v is string => typeof v === 'string' && !ADDRESS_OR_LINK.test(v.trim()))
+    .join('\n');

@@ -151,3 +151,22 @@ export function signalsOf(stored: string | null | undefined): Signals | undefine
     return undefined;
   }
 }
+
+/** C39: a nonce a submission claims (its widget token's, its proof's), so that a second use is found. */
+export type NonceClaim = { nonce: string; submissionId: string; until: string };
+
+// A token's and a proof's nonces apart, whatever their spelling.
+export const tokenNonce = (s: Signals | undefined) => (s?.nonce === undefined ? undefined : `t:${s.nonce}`);
+export const powNonce = (s: Signals | undefined) => (s?.pow === undefined ? undefined : `p:${s.pow}`);
+
+/** The nonces a submission claims: its valid token's, and its proof's. */
+export function claimsOf(submissionId: string, s: Signals | undefined): NonceClaim[] {
+  const claims: NonceClaim[] = [];
+  const token = tokenNonce(s);
+  if (s?.token === 'valid' && token !== undefined && s.nonceUntil !== undefined)
+    claims.push({ nonce: token, submissionId, until: s.nonceUntil });
+  const pow = powNonce(s);
+  if (pow !== undefined && s?.powUntil !== undefined)
+    claims.push({ nonce: pow, submissionId, until: s.powUntil });
+  return claims;
+}

@@ -8,6 +8,7 @@ import { submissions } from '../../schema/tables.ts';
 import { type Counts, type Deployment, SHARED_WEIGHT, type Support } from '../spam/classifier.ts';
 import type { Judgement } from '../spam/judge.ts';
 import { type ListEntry, type SpamSettings, type SpamSharing, takes } from '../spam/settings.ts';
+import type { NonceClaim } from '../spam/signals.ts';
 import { type CampaignMark, candidatesStatement, marksOf } from './campaigns.ts';
 import { type Db, storage } from './db.ts';
 import { waitingBefore } from './submissions.ts';
@@ -70,7 +71,8 @@ export const codesOf = (stored: string | null): string[] =>
   listOf<unknown>(stored).filter((c): c is string => typeof c === 'string');
 
 /** C39: a widget token's or a proof's nonce, claimed by the submission that carried it. */
-export type Claim = { nonce: string; submissionId: string; until: string };
+/** C39: a nonce a submission claims (spam/signals.ts). */
+export type Claim = NonceClaim;
 
 export type ProjectFilter = {
   settings: SpamSettings;

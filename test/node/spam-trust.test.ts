@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEW_PROJECT } from '../../bench/spam-tally.ts';
-import { campaignOf } from '../../src/jobs/verdicts.ts';
 import { campaignText, SAME_CAMPAIGN, SIGNATURE_SIZE, signature } from '../../src/spam/campaign.ts';
+import { campaignOf } from '../../src/spam/campaign-match.ts';
 import {
   AGREEING_PROJECTS,
   deploymentOf,
