@@ -6,7 +6,7 @@ import { extname } from 'node:path';
 import { type Command, Option } from 'commander';
 import { PAGE_THEMES } from '../schema/tables.ts';
 import { type TextMap, textOptions } from '../src/fields/display.ts';
-import { PAGE_TEXTS, type PageInput } from '../src/ops/page.ts';
+import { PAGE_TEXTS, type PageInput } from '../src/ops/hosted-page.ts';
 import type { PageView, ProjectView } from '../src/ops/project-view.ts';
 import { type Context, UsageError } from './context.ts';
 import { collectText } from './field.ts';

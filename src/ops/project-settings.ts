@@ -7,6 +7,7 @@ import { type ProjectSettings, updateProjectSettings } from '../store/projects.t
 import { spamColumns } from '../store/spam.ts';
 import { insertTarget, listTargets, newConfirmationId, setTargetEnabled } from '../store/targets.ts';
 import { isOperator, type Manager, type ProjectDetails, recordChange, requireProject } from './context.ts';
+import { type PageInput, parsePage, requireSiteKey } from './hosted-page.ts';
 import {
   type ConfirmationInput,
   parseConfirmation,
@@ -19,7 +20,6 @@ import {
   parseTurnstileSecret,
   type SpamFilterInput,
 } from './input.ts';
-import { type PageInput, parsePage, requireSiteKey } from './page.ts';
 import { type ProjectView, projectView } from './project-view.ts';
 
 /** What may change of a project's settings; `null` clears one. */

@@ -7,7 +7,7 @@ import type { AppEnv } from '../http/env.ts';
 import { projectView } from '../ops/project-view.ts';
 import { FORM_ID, placeOfForm } from '../projects/cache.ts';
 import { database } from '../store/db.ts';
-import { projectIdOfForm } from '../store/pages.ts';
+import { projectIdOfForm } from '../store/hosted-pages.ts';
 import { placeNamed } from '../store/places.ts';
 import { projectDetails } from '../store/projects.ts';
 

@@ -10,7 +10,7 @@ import { config } from '../config.ts';
 import { logoKey } from '../files/logo.ts';
 import { afterReply } from '../http/after-reply.ts';
 import type { AppEnv } from '../http/env.ts';
-import { PAGE_HEADERS, page } from '../http/page.ts';
+import { PAGE_HEADERS, page } from '../http/html-page.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { beginRender, cachedForm, cachedPage, keepPage } from './cache.ts';
 import { composePage } from './compose.ts';

@@ -13,7 +13,7 @@ import {
   textOptions,
 } from '../../src/fields/display.ts';
 import { fieldFromJson } from '../../src/fields/spec.ts';
-import { MAX_PAGE_LANGUAGES, PAGE_TEXTS, parsePage } from '../../src/ops/page.ts';
+import { MAX_PAGE_LANGUAGES, PAGE_TEXTS, parsePage } from '../../src/ops/hosted-page.ts';
 
 const LABEL = displayRule('label', 'email');
 const HELP = displayRule('help', 'email');
@@ -264,7 +264,7 @@ describe('C44: a field as JSON carries what it shows', () => {
       required: false,
     });
     expect(refusal(() => fieldFromJson('email', { type: 'string', title: { en: 'x' } }))).toBe(
-      "Unknown member 'title' in field 'email': use type, required, rules, label, help, placeholder",
+      "Unknown member 'title' in field 'email': use type, required, rules, label, help, placeholder, multiline",
     );
     expect(refusal(() => fieldFromJson('email', { type: 'string', placeholder: { en: 'a\tb' } }))).toBe(
       "The placeholder of field 'email' in 'en' holds U+0009: no control characters",

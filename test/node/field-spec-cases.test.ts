@@ -213,7 +213,10 @@ const JSON_FIELDS: [string, unknown, unknown][] = [
   [
     'f',
     { type: 'string', color: 'red' },
-    { error: "Unknown member 'color' in field 'f': use type, required, rules, label, help, placeholder" },
+    {
+      error:
+        "Unknown member 'color' in field 'f': use type, required, rules, label, help, placeholder, multiline",
+    },
   ],
   ['f', null, { error: 'A field is {"type": …, "required"?: true|false, "rules"?: {…}} in field \'f\'' }],
   [

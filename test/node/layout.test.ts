@@ -203,4 +203,14 @@ describe('src/ layout', () => {
     expect(sources.filter((f) => lines(f) > 350).map((f) => `${f}: ${lines(f)}`)).toEqual([]);
     expect(tests.filter((f) => lines(f) > 500).map((f) => `${f}: ${lines(f)}`)).toEqual([]);
   });
+
+  it("src/'s top is a few small doors: its files at most 600 lines in all, the rest in the layers", () => {
+    const top = readdirSync(SRC).filter((file) => /\.tsx?$/.test(file));
+    const total = top.reduce(
+      (n, file) => n + readFileSync(join(SRC, file), 'utf8').split('\n').length - 1,
+      0,
+    );
+    expect(top.length).toBeGreaterThan(3);
+    expect(total).toBeLessThanOrEqual(600);
+  });
 });

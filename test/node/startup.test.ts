@@ -95,7 +95,7 @@ describe('the lazy boundary: what a form post evaluates at start', () => {
       // C44: what a field shows and the hosted page's settings and logo: never on a form post's start.
       'src/fields/display.ts',
       'src/files/logo.ts',
-      'src/ops/page.ts',
+      'src/ops/hosted-page.ts',
       'src/files/sweep.ts',
       'src/store/db.ts',
       'schema/tables.ts',

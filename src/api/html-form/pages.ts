@@ -1,7 +1,7 @@
 // C29: the small built-in pages of the HTML form endpoint: a thank-you page, and an error page that
 // lists the JSON endpoint's messages and links back.
 import { html } from 'hono/html';
-import { page } from '../../http/page.ts';
+import { page } from '../../http/html-page.ts';
 import { httpUrl } from '../../lib/urls.ts';
 
 /** Only an http(s) URL is ever linked to: a `javascript:` Referer cannot become a link. */

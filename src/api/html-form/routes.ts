@@ -16,6 +16,7 @@ import { describeRoute, pagePath } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError, REASON_PHRASES } from '../../http/envelope.ts';
 import { REPLAYED_HEADER } from '../../http/headers.ts';
+import { PAGE_HEADERS } from '../../http/html-page.ts';
 import { formMediaType } from '../../http/media-type.ts';
 import {
   type Documented,
@@ -24,7 +25,6 @@ import {
   IDEMPOTENCY_KEY_PARAMETER,
   JSON_MEDIA,
 } from '../../http/openapi.ts';
-import { PAGE_HEADERS } from '../../http/page.ts';
 import * as replies from '../../http/replies.ts';
 import {
   created,

@@ -6,7 +6,7 @@ import type { HonoBase } from 'hono/hono-base';
 import { html } from 'hono/html';
 import { describeRoute } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
-import { PAGE_HEADERS, page } from '../../http/page.ts';
+import { PAGE_HEADERS, page } from '../../http/html-page.ts';
 import { VERIFY_PATH } from '../../http/paths.ts';
 import { NotFound } from '../../lib/faults.ts';
 import type { Manager } from '../../ops/context.ts';

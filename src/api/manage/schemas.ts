@@ -22,7 +22,7 @@ import {
   UNSURE_BAND,
   VERDICTS,
 } from '../../spam/settings.ts';
-import { PageBody, textMap } from './page-schemas.ts';
+import { PageBody, textMap } from './hosted-page-schemas.ts';
 
 // ---- Path parameters ----
 

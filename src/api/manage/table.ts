@@ -4,7 +4,7 @@
 // (cli/ops.ts) builds its requests from the same entries, so a path or a body is written once.
 import * as v from 'valibot';
 import { EraseBody } from '../../http/erase.ts';
-import { PreviewQuery } from './page-schemas.ts';
+import { PreviewQuery } from './hosted-page-schemas.ts';
 import {
   AuditQuery,
   BulkBody,

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { PAGE_THEMES } from '../../../schema/tables.ts';
 import { MAX_TEXT_LANGUAGES } from '../../fields/display.ts';
 import { described, known } from '../../http/query-values.ts';
-import { DEFAULT_ACCENT, MAX_PAGE_LANGUAGES, PAGE_TEXTS } from '../../ops/page.ts';
+import { DEFAULT_ACCENT, MAX_PAGE_LANGUAGES, PAGE_TEXTS } from '../../ops/hosted-page.ts';
 
 const nullable = <S extends v.GenericSchema>(s: S) => v.optional(v.nullable(s));
 

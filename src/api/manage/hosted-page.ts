@@ -1,6 +1,6 @@
 // C32, C44: a project's hosted page over HTTP: its settings are `PATCH /projects/:id {"page": …}`
 // (projects.ts); its logo is set here, the image itself as the body, and removed. Each route calls
-// the operation the tool calls (src/ops/page.ts), as the caller.
+// the operation the tool calls (src/ops/hosted-page.ts), as the caller.
 import { LOGO_TYPES, logoTooLarge, logoTypeRefused, MAX_LOGO_BYTES } from '../../files/logo.ts';
 import { declaredLength } from '../../http/body.ts';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../http/replies.ts';
 import { NotFound } from '../../lib/faults.ts';
 import { readAtMost } from '../../lib/stream.ts';
-import { readLogo, removeLogo, setLogo } from '../../ops/page.ts';
+import { readLogo, removeLogo, setLogo } from '../../ops/hosted-page.ts';
 import { showProject } from '../../ops/projects.ts';
 import type { ManageRoutes } from './define.ts';
 import { PROJECT_EXAMPLE, projectMember } from './projects.ts';
