@@ -3,6 +3,7 @@
 // within each platform's limits that no value can turn into a mention, a link or markup.
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type HookHome, hookProblem } from '../src/lib/destinations.ts';
 import { api, newProject, ok, problem } from './manage/helpers.ts';
 import { consume, deliveryRow } from './queue.ts';
 import { FIELDS, submitted } from './submitted.ts';
@@ -169,5 +170,41 @@ describe('C36: Slack and Discord', () => {
       await api('GET', `/projects/${p.projectId}/webhooks`),
     );
     expect(webhooks).toMatchObject([{ state: 'disabled', disabledReason: 'gone' }]);
+  });
+});
+
+describe("C36: a chat platform's home", () => {
+  // A platform whose hooks live under hosts of their own, one per customer, under more than one
+  // suffix (a Microsoft Teams workflow's: a region's host under logic.azure.com, an environment's
+  // under environment.api.powerplatform.com).
+  const home: HookHome = {
+    name: 'Workflows',
+    hosts: [],
+    hostSuffixes: ['logic.azure.com', 'environment.api.powerplatform.com'],
+    path: /^\/workflows\/[\w-]+$/,
+    example: 'https://<host>.logic.azure.com/workflows/<id>',
+  };
+  const refusal = `a Workflows target is one of Workflows's incoming webhooks: ${home.example}`;
+
+  it('C36: takes a host of its own under any of its suffixes', () => {
+    for (const url of [
+      'https://prod-27.logic.azure.com/workflows/abc',
+      'https://default0123abcd.environment.api.powerplatform.com/workflows/abc',
+    ]) {
+      expect(hookProblem(url, home, false), url).toBeUndefined();
+    }
+  });
+
+  it('C36: refuses a look-alike of either suffix, the suffix alone, and a name with dots under it', () => {
+    for (const url of [
+      'https://evil-logic.azure.com/workflows/abc',
+      'https://logic.azure.com.evil.test/workflows/abc',
+      'https://prod-27.logic.azure.com.evil.test/workflows/abc',
+      'https://evilenvironment.api.powerplatform.com/workflows/abc',
+      'https://logic.azure.com/workflows/abc',
+      'https://evil.test.logic.azure.com/workflows/abc',
+    ]) {
+      expect(hookProblem(url, home, false), url).toBe(refusal);
+    }
   });
 });

@@ -51,23 +51,37 @@ export function destinationProblem(text: string, allowLocalHttp: boolean): strin
 }
 
 /**
- * C36: where a platform's incoming webhooks live: its hosts (or, for a platform that gives each
- * customer a host of its own, the suffix every such host ends with), their path, and an example.
+ * C36: where a platform's incoming webhooks live: its hosts (and, for a platform that gives each
+ * customer a host of its own, the suffixes such a host ends with: one per region or kind of host,
+ * say), their path, and an example.
  */
 export type HookHome = {
   name: string;
   hosts: readonly string[];
+  hostSuffixes?: readonly string[];
+  /**
+   * One suffix, as `hostSuffixes` had it before it was a list: still read, as a list of one, while
+   * test/node/destinations.test.ts names it (the only user left; no channel does).
+   */
   hostSuffix?: string;
   path: RegExp;
   example: string;
 };
 
-/** A host of the platform's: one of its hosts, or a name of its own under its suffix. */
+/** The suffixes of a home, however it gives them. */
+const suffixesOf = (home: HookHome): readonly string[] =>
+  home.hostSuffix === undefined ? (home.hostSuffixes ?? []) : [...(home.hostSuffixes ?? []), home.hostSuffix];
+
+/**
+ * A host of the platform's: one of its hosts, or a name of its own (one label, no dot) under one of
+ * its suffixes: `evil-logic.azure.com` is not under `logic.azure.com`, nor is
+ * `logic.azure.com.evil.test`.
+ */
 const isHomeHost = (host: string, home: HookHome) =>
   home.hosts.includes(host) ||
-  (home.hostSuffix !== undefined &&
-    host.endsWith(`.${home.hostSuffix}`) &&
-    /^[a-z0-9-]+$/.test(host.slice(0, -home.hostSuffix.length - 1)));
+  suffixesOf(home).some(
+    (suffix) => host.endsWith(`.${suffix}`) && /^[a-z0-9-]+$/.test(host.slice(0, -suffix.length - 1)),
+  );
 
 /**
  * C36: why `text` may not be one of a chat platform's incoming webhooks: it must be https to the
