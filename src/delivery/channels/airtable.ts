@@ -15,6 +15,8 @@ export const AIRTABLE_BATCH = 10;
 const REQUEST_INTERVAL_MS = 200;
 /** A long text field holds at most 100,000 characters. */
 const TEXT_CHARACTERS = 100_000;
+/** C38: Airtable's 429 asks for 30 seconds. */
+const RULES = serviceRules(30);
 
 export type AirtableConfig = { baseId: string; table: string };
 
@@ -65,12 +67,13 @@ async function sendBatch(batch: readonly DeliveryToSend[], ctx: SendContext): Pr
     }),
     json: true,
   });
-  return meaning(reply, serviceRules(30));
+  return meaning(reply, RULES);
 }
 
 export const airtable: IntegrationChannel = {
   family: 'integration',
   name: 'Airtable',
+  rules: RULES,
   help: 'A record per submission in a table whose fields are named like yours. Make a personal access token with data.records:write on the base.',
   entries: {
     token: settingText(300, 'token'),

@@ -57,6 +57,11 @@ type Common = {
 /** C26, C36: a URL the owner pastes: a signed webhook, or a chat platform's incoming webhook. */
 export type HookChannel = Common & {
   family: 'webhook';
+  /**
+   * What its answer's status means, as `send` reads it (C26: only 410 disables a signed webhook;
+   * C36: a chat hook deleted answers 404 or 410); test/channels.test.ts holds every kind to it.
+   */
+  rules: StatusRules;
   /** The dashboard's choice, and an example URL for its field. */
   label: string;
   example: string;
@@ -96,6 +101,11 @@ export type SetupInput = {
 /** C38: a service written to through its API, with the owner's credentials. */
 export type IntegrationChannel = Common & {
   family: 'integration';
+  /**
+   * What the answer that delivers means, as `send` reads it (C38: `serviceRules`, with the
+   * service's wait for a 429 that gives none); test/channels.test.ts holds every kind to it.
+   */
+  rules: StatusRules;
   /** The dashboard's paragraph: what it writes, and what to make at the service first. */
   help: string;
   /** What adds one, besides its kind (valibot entries: the API's body and the document). */
@@ -139,6 +149,7 @@ export function chatHook(
   return {
     family: 'webhook',
     name: home.name,
+    rules: HOOK_GONE,
     label: chat.label,
     example: chat.example,
     signs: false,

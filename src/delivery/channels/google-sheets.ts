@@ -25,6 +25,11 @@ const EARLY_MS = 60_000;
 const WRITE_INTERVAL_MS = 200;
 /** A cell holds at most 50,000 characters. */
 const CELL_CHARACTERS = 50_000;
+/**
+ * C38: what an answer of Sheets means; a 429 without Retry-After waits a minute (Google's quota is
+ * per minute). The token exchange before it reads its answer as the other services' (30 s).
+ */
+const RULES = serviceRules(60);
 
 /** What of a service account's JSON key is used. */
 export type ServiceAccount = {
@@ -152,7 +157,7 @@ async function sendToSheet(d: DeliveryToSend, ctx: SendContext): Promise<Sent> {
         json: true,
       });
       if (expired(first)) continue;
-      if (first.status !== 200) return meaning(first, serviceRules(60));
+      if (first.status !== 200) return meaning(first, RULES);
       const existing = (first.json as { values?: unknown[][] } | undefined)?.values;
       if (existing === undefined || existing.length === 0) {
         // The header is written into row 1 itself, not appended: two isolates that both found the
@@ -169,7 +174,7 @@ async function sendToSheet(d: DeliveryToSend, ctx: SendContext): Promise<Sent> {
           },
         );
         if (expired(headed1)) continue;
-        if (headed1.status !== 200) return meaning(headed1, serviceRules(60));
+        if (headed1.status !== 200) return meaning(headed1, RULES);
       }
     }
     await paced(account.client_email, WRITE_INTERVAL_MS);
@@ -187,7 +192,7 @@ async function sendToSheet(d: DeliveryToSend, ctx: SendContext): Promise<Sent> {
       },
     );
     if (expired(appended)) continue;
-    const answer = meaning(appended, serviceRules(60));
+    const answer = meaning(appended, RULES);
     if (answer.ok) {
       headed.add(sheetKey);
       if (headed.size > 1000) headed.clear();
@@ -215,6 +220,7 @@ const ServiceAccountKey = v.looseObject({
 export const googleSheets: IntegrationChannel = {
   family: 'integration',
   name: 'Google Sheets',
+  rules: RULES,
   help: "A row per submission. Make a service account in Google Cloud (with the Sheets API on), download its JSON key, and share the spreadsheet with the service account's address as an editor.",
   entries: {
     spreadsheetId: v.pipe(

@@ -15,6 +15,9 @@ export const NOTION_TEXT = 2000;
 
 export type NotionConfig = { databaseId: string };
 
+/** C38: Notion asks for 3 requests a second on average; its 429 says when to come back. */
+const RULES = serviceRules(30);
+
 const text = (content: string) => [{ type: 'text', text: { content: within(content, NOTION_TEXT) } }];
 
 /** The page's properties: the title from the first string field, each other field by its type. */
@@ -42,6 +45,7 @@ export function notionPage(d: DeliveryToSend, publicUrl: string | undefined): st
 export const notion: IntegrationChannel = {
   family: 'integration',
   name: 'Notion',
+  rules: RULES,
   help: 'A page per submission in a database whose columns are named like your fields. Make an internal integration, copy its secret, and connect it to the database (••• → Connections).',
   entries: {
     token: settingText(300, 'token'),
@@ -81,7 +85,6 @@ export const notion: IntegrationChannel = {
       body: notionPage(d, ctx.publicUrl),
       json: true,
     });
-    // Notion asks for 3 requests a second on average; its 429 says when to come back.
-    return meaning(reply, serviceRules(30));
+    return meaning(reply, RULES);
   },
 };

@@ -11,6 +11,8 @@ import { type IntegrationChannel, lastFour, serviceRules } from './channel.ts';
 /** Telegram's limit on a message's text. */
 export const TELEGRAM_TEXT = 4096;
 export type TelegramConfig = { chatId: string };
+/** C38: a 429 without a wait (in its header or its body) waits 30 seconds. */
+const RULES = serviceRules(30);
 
 export function telegramText(d: DeliveryToSend, publicUrl: string | undefined): string {
   const lines = [`New submission: ${d.projectName}`, ''];
@@ -40,6 +42,7 @@ export function telegramRequest(token: string, chatId: string, text: string, api
 export const telegram: IntegrationChannel = {
   family: 'integration',
   name: 'Telegram',
+  rules: RULES,
   help: "A message per submission. Make a bot with @BotFather, add it to the chat, and give the bot's token and the chat's id.",
   entries: {
     botToken: v.pipe(
@@ -86,7 +89,7 @@ export const telegram: IntegrationChannel = {
       ?.retry_after;
     const answer = meaning(
       typeof wait === 'number' && reply.status === 429 ? { ...reply, retryAfter: wait } : reply,
-      serviceRules(30),
+      RULES,
     );
     // The token is in the URL: whatever a failure says of it is never kept in the delivery log.
     const scrub = (t: string | null) => (t === null ? null : t.split(d.secret).join('…'));

@@ -61,6 +61,7 @@ export const webhook: HookChannel = {
   label: 'signed webhook',
   example: 'https://example.com/hooks/forms',
   signs: true,
+  rules: RULES,
   problem: destinationProblem,
   shown: (url) => url,
   send: (d, ctx) => postSigned({ ...d, id: d.targetId }, { id: d.id, body: submissionEvent(d) }, ctx),
