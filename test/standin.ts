@@ -1,10 +1,15 @@
-// C38: one stand-in for the four services the integrations talk to, checking what each real API
+// C26, C36, C38: one stand-in for the services the channels talk to, checking what each real API
 // checks: Google's token endpoint verifies the JWT with the service account's public key, its
 // claims and lifetime; Sheets, Notion and Airtable the Bearer token; Notion its version header and
-// the page's shape; Airtable the records' shape and count; Telegram the bot's token and the chat.
-// A function from a Request to a Response: the workerd tests put it in place of fetch, and
-// `startStandIn` (test/cli) serves it over HTTP for `npm run dev` (INTEGRATIONS_API_BASE).
+// the page's shape; Airtable the records' shape and count; Telegram the bot's token and the chat;
+// Slack's and Discord's incoming webhooks their token and a message's having something to show; a
+// signed webhook's receiver the Standard Webhooks headers. A function from a Request to a
+// Response: the workerd tests put it in place of fetch, and `serveStandIn` (test/standin-server.ts)
+// serves it over HTTP for `npm run dev` (INTEGRATIONS_API_BASE). `standInTarget` gives a minimal
+// target of every kind that speaks HTTP, as the stand-in knows it: the conformance suite
+// (test/channels.test.ts) runs its cases on each.
 import { exportPKCS8, exportSPKI, generateKeyPair, importSPKI, jwtVerify } from 'jose';
+import type { KindOf } from '../src/delivery/channels/index.ts';
 
 export const TOKEN_URI = 'https://oauth2.googleapis.com/token';
 export const SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
@@ -36,7 +41,9 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 /** What a test can make the next answer of a service be, instead of the real one. */
 export type Forced = { status: number; headers?: Record<string, string>; body?: unknown };
-export type Service = 'token' | 'sheets' | 'notion' | 'airtable' | 'telegram';
+export type Service = 'token' | 'sheets' | 'notion' | 'airtable' | 'telegram' | Hook;
+/** C26, C36: the hooks' receivers: a signed webhook's (the owner's server), Slack's and Discord's. */
+type Hook = 'webhook' | 'slack' | 'discord';
 
 export type StandIn = {
   handle(request: Request): Promise<Response>;
@@ -48,6 +55,9 @@ export type StandIn = {
   airtableToken: string;
   telegramToken: string;
   telegramChat: string;
+  /** C36: the token of the one Slack hook and the one Discord hook there are. */
+  slackToken: string;
+  discordToken: string;
   /** What each service received that it took. */
   sheets: Map<string, unknown[][]>;
   pages: Json[];
@@ -74,6 +84,8 @@ export function standIn(): StandIn {
     airtableToken: 'patStandIn.airtable0001',
     telegramToken: '123456789:AAstandinTelegramTokenForTests0001',
     telegramChat: '-1001234567890',
+    slackToken: 'standinSlackHookToken0001',
+    discordToken: 'standin-Discord_hook-token-0001',
     sheets: new Map(),
     pages: [],
     airtableRequests: [],
@@ -100,7 +112,13 @@ export function standIn(): StandIn {
                 ? 'airtable'
                 : url.pathname.startsWith('/bot')
                   ? 'telegram'
-                  : 'unknown';
+                  : url.pathname.startsWith('/services/')
+                    ? 'slack'
+                    : url.pathname.startsWith('/api/webhooks/')
+                      ? 'discord'
+                      : url.pathname.startsWith('/hooks/')
+                        ? 'webhook'
+                        : 'unknown';
       const entry: StandIn['log'][number] = { service, url: request.url };
       s.log.push(entry);
       // Google's token endpoint answers `{"error": "invalid_grant", "error_description": …}`.
@@ -120,7 +138,8 @@ export function standIn(): StandIn {
       const bearer = /^Bearer (.+)$/.exec(request.headers.get('Authorization') ?? '')?.[1];
       if (service === 'token') {
         if (request.method !== 'POST') return refuse(405, 'POST only');
-        const form = new URLSearchParams(await request.text());
+        // Read as bytes: workerd warns of a form's body read as text.
+        const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
         if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
           return refuse(400, 'unsupported_grant_type');
         const assertion = form.get('assertion') ?? '';
@@ -231,6 +250,9 @@ export function standIn(): StandIn {
         });
         return json(200, { records: records.map((r, i) => ({ id: `rec${i}`, fields: (r as Json).fields })) });
       }
+      if (service === 'slack' || service === 'discord' || service === 'webhook') {
+        return hook(service, url, request, refuse);
+      }
       const m = /^\/bot([^/]+)\/sendMessage$/.exec(url.pathname);
       if (m?.[1] !== s.telegramToken)
         return refuse(401, 'Unauthorized', { ok: false, error_code: 401, description: 'Unauthorized' });
@@ -247,6 +269,51 @@ export function standIn(): StandIn {
       return json(200, { ok: true, result: { message_id: s.messages.length } });
     },
   };
+  /**
+   * C26, C36: a hook's receiver. Slack (https://api.slack.com/messaging/webhooks) answers 200 `ok`,
+   * 404 `no_service` for a hook it does not know, 400 `no_text` for a message with nothing to
+   * show; Discord 204, 404 `Unknown Webhook` (10015), 400 `Cannot send an empty message` (50006);
+   * a signed webhook's receiver (docs/delivery.md's) 204, and 400 without the signature's headers.
+   */
+  async function hook(
+    service: Hook,
+    url: URL,
+    request: Request,
+    refuse: (status: number, why: string, body?: unknown) => Response,
+  ): Promise<Response> {
+    if (request.method !== 'POST') return refuse(405, 'POST only');
+    const token = url.pathname.split('/').at(-1);
+    if (
+      service === 'slack' &&
+      (!/^\/services\/[^/]+\/[^/]+\/[^/]+$/.test(url.pathname) || token !== s.slackToken)
+    )
+      return refuse(404, 'no_service');
+    if (
+      service === 'discord' &&
+      (!/^\/api\/webhooks\/\d+\/[\w-]+$/.test(url.pathname) || token !== s.discordToken)
+    )
+      return refuse(404, 'Unknown Webhook', { message: 'Unknown Webhook', code: 10015 });
+    if (
+      service === 'webhook' &&
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].some((h) => request.headers.get(h) === null)
+    )
+      return refuse(400, 'unsigned');
+    let body: Json;
+    try {
+      body = (await request.json()) as Json;
+    } catch {
+      return refuse(400, 'invalid_payload');
+    }
+    if (service === 'slack' && typeof body.text !== 'string' && !Array.isArray(body.blocks))
+      return refuse(400, 'no_text');
+    if (service === 'discord' && typeof body.content !== 'string' && !Array.isArray(body.embeds))
+      return refuse(400, 'Cannot send an empty message', {
+        message: 'Cannot send an empty message',
+        code: 50006,
+      });
+    if (service === 'webhook' && typeof body.type !== 'string') return refuse(400, 'not an event');
+    return service === 'slack' ? new Response('ok', { status: 200 }) : new Response(null, { status: 204 });
+  }
   return s;
 }
 
@@ -256,3 +323,64 @@ export async function knownAccount(s: StandIn) {
   s.accounts.set(account.private_key_id, publicKey);
   return account;
 }
+
+/** Where the stand-in listens, as a target or INTEGRATIONS_API_BASE names it. */
+export const STAND_IN_ORIGIN = 'http://127.0.0.1:8790';
+
+/** Every kind that speaks HTTP (C26, C36, C38): the webhooks' and the integrations'. */
+export type HttpKind = KindOf<'webhook'> | KindOf<'integration'>;
+
+/**
+ * A minimal target as the management API adds it (the body of `POST …/webhooks` or
+ * `…/integrations`); its secret (what is never shown whole; a signed webhook's is made when it is
+ * added); and what it is shown by, when not the secret's own last four (a Google key: its id's).
+ */
+export type StandInTarget = { add: Json; secret?: string; shownBy?: string };
+
+const SPREADSHEET = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
+/** One service account per stand-in, so that its targets share the worker's kept token. */
+const accountsOf = new WeakMap<StandIn, Promise<Account>>();
+
+/**
+ * A minimal target of each kind, pointed at the stand-in (a hook at `STAND_IN_ORIGIN`, an
+ * integration through INTEGRATIONS_API_BASE). A kind added to CHANNELS that speaks HTTP has no
+ * entry here until one is written, and the typecheck fails until then.
+ */
+const TARGETS: Record<HttpKind, (s: StandIn) => Promise<StandInTarget>> = {
+  webhook: async () => ({ add: { kind: 'webhook', url: `${STAND_IN_ORIGIN}/hooks/forms` } }),
+  slack: async (s) => ({
+    add: { kind: 'slack', url: `${STAND_IN_ORIGIN}/services/T0LOCAL/B0LOCAL/${s.slackToken}` },
+    secret: s.slackToken,
+  }),
+  discord: async (s) => ({
+    add: { kind: 'discord', url: `${STAND_IN_ORIGIN}/api/webhooks/123456789/${s.discordToken}` },
+    secret: s.discordToken,
+  }),
+  'google-sheets': async (s) => {
+    let account = accountsOf.get(s);
+    if (account === undefined) {
+      account = knownAccount(s);
+      accountsOf.set(s, account);
+    }
+    const serviceAccount = await account;
+    return {
+      add: { kind: 'google-sheets', spreadsheetId: SPREADSHEET, sheet: 'Submissions', serviceAccount },
+      secret: serviceAccount.private_key,
+      shownBy: serviceAccount.private_key_id,
+    };
+  },
+  notion: async (s) => ({
+    add: { kind: 'notion', token: s.notionToken, databaseId: '0123456789abcdef0123456789abcdef' },
+    secret: s.notionToken,
+  }),
+  airtable: async (s) => ({
+    add: { kind: 'airtable', token: s.airtableToken, baseId: 'appAbCdEfGhIjKlMn', table: 'Leads' },
+    secret: s.airtableToken,
+  }),
+  telegram: async (s) => ({
+    add: { kind: 'telegram', botToken: s.telegramToken, chatId: s.telegramChat },
+    secret: s.telegramToken,
+  }),
+};
+
+export const standInTarget = (s: StandIn, kind: HttpKind) => TARGETS[kind](s);
