@@ -1,13 +1,16 @@
 // C38: Google Sheets, Notion, Airtable and Telegram as targets of the delivery machinery, against a
-// stand-in that checks what each real API checks (test/standin.ts): the consumer delivers, records
-// each attempt, retries (honouring Retry-After), disables a target its service refuses; secrets are
-// write-only; hostile values stay values.
+// stand-in that checks what each real API checks (test/standin.ts): what each writes, its own auth
+// (Google's token, kept and exchanged again), batches and pace, what it keeps out of the log;
+// hostile values stay values. What every channel does alike (what an answer means, a redirect, how
+// much of an answer is read, the secret never shown whole, the test message) is
+// test/channels.test.ts's.
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, deliveryAttempts, targets } from '../schema/tables.ts';
 import { airtableFields } from '../src/delivery/channels/airtable.ts';
 import { forgetSheets, rowOf } from '../src/delivery/channels/google-sheets.ts';
+import { CHANNELS } from '../src/delivery/channels/index.ts';
 import { apiUrl } from '../src/delivery/http.ts';
 import { within } from '../src/delivery/values.ts';
 import { addIntegration, listIntegrations } from '../src/ops/integrations.ts';
@@ -149,16 +152,19 @@ describe('C38: Google Sheets', () => {
     expect(rows.filter((r) => r[1] === first.row.id)).toHaveLength(1);
   });
 
-  it('a 5xx is retried; a 10 KB value and emoji are written whole', async () => {
+  it('a 10 KB value and emoji are written whole', async () => {
     const p = await projectWith('google-sheets');
-    s.force('sheets', { status: 503 });
     const message = `${'😀'.repeat(10)}${'x'.repeat(10_000)}`;
     const first = await sendAndDeliver(p, { ...ENQUIRY, message });
-    expect(first.delivery?.status).toBe('pending');
-    await consume(first.id, 2);
-    expect((await deliveryRow(first.id))?.status).toBe('delivered');
+    expect(first.delivery?.status).toBe('delivered');
     const rows = s.sheets.get(`${SPREADSHEET}/Submissions`) ?? [];
     expect(rows.at(-1)?.at(-1)).toBe(message);
+  });
+
+  it('a 429 with no Retry-After waits a minute, as Google asks (the others: 30 s)', () => {
+    expect(CHANNELS['google-sheets'].rules.quotaSeconds).toBe(60);
+    for (const kind of ['notion', 'airtable', 'telegram'] as const)
+      expect(CHANNELS[kind].rules.quotaSeconds).toBe(30);
   });
 });
 
@@ -181,15 +187,6 @@ describe('C38: what the review found', () => {
     expect(sent.delivery?.status).toBe('failed');
     expect((await listIntegrations(asTool(), other.projectId))[0]?.disabledReason).toBe('refused');
     expect(s.sheets.get(`${SPREADSHEET}/Submissions`)?.filter((r) => r[1] === sent.row.id)).toEqual([]);
-  });
-
-  it('a database not shared with the integration (404) disables it: no retry helps', async () => {
-    const p = await projectWith('notion');
-    s.notionUnshared.add('0123456789abcdef0123456789abcdef');
-    onTestFinished(() => s.notionUnshared.clear());
-    const sent = await sendAndDeliver(p, ENQUIRY);
-    expect(sent.delivery).toMatchObject({ status: 'failed', lastStatus: 404 });
-    expect((await listIntegrations(asTool(), p.projectId))[0]?.disabledReason).toBe('refused');
   });
 
   it('a refused integration enabled again sends what it missed with redeliver --failed', async () => {
@@ -277,16 +274,6 @@ describe('C38: Notion', () => {
     expect(message).toHaveLength(2000);
     expect(message.startsWith('**bold** [link](https://evil.example)')).toBe(true);
   });
-
-  it('a token Notion refuses disables the integration; its pending deliveries are cancelled', async () => {
-    const p = await projectWith('notion');
-    s.notionToken = 'ntn_rotated';
-    const sent = await sendAndDeliver(p, ENQUIRY);
-    expect(sent.delivery?.status).toBe('failed');
-    expect(sent.delivery?.lastStatus).toBe(401);
-    const listed = await listIntegrations(asTool(), p.projectId);
-    expect(listed[0]).toMatchObject({ state: 'disabled', disabledReason: 'refused' });
-  });
 });
 
 describe('C38: Airtable', () => {
@@ -348,24 +335,19 @@ describe('C38: Telegram', () => {
     expect(m?.text.endsWith('… (cut)')).toBe(true);
   });
 
-  it('a chat the bot is not in is a final failure; a revoked token disables it, and the token is never in the log', async () => {
+  it('a revoked token: refused, and the token is never in the log', async () => {
     const p = await projectWith('telegram');
-    s.telegramChat = '-1009999999999';
-    const wrongChat = await sendAndDeliver(p, ENQUIRY);
-    expect(wrongChat.delivery?.status).toBe('failed');
-    expect((await listIntegrations(asTool(), p.projectId))[0]?.state).toBe('active');
     const token = s.telegramToken;
     s.telegramToken = '987654321:AAanotherTokenAltogetherForTests000';
     const revoked = await sendAndDeliver(p, ENQUIRY);
-    expect(revoked.delivery?.status).toBe('failed');
-    expect((await listIntegrations(asTool(), p.projectId))[0]?.disabledReason).toBe('refused');
+    expect(revoked.delivery).toMatchObject({ status: 'failed', lastStatus: 401 });
     const attempts = await db.select().from(deliveryAttempts);
     expect(JSON.stringify(attempts)).not.toContain(token.split(':')[1]);
   });
 });
 
 describe('C38: the management API', () => {
-  it('adds (201), lists every secret by its last four characters, tests, removes; no secret in the audit log', async () => {
+  it("adds (201), lists a Google key by its id's last four and the account to share with, tests, removes; no key in the audit log", async () => {
     const p = await seedProject();
     const account = await knownAccount(s);
     const added = await ok<{ integration: { integrationId: string } }>(
@@ -388,13 +370,8 @@ describe('C38: the management API', () => {
     const listed = await ok<{ integrations: Record<string, unknown>[] }>(
       await api('GET', `/projects/${p.projectId}/integrations`),
     );
-    const text = JSON.stringify(listed);
-    expect(text).not.toContain('PRIVATE KEY');
-    expect(text).not.toContain(s.telegramToken.slice(0, -4));
-    expect(listed.integrations.map((i) => i.secret)).toEqual([
-      `…${account.private_key_id.slice(-4)}`,
-      `…${s.telegramToken.slice(-4)}`,
-    ]);
+    expect(JSON.stringify(listed)).not.toContain('PRIVATE KEY');
+    expect(listed.integrations[0]?.secret).toBe(`…${account.private_key_id.slice(-4)}`);
     expect(listed.integrations[0]?.serviceAccount).toBe(account.client_email);
     const tested = await ok<{ ok: boolean; status: number }>(
       await api('POST', `/projects/${p.projectId}/integrations/${added.integration.integrationId}/test`),
@@ -406,7 +383,6 @@ describe('C38: the management API', () => {
     const audit = JSON.stringify(await db.select().from(auditLog).where(eq(auditLog.projectId, p.projectId)));
     expect(audit).toContain('integration.add');
     expect(audit).not.toContain('PRIVATE KEY');
-    expect(audit).not.toContain(s.telegramToken);
     await ok(await api('DELETE', `/projects/${p.projectId}/integrations/${added.integration.integrationId}`));
     expect(await listIntegrations(asTool(), p.projectId)).toHaveLength(1);
   });
