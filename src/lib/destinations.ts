@@ -59,18 +59,12 @@ export type HookHome = {
   name: string;
   hosts: readonly string[];
   hostSuffixes?: readonly string[];
-  /**
-   * One suffix, as `hostSuffixes` had it before it was a list: still read, as a list of one, while
-   * test/node/destinations.test.ts names it (the only user left; no channel does).
-   */
-  hostSuffix?: string;
   path: RegExp;
   example: string;
 };
 
-/** The suffixes of a home, however it gives them. */
-const suffixesOf = (home: HookHome): readonly string[] =>
-  home.hostSuffix === undefined ? (home.hostSuffixes ?? []) : [...(home.hostSuffixes ?? []), home.hostSuffix];
+/** The suffixes of a home: none when its hosts are all it has. */
+const suffixesOf = (home: HookHome): readonly string[] => home.hostSuffixes ?? [];
 
 /**
  * A host of the platform's: one of its hosts, or a name of its own (one label, no dot) under one of

@@ -70,7 +70,7 @@ describe('C36: a chat platform’s home', () => {
   const home: HookHome = {
     name: 'Tenant chat',
     hosts: ['hooks.example.com'],
-    hostSuffix: 'hooks.example.net',
+    hostSuffixes: ['hooks.example.net'],
     path: /^\/in\/[\w-]+$/,
     example: 'https://<tenant>.hooks.example.net/in/<token>',
   };
@@ -102,7 +102,7 @@ describe('C36: a chat platform’s home', () => {
   });
 
   it('without a suffix, only its own hosts', () => {
-    const { hostSuffix: _, ...fixed } = home;
+    const { hostSuffixes: _, ...fixed } = home;
     expect(hookProblem('https://contoso.hooks.example.net/in/abc', fixed, false)).toBe(refusal);
     expect(hookProblem('https://hooks.example.com/in/abc', fixed, false)).toBeUndefined();
   });
