@@ -112,14 +112,14 @@ export const ROUND_FIVE: Mutant[] = [
   },
   {
     rule: 'C26: a delivery never follows a redirect',
-    file: 'src/delivery/http.ts',
+    file: 'src/delivery/outbound.ts',
     find: "redirect: 'manual',",
     replace: "redirect: 'follow',",
     tests: DELIVERY,
   },
   {
     rule: "C26: at most 4 KiB of a webhook's answer is read",
-    file: 'src/delivery/http.ts',
+    file: 'src/delivery/outbound.ts',
     find: 'init.json === true ? READ_LIMIT : 4096',
     replace: 'READ_LIMIT',
     tests: DELIVERY,

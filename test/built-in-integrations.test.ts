@@ -11,7 +11,7 @@ import { auditLog, deliveryAttempts, targets } from '../schema/tables.ts';
 import { airtableFields } from '../src/delivery/channels/airtable.ts';
 import { forgetSheets, rowOf } from '../src/delivery/channels/google-sheets.ts';
 import { CHANNELS } from '../src/delivery/channels/index.ts';
-import { apiUrl } from '../src/delivery/http.ts';
+import { apiUrl } from '../src/delivery/outbound.ts';
 import { within } from '../src/delivery/values.ts';
 import { addIntegration, listIntegrations } from '../src/ops/integrations.ts';
 import { updateProject } from '../src/ops/project-settings.ts';

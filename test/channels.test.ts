@@ -13,7 +13,7 @@ import { deliveryAttempts, targets } from '../schema/tables.ts';
 import { RETRY_DELAYS } from '../src/config.ts';
 import type { Family, HookChannel, IntegrationChannel } from '../src/delivery/channels/channel.ts';
 import { CHANNEL_KINDS, CHANNELS, type ChannelKind } from '../src/delivery/channels/index.ts';
-import type { StatusRules } from '../src/delivery/http.ts';
+import type { StatusRules } from '../src/delivery/outbound.ts';
 import { database } from '../src/store/db.ts';
 import { deliveryId } from '../src/store/deliveries.ts';
 import { expectEnvelope, fetchWorkerWith, seedProject, storedRows, submit, VALID_BODY } from './helpers.ts';
@@ -55,7 +55,7 @@ const NOT_HTTP = {
 } as const satisfies Record<Exclude<Family, HttpFamily>, string>;
 
 /**
- * At most this much of an answer is read (src/delivery/http.ts): a hook's answer is only excerpted
+ * At most this much of an answer is read (src/delivery/outbound.ts): a hook's answer is only excerpted
  * (C26: 4 KiB); an integration reads its service's JSON (C38: Google's token, Telegram's
  * `retry_after`), up to 64 KiB.
  */

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts } from '../schema/tables.ts';
-import type { NotificationEmail } from '../src/delivery/email.ts';
+import type { NotificationEmail } from '../src/delivery/mail.ts';
 import { newWebhookSecret } from '../src/lib/webhook-signature.ts';
 import { database } from '../src/store/db.ts';
 import { deliveryId } from '../src/store/deliveries.ts';

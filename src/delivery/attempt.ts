@@ -13,7 +13,7 @@ import {
 } from '../store/deliveries.ts';
 import type { EmailSetup, SendContext } from './channels/channel.ts';
 import { channelOf } from './channels/index.ts';
-import type { Sent } from './http.ts';
+import type { AttemptResult } from './outbound.ts';
 
 export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
 /** The most the queue can delay a message: 12 hours. */
@@ -55,7 +55,7 @@ export const sendContext = (db: Db, options: SendOptions, now: Date): SendContex
 });
 
 /** Deliveries an attempt carried with its own (a channel's batch), each with the answer it got. */
-type Carried = { delivery: DeliveryToSend; answer: Sent }[];
+type Carried = { delivery: DeliveryToSend; answer: AttemptResult }[];
 
 /**
  * One attempt through the delivery's channel. A channel that batches (C38: Airtable) takes with
@@ -63,7 +63,11 @@ type Carried = { delivery: DeliveryToSend; answer: Sent }[];
  * size; a batch refused as final (the service refuses a whole request for one record it cannot
  * take) is sent again one by one, so that a bad record fails alone.
  */
-async function sendOnce(db: Db, d: DeliveryToSend, ctx: SendContext): Promise<Sent & { beside?: Carried }> {
+async function sendOnce(
+  db: Db,
+  d: DeliveryToSend,
+  ctx: SendContext,
+): Promise<AttemptResult & { beside?: Carried }> {
   const channel = channelOf(d.kind);
   if (channel === undefined) {
     // A row of a kind this worker does not know (written by a newer one): nothing it can send.
@@ -127,7 +131,7 @@ export async function attemptDelivery(
 async function settle(
   db: Db,
   d: DeliveryToSend,
-  sent: Sent,
+  sent: AttemptResult,
   options: { now: Date; durationMs: number; retryDelays?: readonly number[] | undefined },
 ): Promise<AttemptOutcome> {
   const { now, durationMs } = options;

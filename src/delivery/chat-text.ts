@@ -3,7 +3,7 @@
 // the dashboard when the worker knows its own address; a value cut within a platform's limits says
 // so.
 import type { DeliveryToSend } from '../store/deliveries.ts';
-import { LINE_BREAK } from './email.ts';
+import { LINE_BREAK } from './mail.ts';
 
 export type Message = Pick<
   DeliveryToSend,

@@ -20,7 +20,7 @@ import {
   type NotificationEmail,
   sendThrough,
   valueText,
-} from './email.ts';
+} from './mail.ts';
 
 export type ConfirmationSettings = Pick<
   DeliveryToSend,

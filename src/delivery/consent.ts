@@ -8,7 +8,7 @@ import { defangLinks } from '../lib/links.ts';
 import { mailboxOf } from '../lib/mailbox.ts';
 import type { Db } from '../store/db.ts';
 import { scopes, take, takeAcross } from '../store/mail-counts.ts';
-import { type EmailAttempt, headerText, type NotificationEmail } from './email.ts';
+import { type EmailAttempt, headerText, type NotificationEmail } from './mail.ts';
 
 /** How long a verification link works. */
 export const VERIFY_HOURS = 72;

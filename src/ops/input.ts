@@ -4,7 +4,7 @@
 // src/fields/spec.ts.
 import { UNKNOWN_FIELD_POLICIES, type UnknownFieldPolicy } from '../../schema/tables.ts';
 import { placeholdersOf } from '../delivery/confirm.ts';
-import { isEmailAddress } from '../delivery/email.ts';
+import { isEmailAddress } from '../delivery/mail.ts';
 import { RESERVED_FIELDS } from '../fields/catalogue.ts';
 import { FIELD_NAME } from '../fields/spec.ts';
 import { InvalidInput } from '../lib/faults.ts';

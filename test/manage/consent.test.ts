@@ -2,7 +2,7 @@
 // project, and the operator as "operator"; a route acts only on targets of its own kind.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { NotificationEmail } from '../../src/delivery/email.ts';
+import type { NotificationEmail } from '../../src/delivery/mail.ts';
 import { fetchWorkerWith, submitWithEnv } from '../helpers.ts';
 import { recording } from '../mail.ts';
 import { consumeOutbox, deliveryRow } from '../queue.ts';

@@ -1,7 +1,7 @@
 // C27: the notification email of a submission, as composed before the binding sends it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEmailAddress, notificationEmail } from '../../src/delivery/email.ts';
+import { isEmailAddress, notificationEmail } from '../../src/delivery/mail.ts';
 
 const delivery = (
   data: Record<string, unknown>,

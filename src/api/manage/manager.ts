@@ -2,7 +2,7 @@
 // the project's fence), every place's beside it, the actor, the queue and the worker's own mail.
 import type { Context } from 'hono';
 import { config } from '../../config.ts';
-import { sendMail } from '../../delivery/email.ts';
+import { sendMail } from '../../delivery/mail.ts';
 import { enqueueStored } from '../../delivery/outbox.ts';
 import { atProject, type Manager } from '../../ops/context.ts';
 import { forgetCached } from '../../projects/cache.ts';

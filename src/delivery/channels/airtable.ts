@@ -5,7 +5,7 @@
 // name, the rest as text.
 import * as v from 'valibot';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
-import { apiUrl, httpRequest, meaning, paced, type Sent } from '../http.ts';
+import { type AttemptResult, apiUrl, httpRequest, meaning, paced } from '../outbound.ts';
 import { fieldsOf, textOf } from '../values.ts';
 import { type IntegrationChannel, lastFour, type SendContext, serviceRules, settingText } from './channel.ts';
 
@@ -43,7 +43,7 @@ export function airtableFields(d: DeliveryToSend, publicUrl: string | undefined)
 }
 
 /** One request for deliveries to the same table (at most AIRTABLE_BATCH): one answer for all. */
-async function sendBatch(batch: readonly DeliveryToSend[], ctx: SendContext): Promise<Sent> {
+async function sendBatch(batch: readonly DeliveryToSend[], ctx: SendContext): Promise<AttemptResult> {
   const first = batch[0];
   if (first === undefined) return { ok: true, status: null, error: null, excerpt: null };
   const { baseId, table } = JSON.parse(first.config ?? '{}') as AirtableConfig;

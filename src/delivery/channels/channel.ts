@@ -8,8 +8,8 @@ import { type HookHome, hookProblem } from '../../lib/destinations.ts';
 import type { Db } from '../../store/db.ts';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
 import type { ConfirmationCaps } from '../confirm.ts';
-import type { EmailSender } from '../email.ts';
-import { type HttpContext, httpRequest, meaning, type Sent, type StatusRules } from '../http.ts';
+import type { EmailSender } from '../mail.ts';
+import { type AttemptResult, type HttpContext, httpRequest, meaning, type StatusRules } from '../outbound.ts';
 
 /**
  * What sends email (C27): the `send_email` binding and the sender address, EMAIL_FROM; and (C35)
@@ -46,12 +46,12 @@ type Common = {
   /** Its name, as the dashboard and the tool show it. */
   name: string;
   /** One attempt of one delivery. */
-  send(d: DeliveryToSend, ctx: SendContext): Promise<Sent>;
+  send(d: DeliveryToSend, ctx: SendContext): Promise<AttemptResult>;
   /**
    * Where the service takes several in one request (C38: Airtable): at most `size` deliveries to
    * the same target, one answer for all. A batch refused as final is sent again one by one.
    */
-  batch?: { size: number; send(batch: readonly DeliveryToSend[], ctx: SendContext): Promise<Sent> };
+  batch?: { size: number; send(batch: readonly DeliveryToSend[], ctx: SendContext): Promise<AttemptResult> };
 };
 
 /** C26, C36: a URL the owner pastes: a signed webhook, or a chat platform's incoming webhook. */
@@ -77,7 +77,7 @@ export type HookChannel = Common & {
     project: { id: string; name: string },
     messageId: string,
     ctx: SendContext,
-  ): Promise<Sent>;
+  ): Promise<AttemptResult>;
 };
 
 /** One thing the owner gives to add an integration: a member of the API's body, a field, an option. */
@@ -144,7 +144,7 @@ export function chatHook(
   },
 ): HookChannel {
   const problem = (url: string, allowLocalHttp: boolean) => hookProblem(url, home, allowLocalHttp);
-  const post = async (url: string, body: string, ctx: SendContext): Promise<Sent> =>
+  const post = async (url: string, body: string, ctx: SendContext): Promise<AttemptResult> =>
     meaning(await httpRequest(ctx, url, { method: 'POST', body }), HOOK_GONE);
   return {
     family: 'webhook',

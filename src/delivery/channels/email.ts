@@ -1,6 +1,6 @@
 // C27: the notification email of an accepted submission to an address (C37: one that agreed),
 // through the `send_email` binding. Email not set up, or the binding's refusal, is retried.
-import { sendNotification } from '../email.ts';
+import { sendNotification } from '../mail.ts';
 import type { MailChannel } from './channel.ts';
 
 export const email = {

@@ -10,7 +10,7 @@ import { importPKCS8, SignJWT } from 'jose';
 import * as v from 'valibot';
 import { toHex } from '../../lib/hex.ts';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
-import { apiUrl, httpRequest, meaning, paced, type Reply, type Sent } from '../http.ts';
+import { type AttemptResult, apiUrl, httpRequest, meaning, paced, type Reply } from '../outbound.ts';
 import { fieldsOf, fileText, isFile, within } from '../values.ts';
 import { type IntegrationChannel, lastFour, type SendContext, serviceRules, settingText } from './channel.ts';
 
@@ -138,7 +138,7 @@ export function rowOf(d: DeliveryToSend, publicUrl: string | undefined) {
   };
 }
 
-async function sendToSheet(d: DeliveryToSend, ctx: SendContext): Promise<Sent> {
+async function sendToSheet(d: DeliveryToSend, ctx: SendContext): Promise<AttemptResult> {
   const account = JSON.parse(d.secret) as ServiceAccount;
   const { spreadsheetId, sheet } = JSON.parse(d.config ?? '{}') as SheetConfig;
   const { header, row } = rowOf(d, ctx.publicUrl);

@@ -4,7 +4,7 @@
 // Notion's 2,000 characters.
 import * as v from 'valibot';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
-import { apiUrl, httpRequest, meaning } from '../http.ts';
+import { apiUrl, httpRequest, meaning } from '../outbound.ts';
 import { fieldsOf, specsOf, textOf, within } from '../values.ts';
 import { type IntegrationChannel, lastFour, serviceRules, settingText } from './channel.ts';
 

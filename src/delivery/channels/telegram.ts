@@ -4,7 +4,7 @@
 // address; cut to Telegram's 4,096 characters.
 import * as v from 'valibot';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
-import { apiUrl, httpRequest, meaning } from '../http.ts';
+import { apiUrl, httpRequest, meaning } from '../outbound.ts';
 import { fieldsOf, textOf, within } from '../values.ts';
 import { type IntegrationChannel, lastFour, serviceRules } from './channel.ts';
 

@@ -5,7 +5,7 @@ import { READ_PATH } from '../../http/paths.ts';
 import { destinationProblem } from '../../lib/destinations.ts';
 import { webhookHeaders } from '../../lib/webhook-signature.ts';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
-import { httpRequest, meaning, type Sent, type StatusRules } from '../http.ts';
+import { type AttemptResult, httpRequest, meaning, type StatusRules } from '../outbound.ts';
 import type { HookChannel, SendContext, TestTarget } from './channel.ts';
 
 /** C26: a receiver that answers 410 Gone wants no more. */
@@ -41,7 +41,7 @@ async function postSigned(
   target: TestTarget,
   message: { id: string; body: string },
   ctx: SendContext,
-): Promise<Sent> {
+): Promise<AttemptResult> {
   // C26: checked again before each attempt: a destination stored before a rule tightened, say.
   const problem = destinationProblem(target.url, ctx.allowLocalHttp);
   if (problem !== undefined) return { ok: false, status: null, error: problem, excerpt: null };

@@ -17,7 +17,7 @@ export type Reply = Answer & { json: unknown };
  * is wrong); `disable`, the receiver said the target is gone (C26's 410, C36's deleted hook) or
  * refused its credentials or destination (C38), and the target is disabled.
  */
-export type Sent = Answer & { ok: boolean; final?: boolean; disable?: 'gone' | 'refused' };
+export type AttemptResult = Answer & { ok: boolean; final?: boolean; disable?: 'gone' | 'refused' };
 
 /** At most this much of an answer is read (an integration's JSON, say), and this much of it kept. */
 const READ_LIMIT = 64 * 1024;
@@ -97,7 +97,7 @@ export type StatusRules = {
 };
 
 /** What an answer means for the delivery, by the channel's rules. */
-export function meaning(reply: Reply, rules: StatusRules): Sent {
+export function meaning(reply: Reply, rules: StatusRules): AttemptResult {
   const { json: _, ...answer } = reply;
   const status = reply.status;
   if (status !== null && status >= 200 && status < 300) return { ...answer, ok: true };
