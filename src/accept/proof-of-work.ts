@@ -3,7 +3,8 @@
 // HMAC alone (its deterministic mode signs the expected key), with its expiry. A challenge is
 // bound to its project; its reuse is found after the store, like a token's (the consumer). The
 // library is loaded with the first challenge: a form post of a project without one never evaluates it.
-import { derivedHex, type WidgetKeys } from '../auth/operator-secret.ts';
+import { derivedBits, type Purpose, type WidgetKeys } from '../auth/operator-secret.ts';
+import { toHex } from '../lib/hex.ts';
 import { underKeys } from './widget-token.ts';
 
 /** How much work a challenge asks: a counter from 1,000 to this, found by trying each (about a second in a browser). */
@@ -12,9 +13,15 @@ const MIN_COUNTER = 1_000;
 /** A challenge is good as long as the token it came with. */
 export const CHALLENGE_LIFETIME_MS = 60 * 60_000;
 
+/** One purpose's derived bits as lower-case hex: ALTCHA takes its secrets as text. */
+const derivedHex = async (secret: string, purpose: Purpose) => toHex(await derivedBits(secret, purpose));
+
 /** Two HMAC secrets (the challenge's, the expected key's), derived from the widget's key. */
 const secrets = (secret: string) =>
-  Promise.all([derivedHex(secret, 'proofOfWork'), derivedHex(secret, 'proofOfWorkKey')]);
+  Promise.all([
+    derivedHex(secret, 'edge-forms proof of work'),
+    derivedHex(secret, 'edge-forms proof of work key'),
+  ]);
 
 const library = () => Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/web/sha')]);
 

@@ -29,7 +29,7 @@ export const ROTATION_GRACE_MS = 10 * 60_000;
 async function mac(secret: string, projectId: string, start: string, issued: string, nonce: string) {
   const signed = await crypto.subtle.sign(
     'HMAC',
-    await hmacKey(secret, 'widgetToken'),
+    await hmacKey(secret, 'edge-forms widget token'),
     encoder.encode(`${projectId}\n${start}\n${issued}\n${nonce}`),
   );
   return toBase64url(new Uint8Array(signed).slice(0, MAC_BYTES));

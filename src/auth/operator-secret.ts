@@ -1,32 +1,20 @@
-// C32, C39: the operator's secret, in one place: `ADMIN_TOKEN` read and checked (long enough, or
-// refused with one log line), the widget's own key that stands in for it (`WIDGET_KEY`, and the key
-// before a rotation), each key derived from a secret for one purpose (HKDF-SHA-256, one label per
-// purpose, so that no two uses ever share a key), and secrets compared in constant time.
-import { TOKEN_LENGTH, toHex } from '../lib/hex.ts';
+// C32, C39: the operator's secret, in one place: `ADMIN_TOKEN` read and checked (long enough), the
+// widget's own key that stands in for it (`WIDGET_KEY`, and the key before a rotation), each key
+// derived from a secret for one purpose (HKDF-SHA-256, one label per purpose, so that no two uses
+// ever share a key), and secrets compared in constant time. On a form post's path (a widget token
+// is checked with it), so what only the management API says of a refused token is said there
+// (api/manage/principal.ts logs it).
+import { TOKEN_LENGTH } from '../lib/hex.ts';
 
 const encoder = new TextEncoder();
 
-let warnedShortToken = false;
+/** A secret long enough to be one (32 random bytes, C32), or undefined. */
+const longEnough = (secret: string | undefined) =>
+  secret !== undefined && secret.length >= TOKEN_LENGTH ? secret : undefined;
 
-/** The operator token, if one is set and long enough; a short one is refused, with one log line. */
-export function operatorToken(env: { ADMIN_TOKEN?: string }): string | undefined {
-  const token = env.ADMIN_TOKEN;
-  if (token === undefined || token === '') return undefined;
-  if (token.length < TOKEN_LENGTH) {
-    if (!warnedShortToken) {
-      warnedShortToken = true;
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          event: 'admin-token-refused',
-          reason: `ADMIN_TOKEN is shorter than ${TOKEN_LENGTH} characters (32 random bytes): operator sign-in is off until it is replaced`,
-        }),
-      );
-    }
-    return undefined;
-  }
-  return token;
-}
+/** The operator token, if one is set and long enough (a short one is refused: none). */
+export const operatorToken = (env: { ADMIN_TOKEN?: string }): string | undefined =>
+  longEnough(env.ADMIN_TOKEN);
 
 /** After a rotation of the widget's key, what the previous key signed is accepted for this long. */
 export const ROTATION_MS = 24 * 60 * 60_000;
@@ -43,13 +31,11 @@ export function widgetKeys(
   env: { ADMIN_TOKEN?: string; WIDGET_KEY?: string; WIDGET_KEY_PREVIOUS?: string },
   now: number,
 ): WidgetKeys | undefined {
-  const long = (key: string | undefined) =>
-    key !== undefined && key.length >= TOKEN_LENGTH ? key : undefined;
-  const current = long(env.WIDGET_KEY) ?? long(env.ADMIN_TOKEN);
+  const current = longEnough(env.WIDGET_KEY) ?? operatorToken(env);
   if (current === undefined) return undefined;
   const [at = '', key] = (env.WIDGET_KEY_PREVIOUS ?? '').trim().split(/\s+/, 2);
   const rotated = Date.parse(at);
-  const previous = long(key);
+  const previous = longEnough(key);
   if (
     previous === undefined ||
     previous === current ||
@@ -61,61 +47,46 @@ export function widgetKeys(
 }
 
 /**
- * What a key is derived for: each purpose its own HKDF label. A label is part of what a deployed
- * worker signs with, so changing one makes what open pages hold (a widget's token, a challenge)
- * invalid: a new purpose gets a new label, an old one is never reworded.
+ * What a key is derived for, by its HKDF label: each purpose its own, so that no two uses share a
+ * key. A label is part of what a deployed worker signs with, so changing one makes what open pages
+ * hold (a widget's token, a challenge) invalid: a new purpose gets a new label, an old one is never
+ * reworded. A type alone: the form post's path carries no label it does not use.
  */
-export const PURPOSES = {
-  widgetToken: 'edge-forms widget token',
-  proofOfWork: 'edge-forms proof of work',
-  proofOfWorkKey: 'edge-forms proof of work key',
-} as const;
-export type Purpose = keyof typeof PURPOSES;
+export type Purpose = 'edge-forms widget token' | 'edge-forms proof of work' | 'edge-forms proof of work key';
 
-// Per isolate: the secret they were derived from (a rotation derives them again) and each purpose's
-// 256 bits, so a form post derives nothing once warm.
-let derived: { secret: string; bits: Map<Purpose, Promise<Uint8Array<ArrayBuffer>>> } | undefined;
+// Per isolate: what was derived from the secret (a rotation derives it all again), each made once,
+// so that a form post derives nothing once warm.
+let kept: { secret: string; made: Map<string, Promise<unknown>> } | undefined;
+function once<T>(secret: string, what: string, make: () => Promise<T>): Promise<T> {
+  if (kept?.secret !== secret) kept = { secret, made: new Map() };
+  let made = kept.made.get(what) as Promise<T> | undefined;
+  if (made === undefined) {
+    made = make();
+    kept.made.set(what, made);
+  }
+  return made;
+}
 
 /** 256 bits for one purpose, derived from a secret by HKDF-SHA-256 (no salt: the secret is random). */
-export function derivedBits(secret: string, purpose: Purpose): Promise<Uint8Array<ArrayBuffer>> {
-  if (derived?.secret !== secret) derived = { secret, bits: new Map() };
-  let bits = derived.bits.get(purpose);
-  if (bits === undefined) {
-    bits = (async () => {
-      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, [
-        'deriveBits',
-      ]);
-      const info = encoder.encode(PURPOSES[purpose]);
-      const out = await crypto.subtle.deriveBits(
-        { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info },
-        base,
-        256,
-      );
-      return new Uint8Array(out);
-    })();
-    derived.bits.set(purpose, bits);
-  }
-  return bits;
-}
-
-/** The derived bits as lower-case hex, for a library that takes its secret as text (ALTCHA's). */
-export const derivedHex = async (secret: string, purpose: Purpose) =>
-  toHex(await derivedBits(secret, purpose));
-
-let hmacKeys: { secret: string; keys: Map<Purpose, Promise<CryptoKey>> } | undefined;
+export const derivedBits = (secret: string, purpose: Purpose): Promise<Uint8Array<ArrayBuffer>> =>
+  once(secret, purpose, async () => {
+    const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveBits']);
+    const info = encoder.encode(purpose);
+    const hkdf = { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info };
+    return new Uint8Array(await crypto.subtle.deriveBits(hkdf, base, 256));
+  });
 
 /** An HMAC-SHA-256 signing key of one purpose's derived bits, imported once per isolate. */
-export function hmacKey(secret: string, purpose: Purpose): Promise<CryptoKey> {
-  if (hmacKeys?.secret !== secret) hmacKeys = { secret, keys: new Map() };
-  let key = hmacKeys.keys.get(purpose);
-  if (key === undefined) {
-    key = derivedBits(secret, purpose).then((bits) =>
-      crypto.subtle.importKey('raw', bits, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
-    );
-    hmacKeys.keys.set(purpose, key);
-  }
-  return key;
-}
+export const hmacKey = (secret: string, purpose: Purpose): Promise<CryptoKey> =>
+  once(secret, `HMAC ${purpose}`, async () =>
+    crypto.subtle.importKey(
+      'raw',
+      await derivedBits(secret, purpose),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    ),
+  );
 
 /**
  * Two secrets equal, compared as SHA-256 digests in constant time: neither their length nor where

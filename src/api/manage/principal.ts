@@ -4,7 +4,7 @@
 // session's CSRF token).
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { operatorToken, sameSecret } from '../../auth/operator-secret.ts';
+import { operatorToken as longOperatorToken, sameSecret } from '../../auth/operator-secret.ts';
 import {
   clientAddress,
   countFailedAuthentication,
@@ -21,7 +21,7 @@ import {
   secretKeyInPage,
   tooManyRequests,
 } from '../../http/replies.ts';
-import { sha256Text } from '../../lib/hex.ts';
+import { sha256Text, TOKEN_LENGTH } from '../../lib/hex.ts';
 import type { Actor } from '../../ops/context.ts';
 import { keyHashOf, resolveProject } from '../../projects/cache.ts';
 import { displayPrefix, looksLikeKey, parseBearer, placeOfKey, placeOfPrefix } from '../../projects/keys.ts';
@@ -63,6 +63,27 @@ export type Principal = {
 
 /** The caller, as the route's guard found it: none only on a route any visitor may call (C33). */
 export type ManageEnv = AppEnv & { Variables: AppEnv['Variables'] & { principal: Principal | undefined } };
+
+let warnedShortToken = false;
+
+/**
+ * The operator token (auth/operator-secret.ts), if one is set and long enough; a short one is
+ * refused, with one log line, since operator sign-in is then off.
+ */
+function operatorToken(env: Env): string | undefined {
+  const token = longOperatorToken(env);
+  if (token === undefined && (env.ADMIN_TOKEN ?? '') !== '' && !warnedShortToken) {
+    warnedShortToken = true;
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        event: 'admin-token-refused',
+        reason: `ADMIN_TOKEN is shorter than ${TOKEN_LENGTH} characters (32 random bytes): operator sign-in is off until it is replaced`,
+      }),
+    );
+  }
+  return token;
+}
 
 /** The CSRF token of a session: derived from its id (which only the cookie holds), never stored. */
 export const csrfTokenOf = (sessionId: string) => sha256Text(`csrf:${sessionId}`);
