@@ -14,7 +14,7 @@ import { readWithin } from './body.ts';
 import { preflight } from './cors.ts';
 import type { ApiError } from './envelope.ts';
 import { isJsonMediaType } from './media-type.ts';
-import { errorResponses, preflightOperation } from './openapi.ts';
+import { errorResponses, preflightOperation } from './openapi-responses.ts';
 import {
   invalidParameter,
   methodNotAllowed,

@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
 import { describeRoute } from './contract.ts';
 import type { AppEnv } from './env.ts';
-import { JSON_MEDIA } from './openapi.ts';
+import { JSON_MEDIA } from './openapi-responses.ts';
 import { homeReply } from './replies.ts';
 import { send } from './send.ts';
 

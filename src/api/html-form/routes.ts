@@ -18,13 +18,13 @@ import { ApiError, REASON_PHRASES } from '../../http/envelope.ts';
 import { REPLAYED_HEADER } from '../../http/headers.ts';
 import { PAGE_HEADERS } from '../../http/html-page.ts';
 import { formMediaType } from '../../http/media-type.ts';
+import type { Documented } from '../../http/openapi.ts';
 import {
-  type Documented,
   errorResponses,
   HEADER_DOCS,
   IDEMPOTENCY_KEY_PARAMETER,
   JSON_MEDIA,
-} from '../../http/openapi.ts';
+} from '../../http/openapi-responses.ts';
 import * as replies from '../../http/replies.ts';
 import {
   created,

@@ -15,7 +15,8 @@ import {
   resolver,
 } from '../../http/contract.ts';
 import { REASON_PHRASES } from '../../http/envelope.ts';
-import { type Documented, errorResponses, okEnvelope, okResponse } from '../../http/openapi.ts';
+import { type Documented, okEnvelope } from '../../http/openapi.ts';
+import { errorResponses, okResponse } from '../../http/openapi-responses.ts';
 import {
   conflict,
   crossSiteSignIn,

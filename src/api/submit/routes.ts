@@ -14,12 +14,8 @@ import { describeRoute, pagePath } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { REPLAYED_HEADER } from '../../http/headers.ts';
 import { isJsonMediaType } from '../../http/media-type.ts';
-import {
-  type Documented,
-  errorResponses,
-  IDEMPOTENCY_KEY_PARAMETER,
-  JSON_MEDIA,
-} from '../../http/openapi.ts';
+import type { Documented } from '../../http/openapi.ts';
+import { errorResponses, IDEMPOTENCY_KEY_PARAMETER, JSON_MEDIA } from '../../http/openapi-responses.ts';
 import { SUBMIT_PATH } from '../../http/paths.ts';
 import * as replies from '../../http/replies.ts';
 import { sendJson } from '../../http/send.ts';
