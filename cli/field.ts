@@ -1,5 +1,6 @@
 // `forms field …`: add, change or remove a project's fields (C28), and what each shows (C44).
 import type { Command } from 'commander';
+import { whenOption } from '../src/fields/conditions.ts';
 import {
   DISPLAY_MEMBERS,
   type DisplayMember,
@@ -19,7 +20,10 @@ export const collectText = (value: string, previous: unknown) => [
   value,
 ];
 
-type DisplayOptions = Partial<Record<DisplayMember, string[] | false | true>> & { multiline?: boolean };
+type DisplayOptions = Partial<Record<DisplayMember, string[] | false | true>> & {
+  multiline?: boolean;
+  when?: string[];
+};
 
 const WHAT: Record<DisplayMember, string> = {
   label: 'its label',
@@ -45,6 +49,11 @@ function displayOptions(command: Command): Command {
       .option(`--no-${member}`, `no ${member}`);
   }
   command
+    .option(
+      '--when <condition>',
+      'C45: applies only when earlier fields say so: business=true, topic=sales|support, topic!=other, phone (filled), !phone, or the JSON form (repeatable: all must hold)',
+      collectText,
+    )
     .option('--multiline', 'a text field that takes several lines (a text area on a page)')
     .option('--no-multiline', 'a text field on one line, however long it may be');
   command.on('option:help', (value: string | null) => {
@@ -75,6 +84,15 @@ export function fieldCommands(cli: Command, { withOps, print }: Context): void {
     withOps(async (ops, global, projectId: string, spec: string, opts: DisplayOptions) => {
       const parsed = parseFieldSpec(spec);
       const def: FieldDef = { ...parsed, ...displayOf(parsed, opts) };
+      if (opts.when !== undefined) {
+        // C45: its values read as the named fields' types, which the project's fields say.
+        const { fields } = await ops.showProject(projectId);
+        const at = fields.findIndex((f) => f.name === parsed.name);
+        const earlier = new Map(
+          (at === -1 ? fields : fields.slice(0, at)).map((f) => [f.name, f.type] as const),
+        );
+        def.when = whenOption(opts.when, parsed.name, earlier);
+      }
       const { field } = await ops.defineField(projectId, def, mode);
       print(global, { projectId, field }, () => done(describeField(field), projectId));
     });

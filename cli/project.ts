@@ -26,7 +26,15 @@ export function describeField(f: FieldDef): string {
     Object.entries(f[member] ?? {}).map(([tag, text]) => `${member}[${tag}]=${JSON.stringify(text)}`),
   );
   const lines = f.multiline === undefined || f.multiline === null ? [] : [`multiline=${f.multiline}`];
-  return [`${f.name}: ${f.type}${f.required ? ' (required)' : ''}`, ...rules, ...shows, ...lines].join(' ');
+  // C45: when it applies, as JSON.
+  const when = f.when === undefined ? [] : [`when=${JSON.stringify(f.when)}`];
+  return [
+    `${f.name}: ${f.type}${f.required ? ' (required)' : ''}`,
+    ...rules,
+    ...when,
+    ...shows,
+    ...lines,
+  ].join(' ');
 }
 
 function retentionText(days: number | null): string {

@@ -125,6 +125,12 @@ export const fields = sqliteTable(
     // C44: whether a string field's control takes several lines (a text area) or one; NULL when
     // its owner has not said, and then a field allowed more than 200 characters takes several.
     multiline: integer('multiline', { mode: 'boolean' }),
+    // C45: the condition under which the field applies, as JSON ({"field": "business", "equals":
+    // true}, {"all": […]}); NULL: always. Read by the submission path with the rules.
+    when: text('when_condition'),
+    // C45: where a hidden field's value comes from (`utm_source`, `referrer`, `query:<name>`);
+    // NULL for a field a person fills in.
+    capture: text('capture'),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.name] }),

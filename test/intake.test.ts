@@ -80,7 +80,7 @@ describe('the submission path’s statements equal Drizzle’s', () => {
     const db = database(env.DB);
     /** The project as Drizzle reads it, by a key's hash or a form id. */
     async function drizzleRead(by: { keyHash: string } | { formId: string }) {
-      const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1, 'rules', json(${fields.rules}))) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
+      const fieldList = sql<string>`(select json_group_array(json_object('name', ${fields.name}, 'type', ${fields.type}, 'required', ${fields.required} = 1, 'rules', json(${fields.rules}), 'when', json(${fields.when}))) from (select * from ${fields} where ${fields.projectId} = "projects"."id" order by ${fields.position}) as ${fields})`;
       const originList = sql<string>`(select json_group_array(${allowedOrigins.origin}) from ${allowedOrigins} where ${allowedOrigins.projectId} = "projects"."id")`;
       const active = sql<number>`exists (select 1 from ${targets} where ${targets.projectId} = "projects"."id" and ${targets.disabledAt} is null)`;
       const columns = { id: projects.id, fields: fieldList, origins: originList, hasTargets: active };
@@ -111,6 +111,8 @@ describe('the submission path’s statements equal Drizzle’s', () => {
               { name: 'email', type: 'string', required: true, rules: { format: 'email', maxLength: 200 } },
               { name: 'age', type: 'integer', required: false, rules: { min: 18 } },
               { name: 'ok', type: 'boolean', required: false },
+              // C45: a condition is read with the rules.
+              { name: 'why', type: 'string', required: true, when: { field: 'ok', equals: true } },
             ],
           });
           for (const origin of origins) await addOrigin(db, p.projectId, origin);
@@ -141,6 +143,8 @@ describe('the submission path’s statements equal Drizzle’s', () => {
               (JSON.parse(theirs?.fields ?? '') as { name: string }[]).map((f) => f.name),
             );
             expect(ours?.hasTargets).toBe(withHook && !hookDisabled);
+            expect(ours?.fields.find((f) => f.name === 'why')?.when).toEqual({ field: 'ok', equals: true });
+            expect(ours?.fields.find((f) => f.name === 'ok')?.when).toBeUndefined();
           }
         },
       ),

@@ -132,6 +132,8 @@ function fieldEntry(def: FieldDef): string {
     rules.length === 0
       ? 'rules: [],'
       : `rules: [\n${rules.map((r) => `${r.replace(/^/gm, '      ')},`).join('\n')}\n    ],`,
+    // C45: when it applies.
+    ...(def.when === undefined ? [] : [`when: ${literal(def.when)},`]),
   ];
   return `  {\n${lines.map((l) => `    ${l}`).join('\n')}\n  },`;
 }
@@ -168,13 +170,57 @@ function jsDoc(def: FieldDef, language: string): string[] {
   return ['  /**', ...lines.map((line) => `   * ${safe(line)}`.trimEnd()), '   */'];
 }
 
+/**
+ * The JSON Schema as a literal. C45: its `then` keywords (a condition's) carry a suppression of
+ * Biome's rule against a `then` member, which is there for promises: a site's lint passes.
+ */
+const schemaLiteral = (schema: unknown) =>
+  literal(schema, '').replace(
+    /^( *)then: /gm,
+    "$1// biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword\n$1then: ",
+  );
+
+const memberName = (name: string) => (IDENTIFIER.test(name) && name !== '__proto__' ? name : text(name));
+
+/** The values a field can take when they are few: a boolean's two, a `oneOf` string's list. */
+function domainOf(def: FieldDef | undefined): readonly (string | boolean)[] | undefined {
+  if (def?.type === 'boolean') return [true, false];
+  return def?.type === 'string' ? def.rules?.oneOf : undefined;
+}
+
+/**
+ * C45: a field whose condition is `equals` or `oneOf` on a boolean or a choice before it, as a
+ * union: the values under which it applies (and it is there as declared), or the others (and it
+ * is not), so that \`tsc\` refuses \`business: true\` without \`company\`. Any other condition
+ * leaves the field optional.
+ */
+function conditionalUnion(def: FieldDef, byName: ReadonlyMap<string, FieldDef>): string | undefined {
+  const c = def.when;
+  if (c === undefined || !('field' in c) || 'filled' in c) return undefined;
+  const on = byName.get(c.field);
+  const domain = domainOf(on);
+  if (on === undefined || domain === undefined) return undefined;
+  const chosen = 'equals' in c ? [c.equals] : c.oneOf;
+  const others = domain.filter((v) => !chosen.includes(v));
+  const union = (values: readonly unknown[]) => values.map((v) => literal(v)).join(' | ');
+  const control = memberName(on.name);
+  const self = memberName(def.name);
+  const applies = `{ ${control}: ${union(chosen)}; ${self}${def.required ? '' : '?'}: ${tsType(def)} }`;
+  // Absent, the controlling field says no: its condition fails, and so the field does not apply.
+  const not = `{ ${control}${on.required ? '' : '?'}: ${union(others)}; ${self}?: never }`;
+  return others.length === 0 ? applies : `(${applies} | ${not})`;
+}
+
 function submissionType(defs: readonly FieldDef[], language: string): string {
   if (defs.length === 0) return 'export type Submission = Record<string, never>;';
   const members = defs.map((d) => {
-    const name = IDENTIFIER.test(d.name) && d.name !== '__proto__' ? d.name : text(d.name);
-    return [...jsDoc(d, language), `  ${name}${d.required ? '' : '?'}: ${tsType(d)};`].join('\n');
+    // C45: a field that may not apply is optional here; a union below says when it is there.
+    const optional = !d.required || d.when !== undefined;
+    return [...jsDoc(d, language), `  ${memberName(d.name)}${optional ? '?' : ''}: ${tsType(d)};`].join('\n');
   });
-  return `export type Submission = {\n${members.join('\n')}\n};`;
+  const byName = new Map(defs.map((d) => [d.name, d]));
+  const unions = defs.flatMap((d) => conditionalUnion(d, byName) ?? []);
+  return `export type Submission = {\n${members.join('\n')}\n}${unions.map((u) => ` &\n  ${u}`).join('')};`;
 }
 
 /** `Field '…' is not defined for this project`, as a function of the name, cut from the worker's own text. */
@@ -213,7 +259,7 @@ export function generateModule(
     submissionType(defs, language),
     '',
     '/** The submission as JSON Schema (2020-12), as `forms project schema` prints it. */',
-    `export const fields = ${literal(submissionJsonSchema(defs, unknownFields, language), '')} as const;`,
+    `export const fields = ${schemaLiteral(submissionJsonSchema(defs, unknownFields, language))} as const;`,
     '',
     "// The fields as the validator reads them; every message is the worker's own.",
     `const UNKNOWN_FIELDS: 'reject' | 'discard' = ${literal(unknownFields)};`,

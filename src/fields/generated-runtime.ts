@@ -58,6 +58,15 @@ type Rule =
   | { readonly code: 'pattern'; readonly pattern: RegExp | null; readonly message: string }
   | { readonly code: 'file_size'; readonly params: { readonly max: number }; readonly message: string }
   | { readonly code: 'file_type'; readonly params: { readonly types: readonly string[] }; readonly message: string };
+type Compared = string | number | boolean;
+/** C45: when a field applies, by the values of the fields before it. */
+type Condition =
+  | { readonly field: string; readonly equals: Compared }
+  | { readonly field: string; readonly oneOf: readonly Compared[] }
+  | { readonly field: string; readonly filled: boolean }
+  | { readonly all: readonly Condition[] }
+  | { readonly any: readonly Condition[] }
+  | { readonly not: Condition };
 type Field = {
   readonly name: string;
   readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'file';
@@ -65,6 +74,7 @@ type Field = {
   readonly typeMessage: string;
   readonly requiredMessage: string;
   readonly rules: readonly Rule[];
+  readonly when?: Condition;
 };
 
 const TYPES: Record<Field['type'], (value: unknown) => boolean> = {
@@ -166,6 +176,30 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+function holds(c: Condition, values: ReadonlyMap<string, unknown>): boolean {
+  if ('all' in c) return c.all.every((part) => holds(part, values));
+  if ('any' in c) return c.any.some((part) => holds(part, values));
+  if ('not' in c) return !holds(c.not, values);
+  const value = values.get(c.field);
+  if ('filled' in c) return (value !== undefined && value !== null && value !== '') === c.filled;
+  if ('equals' in c) return value === c.equals;
+  return c.oneOf.includes(value as Compared);
+}
+
+/** The fields that do not apply: in order, each whose condition fails on the fields before it that do. */
+function inactiveFields(sent: ReadonlyMap<string, unknown>): ReadonlySet<string> {
+  const values = new Map<string, unknown>();
+  const inactive = new Set<string>();
+  for (const field of FIELDS) {
+    if (field.when !== undefined && !holds(field.when, values)) {
+      inactive.add(field.name);
+      continue;
+    }
+    if (sent.has(field.name)) values.set(field.name, sent.get(field.name));
+  }
+  return inactive;
+}
+
 function validate(value: unknown): Result {
   if (!isPlainObject(value)) {
     return { issues: [{ message: 'Request body must be a JSON object', path: [], code: 'not_an_object' }] };
@@ -176,7 +210,10 @@ function validate(value: unknown): Result {
   if (sent.length === 0) return empty;
   const issues: Issue[] = [];
   const kept: [string, unknown][] = [];
+  // A field whose condition does not hold is neither judged nor kept, nor required.
+  const inactive = inactiveFields(new Map(sent));
   for (const [name, v] of sent) {
+    if (inactive.has(name)) continue;
     const field = BY_NAME.get(name);
     if (field === undefined) {
       if (UNKNOWN_FIELDS === 'reject') issues.push(issue(name, 'unknown_field', unknownMessage(name)));
@@ -194,7 +231,8 @@ function validate(value: unknown): Result {
   }
   const names = new Set(sent.map(([name]) => name));
   for (const field of FIELDS) {
-    if (field.required && !names.has(field.name)) issues.push(issue(field.name, 'required', field.requiredMessage));
+    if (field.required && !names.has(field.name) && !inactive.has(field.name))
+      issues.push(issue(field.name, 'required', field.requiredMessage));
   }
   if (issues.length > 0) return { issues };
   if (kept.length === 0) return empty;

@@ -2,6 +2,7 @@
 // matching keywords, for a site's own tooling (`forms project schema <project>`); C44: its label as
 // `title` and its help as `description`, in the project's default language.
 import type { FieldRules, Format, UnknownFieldPolicy } from './catalogue.ts';
+import type { Condition } from './conditions.ts';
 import { textIn } from './display.ts';
 import type { FieldDef } from './validation.ts';
 
@@ -73,19 +74,55 @@ function typeKeywords(def: FieldDef): Json {
   }
 }
 
+/**
+ * C45: a condition as a schema an object matches when it holds. A field it names counts only while
+ * that field applies itself (a field that does not is absent to the conditions after it), so a
+ * test of a conditional field carries that field's own condition.
+ */
+function conditionSchema(c: Condition, byName: ReadonlyMap<string, FieldDef>): Json {
+  if ('all' in c) return { allOf: c.all.map((p) => conditionSchema(p, byName)) };
+  if ('any' in c) return { anyOf: c.any.map((p) => conditionSchema(p, byName)) };
+  if ('not' in c) return { not: conditionSchema(c.not, byName) };
+  const own = byName.get(c.field)?.when;
+  const test =
+    'filled' in c
+      ? { required: [c.field], properties: { [c.field]: { not: { const: '' } } } }
+      : {
+          required: [c.field],
+          properties: { [c.field]: 'equals' in c ? { const: c.equals } : { enum: c.oneOf } },
+        };
+  const there = own === undefined ? test : { allOf: [conditionSchema(own, byName), test] };
+  return 'filled' in c && !c.filled ? { not: there } : there;
+}
+
 /** `language`: C44, the project's default language, which titles and descriptions are in. */
 export function submissionJsonSchema(
   defs: readonly FieldDef[],
   unknownFields: UnknownFieldPolicy,
   language = 'en',
 ): Json {
+  const byName = new Map(defs.map((d) => [d.name, d]));
+  // C45: a field that applies only when its condition holds is checked (and required) only then;
+  // otherwise the worker ignores what is sent for it, and so does the schema.
+  const conditional = defs.filter((d) => d.when !== undefined);
+  const rules = conditional.map((d) => ({
+    if: conditionSchema(d.when as Condition, byName),
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own keyword
+    then: {
+      properties: { [d.name]: fieldJsonSchema(d, language) },
+      ...(d.required ? { required: [d.name] } : {}),
+    },
+  }));
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
     minProperties: 1,
-    properties: Object.fromEntries(defs.map((d) => [d.name, fieldJsonSchema(d, language)])),
-    required: defs.filter((d) => d.required).map((d) => d.name),
+    properties: Object.fromEntries(
+      defs.map((d) => [d.name, d.when === undefined ? fieldJsonSchema(d, language) : texts(d, language)]),
+    ),
+    required: defs.filter((d) => d.required && d.when === undefined).map((d) => d.name),
     // C13: `reject` refuses fields the project does not define; `discard` drops them.
     additionalProperties: unknownFields === 'discard',
+    ...(rules.length === 0 ? {} : { allOf: rules }),
   };
 }

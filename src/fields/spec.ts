@@ -15,6 +15,7 @@ import {
   RULES_OF,
   TURNSTILE_FIELD,
 } from './catalogue.ts';
+import type { Condition } from './conditions.ts';
 import { parseFieldDisplay, parseMultiline } from './display.ts';
 import { compilePattern } from './rules.ts';
 import type { FieldDef } from './validation.ts';
@@ -279,12 +280,13 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
     help,
     placeholder,
     multiline,
+    when,
     ...extra
   } = input as Record<string, unknown>;
   const unknown = Object.keys(extra)[0];
   if (unknown !== undefined) {
     throw invalid(
-      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder, multiline`,
+      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder, multiline, when`,
     );
   }
   const fieldType = checkType(type, where);
@@ -309,5 +311,7 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
     ...definition(name, fieldType, required, rules),
     ...parseFieldDisplay(name, { label, help, placeholder }),
     ...(lines === undefined ? {} : { multiline: lines }),
+    // C45: checked against the fields before it by the operation, which knows them (conditions.ts).
+    ...(when === undefined || when === null ? {} : { when: when as Condition }),
   };
 }

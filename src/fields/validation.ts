@@ -2,20 +2,23 @@
 import * as v from 'valibot';
 import type { Problem } from '../lib/codes.ts';
 import type { FieldRules, FieldType, UnknownFieldPolicy } from './catalogue.ts';
+import type { Condition } from './conditions.ts';
 import type { FieldDisplay } from './display.ts';
 import { UploadedFile } from './file.ts';
 import type { PatternEngine } from './pattern.ts';
 import { type RuleCheck, ruleChecks } from './rules.ts';
 
 /**
- * A field: what it checks (C28) and (C44) what it shows a person, which no check reads: the
- * submission path's cached fields carry none of it.
+ * A field: what it checks (C28), when it applies (C45), and (C44) what it shows a person, which no
+ * check reads: the submission path's cached fields carry none of it.
  */
 export type FieldDef = {
   name: string;
   type: FieldType;
   required: boolean;
   rules?: FieldRules;
+  /** C45: the condition under which it applies; absent: always. */
+  when?: Condition;
 } & FieldDisplay;
 
 /**
@@ -32,6 +35,8 @@ export type CompiledFields = {
   /** Required field names in configured order (C12). */
   readonly required: readonly string[];
   readonly unknownFields: UnknownFieldPolicy;
+  /** C45: the fields that do not apply to a body (a project with conditions only: conditions.ts). */
+  readonly inactive?: (body: Submission) => ReadonlySet<string>;
 };
 
 export type Submission = Record<string, unknown>;
@@ -88,18 +93,32 @@ function compileField(def: FieldDef, engine: PatternEngine | undefined): FieldSc
   };
 }
 
-/** C28: fields with a `pattern` rule need the pattern engine (`engineFor(defs)`). */
+/**
+ * C28: fields with a `pattern` rule need the pattern engine (`engineFor(defs)`); C45: fields with a
+ * condition, the judgement of which apply (conditions.ts's `inactiveFields`, `logicFor(defs)`).
+ */
 export function compileFields(
   defs: readonly FieldDef[],
   unknownFields: UnknownFieldPolicy,
   engine?: PatternEngine,
+  inactiveFields?: (order: readonly FieldDef[], body: Submission) => ReadonlySet<string>,
 ): CompiledFields {
   return {
     schemas: new Map(defs.map((d) => [d.name, compileField(d, engine)])),
     integers: new Set(defs.filter((d) => d.type === 'integer').map((d) => d.name)),
     required: defs.filter((d) => d.required).map((d) => d.name),
     unknownFields,
+    ...(inactiveFields === undefined || !defs.some((d) => d.when !== undefined)
+      ? {}
+      : { inactive: (body: Submission) => inactiveFields(defs, body) }),
   };
+}
+
+/** C45: the judgement of which fields apply, loaded only when one of these fields has a condition. */
+export async function logicFor(defs: readonly { when?: unknown }[]) {
+  return defs.some((d) => d.when !== undefined)
+    ? (await import('./conditions.ts')).inactiveFields
+    : undefined;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -118,7 +137,10 @@ export function validateSubmission(
 ): ValidationResult {
   const problems: Problem[] = [];
   const kept: [string, unknown][] = [];
+  // C45: a field whose condition does not hold is neither judged nor stored, nor required.
+  const inactive = compiled.inactive?.(body) ?? NONE;
   for (const [name, value] of Object.entries(body)) {
+    if (inactive.has(name)) continue;
     const schema = compiled.schemas.get(name);
     if (schema === undefined) {
       if (compiled.unknownFields === 'reject') {
@@ -136,7 +158,7 @@ export function validateSubmission(
     if (problems.length === before) kept.push([name, value]);
   }
   for (const name of compiled.required) {
-    if (!Object.hasOwn(body, name)) problems.push(requiredProblem(name));
+    if (!Object.hasOwn(body, name) && !inactive.has(name)) problems.push(requiredProblem(name));
   }
   if (problems.length > 0) return { ok: false, problems };
   // fromEntries defines own properties: a `__proto__` entry stays data, never a prototype.

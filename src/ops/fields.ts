@@ -1,4 +1,5 @@
 // C19, C28: a project's fields and allowed origins.
+import { checkConditions, namesOf } from '../fields/conditions.ts';
 import { DISPLAY_MEMBERS, type FieldDisplay, withoutEmpty } from '../fields/display.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { Conflict, NotFound } from '../lib/faults.ts';
@@ -14,6 +15,19 @@ import { parseOrigin } from './input.ts';
 import { fieldDef } from './project-view.ts';
 
 /**
+ * C45: a project's fields as they would be, each condition checked against the fields before it
+ * (and its values against their types), and given back parsed; a bad one is 400, naming it.
+ */
+export function withConditions(defs: readonly FieldDef[]): FieldDef[] {
+  const parsed = checkConditions(defs);
+  return defs.map((d) => {
+    const when = parsed.get(d.name);
+    const { when: _, ...rest } = d;
+    return when === undefined ? rest : { ...rest, when };
+  });
+}
+
+/**
  * Defines a field (checked already, by the caller's grammar): `add` a new one after the last,
  * `replace` an existing one in its place (type, required, rules: its whole definition; C44: what it
  * shows as far as `def` gives it, the rest kept), or either. Returns whether it was added, and the
@@ -22,19 +36,27 @@ import { fieldDef } from './project-view.ts';
 export async function defineField(
   m: Manager,
   projectId: string,
-  def: FieldDef,
+  given: FieldDef,
   mode: 'add' | 'replace' | 'either',
 ): Promise<{ added: boolean; field: FieldDef }> {
   const p = await requireProject(m, projectId);
-  const row = p.fields.find((f) => f.name === def.name);
+  const row = p.fields.find((f) => f.name === given.name);
   const exists = row !== undefined;
-  if (exists && mode === 'add') throw new Conflict(`Field '${def.name}' already exists in project '${p.id}'`);
+  if (exists && mode === 'add')
+    throw new Conflict(`Field '${given.name}' already exists in project '${p.id}'`);
   if (!exists && mode === 'replace') {
-    throw new NotFound(`Project '${p.id}' has no field '${def.name}'`, 'add it with: forms field add');
+    throw new NotFound(`Project '${p.id}' has no field '${given.name}'`, 'add it with: forms field add');
   }
-  if (p.honeypot === def.name) {
-    throw new Conflict(`'${def.name}' is the honeypot of project '${p.id}': it cannot be a field`);
+  if (p.honeypot === given.name) {
+    throw new Conflict(`'${given.name}' is the honeypot of project '${p.id}': it cannot be a field`);
   }
+  // C45: the fields as they will be, each condition holding to the fields before it.
+  const current = p.fields.map(fieldDef);
+  const after = exists ? current.map((f) => (f.name === given.name ? given : f)) : [...current, given];
+  const checked = withConditions(after).find((f) => f.name === given.name);
+  const { when: _w, ...unconditional } = given;
+  const def: FieldDef =
+    checked?.when === undefined ? unconditional : { ...unconditional, when: checked.when };
   if (exists) await replaceField(m.db, p.id, def);
   else await appendField(m.db, p.id, def);
   await recordChange(m, p.id, 'field.define', { ...def, added: !exists });
@@ -53,6 +75,13 @@ export async function defineField(
 /** Removes a field; submissions stored keep their values of it. */
 export async function removeField(m: Manager, projectId: string, name: string): Promise<void> {
   const p = await requireProject(m, projectId);
+  // C45: a field another's condition names stays until that condition no longer names it.
+  const namedBy = p.fields.map(fieldDef).find((f) => f.when !== undefined && namesOf(f.when).includes(name));
+  if (namedBy !== undefined) {
+    throw new Conflict(
+      `Field '${name}' is named by the condition of field '${namedBy.name}': change that condition first`,
+    );
+  }
   if (!(await deleteField(m.db, p.id, name))) throw new NotFound(`Project '${p.id}' has no field '${name}'`);
   await recordChange(m, p.id, 'field.remove', { name });
 }

@@ -1,6 +1,7 @@
 // C19: a project as the tool shows it and the management API returns it: its settings, fields,
 // origins and keys, never a key, a secret or a hash.
 import type { FieldType, KeyKind, PageTheme } from '../../schema/tables.ts';
+import type { Condition } from '../fields/conditions.ts';
 import { DISPLAY_MEMBERS, type FieldDisplay, storedTextMap, type TextMap } from '../fields/display.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import type { Logo } from '../files/logo.ts';
@@ -23,6 +24,7 @@ export function fieldDef(row: {
   help?: string | null;
   placeholder?: string | null;
   multiline?: boolean | null;
+  when?: string | null;
 }): FieldDef {
   const rules = parseRules(row.rules);
   const display: FieldDisplay = {};
@@ -37,6 +39,7 @@ export function fieldDef(row: {
     ...(rules === undefined ? {} : { rules }),
     ...display,
     ...(row.multiline === undefined || row.multiline === null ? {} : { multiline: row.multiline }),
+    ...(row.when === undefined || row.when === null ? {} : { when: JSON.parse(row.when) as Condition }),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   updateProjectSettings,
 } from '../store/projects.ts';
 import { changeEntry, homeOf, type Manager, placesOf, recordChange, requireProject } from './context.ts';
+import { withConditions } from './fields.ts';
 import {
   parseHoneypot,
   parseOrigin,
@@ -61,7 +62,7 @@ export async function createProject(m: Manager, input: NewProject) {
   }
   const spec = {
     name: input.name,
-    fields: input.fields.map(withoutEmpty),
+    fields: withConditions(input.fields).map(withoutEmpty),
     origins: [...new Set((input.origins ?? []).map(parseOrigin))],
     unknownFields: parsePolicy(input.unknownFields ?? 'reject'),
     honeypot: input.honeypot === undefined ? null : parseHoneypot(input.honeypot, input.fields),

@@ -1,7 +1,7 @@
 // C17 and README Speed: each project's resolved configuration, kept in isolate memory for a few seconds, so a
 // warm submission costs one D1 round trip (the write) and a warm bad key none.
 import { engineFor } from '../fields/pattern.ts';
-import { type CompiledFields, compileFields } from '../fields/validation.ts';
+import { type CompiledFields, compileFields, logicFor } from '../fields/validation.ts';
 import { Lru } from '../lib/lru.ts';
 import { type Forwarded, lookUpFormId, lookUpKeyHash, type ProjectConfig } from '../store/intake.ts';
 import { DEFAULT_PLACE, type Place, placeNamed } from '../store/places.ts';
@@ -148,8 +148,8 @@ export function forgetCached(db: D1Database, cacheKey: CacheKey, gone = true): v
 }
 
 async function withSchemas(project: ProjectConfig, place: string): Promise<ResolvedProject> {
-  const engine = await engineFor(project.fields);
-  return { ...project, place, compiled: compileFields(project.fields, project.unknownFields, engine) };
+  const [engine, logic] = await Promise.all([engineFor(project.fields), logicFor(project.fields)]);
+  return { ...project, place, compiled: compileFields(project.fields, project.unknownFields, engine, logic) };
 }
 
 /** Entries held for a database (and key hashes held), for tests and diagnostics. */

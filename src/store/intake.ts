@@ -6,6 +6,7 @@
 import type { D1Database, D1PreparedStatement } from '@cloudflare/workers-types';
 import type { KeyKind, UnknownFieldPolicy } from '../../schema/tables.ts';
 import type { FieldRules } from '../fields/catalogue.ts';
+import type { Condition } from '../fields/conditions.ts';
 import type { FieldDef } from '../fields/validation.ts';
 import { Lru } from '../lib/lru.ts';
 import { MAX_PARAMETERS, storage } from './d1.ts';
@@ -34,7 +35,7 @@ export type ProjectConfig = {
 // an active target, read beside the key (or the form address) in one query. Names are quoted, as
 // Drizzle writes them, so that a statement reads the same whichever wrote it.
 const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret, p.thank_you_url, p.spam_proof_of_work,
-  (select json_group_array(json_object('name', f.name, 'type', f.type, 'required', f.required = 1, 'rules', json(f.rules)))
+  (select json_group_array(json_object('name', f.name, 'type', f.type, 'required', f.required = 1, 'rules', json(f.rules), 'when', json(f.when_condition)))
      from (select * from fields where project_id = p.id order by position) as f) as fields,
   (select json_group_array(origin) from allowed_origins where project_id = p.id) as origins,
   exists (select 1 from targets where project_id = p.id and disabled_at is null) as has_targets`;
@@ -73,9 +74,10 @@ async function findProjectConfig(
   const row = await storage(() => d1.prepare(sql).bind(by).first<ProjectRow>());
   if (row === null) return undefined;
   if (row.id === null) return row.forwarded_to === null ? undefined : { forwardedTo: row.forwarded_to };
-  const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required' | 'rules'> & {
+  const fieldDefs = JSON.parse(row.fields) as (Omit<FieldDef, 'required' | 'rules' | 'when'> & {
     required: 0 | 1;
     rules: FieldRules | null;
+    when: Condition | null;
   })[];
   return {
     id: row.id,
@@ -85,10 +87,11 @@ async function findProjectConfig(
     turnstileSecret: row.turnstile_secret,
     thankYouUrl: row.thank_you_url,
     proofOfWork: row.spam_proof_of_work === 1,
-    fields: fieldDefs.map(({ rules, ...f }) => ({
+    fields: fieldDefs.map(({ rules, when, ...f }) => ({
       ...f,
       required: f.required === 1,
       ...(rules === null ? {} : { rules }),
+      ...(when === null ? {} : { when }),
     })),
     origins: JSON.parse(row.origins) as string[],
     hasTargets: row.has_targets === 1,

@@ -248,6 +248,8 @@ function fieldRow(field: FieldDef) {
     rules: hasRules ? JSON.stringify(field.rules) : null,
     ...display,
     ...(field.multiline === undefined ? {} : { multiline: field.multiline }),
+    // C45: part of what the field checks: a definition without one has none.
+    when: field.when === undefined ? null : JSON.stringify(field.when),
   };
 }
 

@@ -243,6 +243,42 @@ describe('what a field shows (C44)', () => {
     expect(await fieldOf()).toMatchObject({ type: 'string', multiline: false });
   });
 
+  it('C45: --when takes a condition on earlier fields, read as their types; project show prints it; a later field is refused', async () => {
+    const p = await newProject();
+    await json('field', 'add', p.projectId, 'business:boolean');
+    const add = await forms(
+      'field',
+      'add',
+      p.projectId,
+      'company:string:required',
+      '--when',
+      'business=true',
+    );
+    expect(add.stdout).toBe(
+      `Added field company: string (required) when={"field":"business","equals":true} to ${p.projectId}.\n`,
+    );
+    const both = await json<{ field: Record<string, unknown> }>(
+      'field',
+      'add',
+      p.projectId,
+      'vat:string',
+      '--when',
+      'company',
+      '--when',
+      'business!=false',
+    );
+    expect(both.field.when).toEqual({
+      all: [{ field: 'company', filled: true }, { not: { field: 'business', equals: false } }],
+    });
+    const later = await forms('field', 'set', p.projectId, 'business:boolean', '--when', 'vat');
+    expect(later.code).toBe(2);
+    expect(later.stderr).toContain(
+      "The condition of field 'business' names 'vat', which is not a field before it",
+    );
+    const removed = await forms('field', 'remove', p.projectId, 'business');
+    expect(removed.stderr).toContain("Field 'business' is named by the condition of field 'company'");
+  });
+
   it('C44: --help alone shows the command’s help, as on every command; -h too', async () => {
     for (const flag of ['--help', '-h']) {
       const result = await forms('field', 'add', flag);

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIELD_TYPES, type FieldRules, FORMATS, RESERVED_FIELDS } from '../../src/fields/catalogue.ts';
+import { type Condition, inactiveFields } from '../../src/fields/conditions.ts';
 import { UploadedFile } from '../../src/fields/file.ts';
 import { generateModule } from '../../src/fields/generate.ts';
 import { compileFields, type FieldDef, validateSubmission } from '../../src/fields/validation.ts';
@@ -122,9 +123,60 @@ const fieldDef = (name: string) =>
         ),
     );
 
+/** C45: a condition on a field before it, of that field's type: a boolean's, a choice's, a number's, or filled. */
+const leafOn = (on: FieldDef): fc.Arbitrary<Condition> => {
+  const filled = fc.boolean().map((f): Condition => ({ field: on.name, filled: f }));
+  switch (on.type) {
+    case 'boolean':
+      return fc.oneof(
+        fc.boolean().map((v): Condition => ({ field: on.name, equals: v })),
+        filled,
+      );
+    case 'string': {
+      const choices = on.rules?.oneOf ?? CHOICES;
+      return fc.oneof(
+        fc.constantFrom(...choices).map((v): Condition => ({ field: on.name, equals: v })),
+        fc
+          .uniqueArray(fc.constantFrom(...choices), { minLength: 1, maxLength: 3 })
+          .map((vs): Condition => ({ field: on.name, oneOf: vs })),
+        filled,
+      );
+    }
+    case 'integer':
+    case 'number':
+      return fc.oneof(
+        smallInt.map((v): Condition => ({ field: on.name, equals: v })),
+        filled,
+      );
+    case 'file':
+      return filled;
+  }
+};
+
+/** Each field after the first may apply only when one or two before it say so (C45). */
+const withConditions = (defs: FieldDef[]): fc.Arbitrary<FieldDef[]> =>
+  fc.tuple(
+    ...defs.map((def, i) => {
+      if (i === 0) return fc.constant(def);
+      const earlier = defs.slice(0, i);
+      const leaf = fc.constantFrom(...earlier).chain(leafOn);
+      const condition = fc.oneof(
+        { arbitrary: leaf, weight: 3 },
+        leaf.map((c): Condition => ({ not: c })),
+        fc.tuple(leaf, leaf).map(([a, b]): Condition => ({ all: [a, b] })),
+        fc.tuple(leaf, leaf).map(([a, b]): Condition => ({ any: [a, b] })),
+      );
+      return fc.oneof(
+        { arbitrary: fc.constant(def), weight: 2 },
+        condition.map((when): FieldDef => ({ ...def, when })),
+      );
+    }),
+  );
+
 const project = fc
   .uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 5 })
   .chain((names) => fc.tuple(...names.map(fieldDef)))
+  .chain(withConditions)
   .chain((defs) =>
     fc.record({
       defs: fc.constant(defs),
@@ -285,7 +337,7 @@ function workerVerdict(defs: FieldDef[], policy: 'reject' | 'discard', body: unk
     return { issues: [{ message: data.error?.message, path: [], code: data.error?.code }] };
   };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return single(notObject());
-  const compiled = compileFields(defs, policy, RE2JS);
+  const compiled = compileFields(defs, policy, RE2JS, inactiveFields);
   try {
     return { value: comparable(accept(compiled, { ...body } as Record<string, unknown>)) };
   } catch (error) {

@@ -3,9 +3,6 @@
 // `Submission`, and a consumer that gets a field wrong (a number for a string, a value outside a
 // `oneOf`, a required field left out) fails to compile with an error that names the field. Its
 // `fields` is the project's JSON Schema, and it imports nothing.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +11,7 @@ import { RUNTIME } from '../../src/fields/generated-runtime.ts';
 import { submissionJsonSchema } from '../../src/fields/json-schema.ts';
 import type { FieldDef } from '../../src/fields/validation.ts';
 import { ERROR_CODES, ISSUE_CODES } from '../../src/lib/codes.ts';
-
-const ROOT = join(import.meta.dirname, '../..');
+import { lintModule, siteWith } from './module-check.ts';
 
 /** A project with every type, every rule, and names no identifier can be. */
 const DEFS: FieldDef[] = [
@@ -39,71 +35,14 @@ const DEFS: FieldDef[] = [
 
 let dir: string;
 let module: string;
+let typeCheck: ReturnType<typeof siteWith>['typeCheck'];
+let remove: () => void;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'forms-types-'));
   module = generateModule(DEFS, 'reject', { project: 'p_abcdefghijkl', honeypot: 'website' });
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-  writeFileSync(join(dir, 'types.ts'), module);
+  ({ dir, typeCheck, remove } = siteWith(module));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The strictest settings a site's project may have; the spec's types where a library reads them. */
-function tsconfig(name: string, file: string, types: string[] = []): string {
-  const path = join(dir, `tsconfig.${name}.json`);
-  const options = {
-    target: 'es2022',
-    lib: ['es2022', 'dom'],
-    module: 'nodenext',
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    noImplicitReturns: true,
-    noImplicitOverride: true,
-    noUnusedLocals: true,
-    noUnusedParameters: true,
-    noFallthroughCasesInSwitch: true,
-    noPropertyAccessFromIndexSignature: true,
-    verbatimModuleSyntax: true,
-    erasableSyntaxOnly: true,
-    isolatedModules: true,
-    allowImportingTsExtensions: true,
-    noEmit: true,
-    skipLibCheck: false,
-    types,
-    typeRoots: [join(ROOT, 'node_modules/@types')],
-    paths: { '@standard-schema/spec': [join(ROOT, 'node_modules/@standard-schema/spec/dist/index.d.ts')] },
-  };
-  writeFileSync(path, JSON.stringify({ compilerOptions: options, files: [file] }, null, 2));
-  return path;
-}
-
-/**
- * `npm exec -- tsc --noEmit --pretty -p <config>` on a consumer: its exit status and what tsc
- * printed, without colours (`--pretty` shows the property each error's expected type comes from).
- */
-function typeCheck(
-  name: string,
-  consumer: string,
-  types: string[] = [],
-): Promise<{ code: number; output: string }> {
-  writeFileSync(join(dir, `${name}.ts`), consumer);
-  const config = tsconfig(name, `${name}.ts`, types);
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['exec', '--', 'tsc', '--noEmit', '--pretty', '-p', config], { cwd: ROOT });
-    let output = '';
-    child.stdout.on('data', (d) => {
-      output += d;
-    });
-    child.stderr.on('data', (d) => {
-      output += d;
-    });
-    child.on('error', reject);
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes
-    const plain = () => output.replace(/\x1b\[[0-9;]*m/g, '');
-    child.on('close', (code) => resolve({ code: code ?? -1, output: plain() }));
-  });
-}
+afterAll(() => remove());
 
 const HEADER = `import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { fields, schema, type Issue, type Submission } from './types.ts';
@@ -123,22 +62,9 @@ const VALID = `{
 
 describe("the generated module in a site's project: its lint, and Node's types beside it", () => {
   it("passes the project's own lint (Biome): regular expressions as literals, its message a template", () => {
-    const probe = mkdtempSync(join(ROOT, 'test/node/.exhaustive-'));
-    try {
-      writeFileSync(join(probe, 'types.ts'), module);
-      const lint = spawnSync(
-        'npx',
-        ['biome', 'lint', '--vcs-use-ignore-file=false', join(probe, 'types.ts')],
-        {
-          cwd: ROOT,
-          encoding: 'utf8',
-        },
-      );
-      expect(`${lint.stdout}${lint.stderr}`).not.toMatch(/lint\//);
-      expect(lint.status).toBe(0);
-    } finally {
-      rmSync(probe, { recursive: true, force: true });
-    }
+    const lint = lintModule(module);
+    expect(lint.output).not.toMatch(/lint\//);
+    expect(lint.status).toBe(0);
   });
 
   it('compiles strictly with @types/node too', async () => {

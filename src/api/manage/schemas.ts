@@ -153,6 +153,12 @@ export const FieldBody = v.looseObject({
       'C28/C30 rules: {"format":"email","maxLength":100}, {"oneOf":["a","b"]}, {"maxSize":"5MB","accept":["application/pdf"]}.',
     ),
   ),
+  when: nullable(
+    described(
+      v.record(v.string(), v.unknown()),
+      'C45: applies only when earlier fields say so: {"field":"business","equals":true}, {"field":"topic","oneOf":["a","b"]}, {"field":"phone","filled":true}, {"all"|"any":[…]}, {"not":{…}}; null or absent: always.',
+    ),
+  ),
   ...DISPLAY_ENTRIES,
 });
 
@@ -160,7 +166,9 @@ export const NewProjectBody = v.strictObject({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   fields: v.pipe(
     v.array(v.looseObject({ name: v.string(), ...FieldBody.entries })),
-    v.description('Each field: {name, type, required?, rules?, label?, help?, placeholder?, multiline?}.'),
+    v.description(
+      'Each field: {name, type, required?, rules?, when?, label?, help?, placeholder?, multiline?}.',
+    ),
   ),
   origins: v.optional(v.array(v.string())),
   honeypot: v.optional(v.string()),

@@ -31,6 +31,12 @@ export const FieldDefSchema = v.object({
   label: shows('its label'),
   help: shows('its help'),
   placeholder: shows('its placeholder'),
+  when: v.optional(
+    described(
+      v.record(v.string(), v.unknown()),
+      'C45: the condition under which it applies ({"field": …, "equals" | "oneOf" | "filled": …}, {"all"|"any": […]}, {"not": {…}}); absent: always.',
+    ),
+  ),
   multiline: v.optional(
     described(
       v.boolean(),
