@@ -57,7 +57,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     rule: "C39: one project's marks of many copies are still one project",
-    file: 'src/jobs/verdicts.ts',
+    file: 'src/spam/campaign-match.ts',
     find: 'else projects.add(c.projectId);',
     replace: 'else projects.add(c.submissionId);',
     tests: TRUST,

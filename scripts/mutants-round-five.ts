@@ -77,14 +77,14 @@ export const ROUND_FIVE: Mutant[] = [
   },
   {
     rule: 'C39: a similarity of exactly SAME_CAMPAIGN is the same campaign',
-    file: 'src/jobs/verdicts.ts',
+    file: 'src/spam/campaign-match.ts',
     find: 'if (alike < SAME_CAMPAIGN) continue;',
     replace: 'if (alike <= SAME_CAMPAIGN) continue;',
     tests: TRUST,
   },
   {
     rule: 'C39: a copy its project marked not spam protects, whatever spam marks came after',
-    file: 'src/jobs/verdicts.ts',
+    file: 'src/spam/campaign-match.ts',
     find: "(match.label === 'ham' && own.label === 'spam') ||",
     replace: 'false ||',
     tests: TRUST,
