@@ -32,7 +32,7 @@ const LINES: Record<Lines, string> = {
   several: 'several lines',
 };
 
-const HINTS: Record<keyof FieldRules, string> = {
+const HINTS: Record<(typeof RULES_OF)[Field['type']][number], string> = {
   format: '',
   minLength: 'characters',
   maxLength: 'characters',
