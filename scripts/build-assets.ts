@@ -261,16 +261,36 @@ export async function buildWidget(): Promise<Uint8Array> {
   return result.outputFiles[0]?.contents ?? new Uint8Array();
 }
 
+/**
+ * C45: the widget's second script (/widget/logic.js): conditions and prefill, imported by widget.js
+ * only for a form that uses them, so that no other page loads it. A module, as `import()` takes it.
+ */
+export async function buildWidgetLogic(): Promise<Uint8Array> {
+  const result = await build({
+    entryPoints: [join(root, 'widget/logic.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    legalComments: 'none',
+  });
+  return result.outputFiles[0]?.contents ?? new Uint8Array();
+}
+
 export async function buildAssets(): Promise<{
   widgetBytes: number;
   widgetGzipBytes: number;
+  logicGzipBytes: number;
   dashboardGzipBytes: number;
 }> {
   const widget = await buildWidget();
+  const logic = await buildWidgetLogic();
   const dashboard = await buildDashboard();
   const document = await generateDocument();
   const files = new Map<string, Uint8Array | string>([
     ['widget.js', widget],
+    ['widget/logic.js', logic],
     // C43: each language's sentences for the failures' codes, as the client words them, fetched by
     // the widget for a page in that language when a submission fails (widget/i18n.ts).
     ...Object.entries(MESSAGES).map(([lang, templates]): [string, string] => [
@@ -310,6 +330,12 @@ export async function buildAssets(): Promise<{
         '  Cache-Control: public, max-age=86400, stale-while-revalidate=604800',
         '  Access-Control-Allow-Origin: *',
         '  X-Content-Type-Options: nosniff',
+        // C45: imported by widget.js as a module, which a page of another origin may import
+        // only with CORS; as long-lived as widget.js, which it goes with.
+        '/widget/logic.js',
+        '  Cache-Control: public, max-age=86400, stale-while-revalidate=604800',
+        '  Access-Control-Allow-Origin: *',
+        '  X-Content-Type-Options: nosniff',
         '/api/v1/openapi.json',
         '  Cache-Control: public, max-age=300',
         '  Access-Control-Allow-Origin: *',
@@ -333,6 +359,7 @@ export async function buildAssets(): Promise<{
   return {
     widgetBytes: widget.length,
     widgetGzipBytes: gzipSync(widget, { level: 9 }).length,
+    logicGzipBytes: gzipSync(logic, { level: 9 }).length,
     dashboardGzipBytes: [dashboard.js, dashboard.css, DASHBOARD_PAGE].reduce(
       (n, f) => n + gzipSync(f, { level: 9 }).length,
       0,
@@ -343,6 +370,6 @@ export async function buildAssets(): Promise<{
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = await buildAssets();
   console.log(
-    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/widget/i18n/ (${Object.keys(MESSAGES).length} languages); assets/admin/ (the dashboard): ${sizes.dashboardGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
+    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/widget/logic.js (conditions and prefill): ${sizes.logicGzipBytes} gzip; assets/widget/i18n/ (${Object.keys(MESSAGES).length} languages); assets/admin/ (the dashboard): ${sizes.dashboardGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
   );
 }

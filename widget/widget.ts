@@ -141,7 +141,7 @@ export function collect(form: HTMLFormElement): Record<string, unknown> {
       if ((control as HTMLInputElement).checked) data[control.name] = control.value;
     } else if (control.value === '') {
       // Left out: the project sees an absent field, not an empty string.
-    } else if ((type === 'number' || type === 'range') && control.value !== '') {
+    } else if (type === 'number' || type === 'range') {
       data[control.name] = Number(control.value);
     } else {
       data[control.name] = control.value;
@@ -311,6 +311,10 @@ function attachAll(): void {
       guardPlainForm(form, guard(form, tracker.url, tracker.id));
     if (form.dataset.analytics !== 'off') track(form, tracker);
   }
+  // C45: conditions and prefill are a script of their own (logic.ts), fetched only for a form that
+  // has a condition, or is marked for prefill on an address with a query.
+  if (widgetOrigin && document.querySelector(`[data-when]${location.search && ',form[data-prefill]'}`))
+    import(`${widgetOrigin}/widget/logic.js`);
 }
 
 // The origin the widget was loaded from: a plain form is tracked only when it posts there, and the

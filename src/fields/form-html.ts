@@ -3,6 +3,7 @@
 // the hosted form page make their controls here, so that both ask the same of a visitor as the
 // worker checks. Every value from the project is escaped for HTML.
 import type { FieldRules, FieldType } from './catalogue.ts';
+import type { Condition } from './conditions.ts';
 
 /** A field as a control is made from it. */
 export type ControlField = {
@@ -12,6 +13,8 @@ export type ControlField = {
   rules?: FieldRules | null | undefined;
   /** C44: several lines or one, as its owner said; else more than 200 characters takes several. */
   multiline?: boolean | null | undefined;
+  /** C45: when it applies, carried by its control (`data-when`) for the widget to judge. */
+  when?: Condition | null | undefined;
 };
 
 /**
@@ -78,6 +81,8 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 /**
  * One control: its label and its input, select, text area or checkbox, with the attributes its
  * rules allow, and its help (bound by `aria-describedby`) under it. Lines of two spaces' indent.
+ * The label names the control by `for` (a checkbox's wraps it) and the help is `<id>-help`, so
+ * that a script finds both from the control.
  */
 export function control(f: ControlField, shown: Shown = {}): string {
   const name = escapeHtml(f.name);
@@ -85,6 +90,10 @@ export function control(f: ControlField, shown: Shown = {}): string {
   const label = escapeHtml(shown.label ?? labelOf(f.name));
   const rules = f.rules ?? {};
   const attrs: string[] = [`id="${id}"`, `name="${name}"`];
+  // C45: the condition as JSON, for the widget to show and hide the field by as the worker judges
+  // it; with scripts off nothing reads it, every field is shown and the worker decides.
+  if (f.when !== undefined && f.when !== null)
+    attrs.push(`data-when="${escapeHtml(JSON.stringify(f.when))}"`);
   if (f.required && f.type !== 'boolean') attrs.push('required');
   const help =
     shown.help === undefined

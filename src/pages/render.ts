@@ -3,7 +3,9 @@
 // language), and a footer saying whose form it is. No framework and no inline script: the style is
 // inline (its hash in the policy), the widget a script of this origin. With scripts off the form
 // posts to the form address as any plain form does (C29); with them, the widget sends it and shows
-// each field's message beside it, in the page's language (C43).
+// each field's message beside it, in the page's language (C43). C45: a field's condition rides on
+// its control, for the widget to show and hide it by (with scripts off every field is shown, and
+// the worker decides), and the page's own query fills its fields.
 import { type ControlField, control, escapeHtml, honeypotControl, type Shown } from '../fields/form-html.ts';
 import { toBase64 } from '../lib/hex.ts';
 import { nameOfLanguage } from './language.ts';
@@ -114,8 +116,12 @@ export async function renderPage(input: RenderInput): Promise<RenderedPage> {
   const turnstile = input.turnstileSiteKey !== undefined;
   const host = new URL(input.origin).host;
   const required = input.fields.some((f) => f.field.required && f.field.type !== 'boolean');
+  // C45: the fields the page's own address may fill (`?email=…`): its fields, never a file (the
+  // widget fills them, and only these: not the honeypot, nor anything a script added).
+  const prefill = input.fields.filter((f) => f.field.type !== 'file').map((f) => f.field.name);
+  const conditional = input.fields.some((f) => f.field.when !== undefined && f.field.when !== null);
   const form = [
-    `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" data-checks="worker" data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}">`,
+    `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" data-checks="worker" data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}" data-prefill="${escapeHtml(prefill.join(' '))}">`,
     '<p data-forms-status role="status" aria-live="polite"></p>',
     required ? `<p class="note">${escapeHtml(words.required)}</p>` : '',
     // C22: Turnstile's widget is a script: without scripts, no post can pass; said before it fails.
@@ -138,6 +144,10 @@ export async function renderPage(input: RenderInput): Promise<RenderedPage> {
   const scripts = input.preview
     ? ''
     : [
+        // C45: the conditions' script, which the widget imports for such a page, fetched beside it.
+        conditional
+          ? `<link rel="modulepreload" href="${escapeHtml(`${input.origin}/widget/logic.js`)}">`
+          : '',
         `<script src="${escapeHtml(`${input.origin}/widget.js`)}" defer></script>`,
         turnstile
           ? '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>'

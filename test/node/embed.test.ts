@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { type EmbedProject, plainForm, widgetForm } from '../../dashboard/embed.ts';
-import { browserPattern, escapeHtml } from '../../src/fields/form-html.ts';
+import { browserPattern, type ControlField, escapeHtml } from '../../src/fields/form-html.ts';
+import { renderPage } from '../../src/pages/render.ts';
 
 const project = (fields: EmbedProject['fields'], extra: Partial<EmbedProject> = {}): EmbedProject => ({
   formId: 'f_abc',
@@ -204,5 +205,74 @@ describe('C33: embed snippets', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('C45: conditions and prefill in the markup', () => {
+  const business = { name: 'business', type: 'boolean' as const, required: false };
+  const company = {
+    name: 'company',
+    type: 'string' as const,
+    required: true,
+    when: { field: 'business', equals: true },
+  };
+  const cv = {
+    name: 'cv',
+    type: 'file' as const,
+    required: false,
+    when: { field: 'business', filled: true },
+  };
+
+  it('a control of a field with a condition carries it (data-when, escaped JSON), in both snippets; others none', () => {
+    for (const html of [
+      plainForm(project([business, company, cv]), 'https://f.example'),
+      widgetForm(project([business, company, cv]), 'https://f.example', 'k'),
+    ]) {
+      expect(html).toContain(
+        '<input id="f-company" name="company" data-when="{&quot;field&quot;:&quot;business&quot;,&quot;equals&quot;:true}" required>',
+      );
+      expect(html).toContain('<label for="f-company">Company</label>');
+      expect(html).toContain(
+        '<input type="file" id="f-cv" name="cv" data-when="{&quot;field&quot;:&quot;business&quot;,&quot;filled&quot;:true}">',
+      );
+      expect(html).toContain(
+        '<label><input type="checkbox" id="f-business" name="business"> Business</label>',
+      );
+      // Nothing is hidden by the markup: with scripts off every field shows, and the worker decides.
+      expect(html).not.toMatch(/\shidden[\s>]|disabled/);
+    }
+    expect(plainForm(project([business]), 'https://f.example')).not.toContain('data-when');
+  });
+
+  const page = (fields: ControlField[]) =>
+    renderPage({
+      origin: 'https://forms.example',
+      formId: 'f_abc',
+      projectName: 'Shop',
+      lang: 'en',
+      languages: ['en'],
+      title: undefined,
+      intro: undefined,
+      thanks: undefined,
+      accent: '#1f5fbf',
+      theme: 'auto',
+      logo: undefined,
+      honeypot: 'website',
+      fields: fields.map((field) => ({ field, shown: {} })),
+    });
+
+  it('the hosted page lists the fields its address may fill (never a file, never the honeypot), and fetches the conditions’ script beside the widget only when a field has one', async () => {
+    const { html, csp } = await page([business, company, cv]);
+    expect(html).toContain('data-prefill="business company">');
+    expect(html).toContain('data-when="{&quot;field&quot;:&quot;business&quot;,&quot;equals&quot;:true}"');
+    expect(html).toContain(
+      '<link rel="modulepreload" href="https://forms.example/widget/logic.js"><script src="https://forms.example/widget.js" defer></script>',
+    );
+    // Of the page's own origin, which its policy allows.
+    expect(csp).toContain("script-src 'self'");
+    const plain = await page([business, { ...company, when: undefined }]);
+    expect(plain.html).toContain('data-prefill="business company">');
+    expect(plain.html).not.toContain('logic.js');
+    expect(plain.html).not.toContain('data-when');
   });
 });
