@@ -54,6 +54,10 @@ export const submissions = sqliteTable(
     // country (src/spam/signals.ts, JSON). Read once by the verdict and cleared with it: nothing of
     // it is kept beyond the reason.
     signals: text('signals'),
+    // C45: the values this submission claims in its project's unique fields, as JSON [[field,
+    // value], …], each value as it is compared (an address in lower case, a text in NFC and
+    // trimmed, a number as JSON writes it); NULL: none. Its triggers (0028) keep unique_values.
+    uniqueKeys: text('unique_keys'),
     // C39: the SHA-256 of the submission's text (NULL: too little text to compare), for duplicates.
     contentHash: text('content_hash'),
     // C39: what its owner marked it (spam, ham), and what the project's classifier has learnt from
@@ -86,6 +90,26 @@ export const submissions = sqliteTable(
       .where(sql`coalesce(${t.label}, '') <> coalesce(${t.trained}, '')`),
     // C39: the same text sent again, within the project.
     index('submissions_content').on(t.projectId, t.contentHash).where(sql`${t.contentHash} is not null`),
+  ],
+);
+
+// C45: the values a project's unique fields hold, one row each, held by the submission that claimed
+// them (its `unique_keys`, by triggers of 0028): a second submission with one is refused in its own
+// insert. Gone with its submission (deletion, erasure, retention), and freed when it is marked spam.
+// Derived from the submissions' own column, so a move copies it by copying them.
+export const uniqueValues = sqliteTable(
+  'unique_values',
+  {
+    projectId: text('project_id').notNull(),
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.field, t.value] }),
+    index('unique_values_submission').on(t.submissionId),
   ],
 );
 

@@ -4,7 +4,8 @@
 
 import { config } from '../config.ts';
 import { enqueueStored } from '../delivery/outbox.ts';
-import { invalidKey, projectMoving, tooLargeToStore } from '../http/replies.ts';
+import { invalidKey, projectMoving, tooLargeToStore, validationFailed } from '../http/replies.ts';
+import type { Problem } from '../lib/codes.ts';
 import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { uuidv7 } from '../lib/ids.ts';
@@ -15,6 +16,7 @@ import {
   movedAway,
   type NewSubmission,
   rowFault,
+  takenFields,
 } from '../store/intake.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
 
@@ -69,17 +71,48 @@ export const writeEnv = (env: Env, place: string = DEFAULT_PLACE) => ({
   place,
 });
 
+/** C45: a value of a unique field that another accepted submission of the project holds. */
+export const uniqueProblem = (field: string): Problem => ({
+  field,
+  code: 'unique',
+  message: `Field '${field}' must be unique: this value was already sent`,
+});
+
+/**
+ * C45: the values a submission claims in its project's unique fields, each as it is compared: an
+ * address in lower case, other text in NFC and trimmed, a number as JSON writes it. Undefined when
+ * it claims none.
+ */
+export function uniqueKeysOf(
+  fields: readonly { name: string; rules?: { unique?: true; format?: string } }[],
+  value: Record<string, unknown>,
+): string | undefined {
+  const keys: [string, string][] = [];
+  for (const f of fields) {
+    if (f.rules?.unique !== true || !Object.hasOwn(value, f.name)) continue;
+    const v = value[f.name];
+    if (typeof v === 'number') keys.push([f.name, JSON.stringify(v)]);
+    else if (typeof v === 'string') {
+      const text = v.normalize('NFC').trim();
+      keys.push([f.name, f.rules.format === 'email' ? text.toLowerCase() : text]);
+    }
+  }
+  return keys.length === 0 ? undefined : JSON.stringify(keys);
+}
+
 /**
  * The row of an accepted submission, with its outbox marker (C26) when its project has targets,
- * (C35) the challenge it passed in its own request, and (C39) what its request said.
+ * (C35) the challenge it passed in its own request, (C39) what its request said, and (C45) the
+ * values it claims in its project's unique fields.
  */
 export function acceptedRow(
-  project: { id: string; hasTargets: boolean },
+  project: { id: string; hasTargets: boolean; fields?: Parameters<typeof uniqueKeysOf>[0] },
   value: Record<string, unknown>,
   spam: boolean,
   challenged = false,
   signals?: string,
 ): NewSubmission {
+  const uniqueKeys = project.fields === undefined ? undefined : uniqueKeysOf(project.fields, value);
   return {
     id: uuidv7(),
     projectId: project.id,
@@ -90,6 +123,7 @@ export function acceptedRow(
     outbox: project.hasTargets && !spam ? 1 : null,
     ...(challenged ? { challenge: 'turnstile' } : {}),
     ...(signals === undefined ? {} : { signals }),
+    ...(uniqueKeys === undefined ? {} : { uniqueKeys }),
   };
 }
 
@@ -134,6 +168,12 @@ export async function commitRow(
       throw invalidKey();
     }
     if (fault === 'too-large') throw tooLargeToStore();
+    // C45: which of its unique values another submission holds, asked once the row is alone.
+    if (fault === 'unique' && row.uniqueKeys != null) {
+      const keys = JSON.parse(row.uniqueKeys) as [string, string][];
+      const taken = await takenFields(db, row.projectId, row.uniqueKeys);
+      throw validationFailed((taken.length > 0 ? taken : keys.map(([field]) => field)).map(uniqueProblem));
+    }
     throw error;
   }
 }

@@ -24,10 +24,22 @@ export type FieldRules = {
   /** C30: a file's largest size in bytes, and the types its bytes may be of (`image/*` allowed). */
   maxSize?: number;
   accept?: string[];
+  /**
+   * C45: one accepted submission per value in the project. Judged by the store, in the insert
+   * (no value is taken twice, however close two posts come), never in the isolate: so it is in no
+   * type's RULES_OF, whose rules the isolate and the generated module check.
+   */
+  unique?: true;
 };
 
+/** C45: the types whose values can be unique. */
+export const UNIQUE_TYPES: readonly FieldType[] = ['string', 'integer', 'number'];
+
+/** The rules the isolate checks (C28): all but `unique` (C45), which the store judges. */
+export type CheckedRule = Exclude<keyof FieldRules, 'unique'>;
+
 /** The rules each type can carry; their order is the order of the messages (C28). */
-export const RULES_OF: Record<FieldType, readonly (keyof FieldRules)[]> = {
+export const RULES_OF: Record<FieldType, readonly CheckedRule[]> = {
   string: ['format', 'minLength', 'maxLength', 'oneOf', 'pattern'],
   integer: ['min', 'max'],
   number: ['min', 'max'],

@@ -255,6 +255,14 @@ export function generateModule(
     '// when they change. `Submission` is what a valid submission holds, `fields` its JSON Schema, and',
     "// `schema` a Standard Schema v1 validator that judges as the worker does, with the worker's messages",
     '// and codes. Self-contained: no import, no dependency.',
+    ...(defs.some((d) => d.rules?.unique === true)
+      ? [
+          `// ${defs
+            .filter((d) => d.rules?.unique === true)
+            .map((d) => JSON.stringify(d.name))
+            .join(', ')} must be unique: only the worker can judge that, against what it has stored (C45).`,
+        ]
+      : []),
     '',
     submissionType(defs, language),
     '',

@@ -6,6 +6,7 @@
 import { RE2JS } from 're2js';
 import { InvalidInput } from '../lib/faults.ts';
 import {
+  type CheckedRule,
   FIELD_TYPES,
   type FieldRules,
   type FieldType,
@@ -14,6 +15,7 @@ import {
   RESERVED_FIELDS,
   RULES_OF,
   TURNSTILE_FIELD,
+  UNIQUE_TYPES,
 } from './catalogue.ts';
 import type { Condition } from './conditions.ts';
 import { parseFieldDisplay, parseMultiline } from './display.ts';
@@ -22,7 +24,7 @@ import type { FieldDef } from './validation.ts';
 
 /** The Turnstile token's field (C22), never stored: no field may take its name. */
 
-export const SPEC_FORM = '<name>:<type>[:required][:<rule>=<value>]…';
+export const SPEC_FORM = '<name>:<type>[:required][:unique][:<rule>=<value>]…';
 /** Field names: anything a form control can be named, but no white space, control characters or ':'. */
 export const FIELD_NAME = /^[^\s:\p{Cc}]{1,100}$/u;
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -53,8 +55,7 @@ export function parseSize(text: string): number | undefined {
 
 /** Every rule some type takes (C28, C30), as `RULES_OF` lists them. */
 export const KNOWN_RULES = [...new Set(Object.values(RULES_OF).flat())];
-const isKnownRule = (rule: string): rule is keyof FieldRules =>
-  (KNOWN_RULES as readonly string[]).includes(rule);
+const isKnownRule = (rule: string): rule is CheckedRule => (KNOWN_RULES as readonly string[]).includes(rule);
 
 const invalid = (message: string) => new InvalidInput(message);
 
@@ -63,6 +64,18 @@ const invalid = (message: string) => new InvalidInput(message);
  * `where` names the definition in messages (`in 'age:integer:min=x'`); `shown` is the value as
  * the person wrote it.
  */
+/** C45: `unique` (true, or false for none) on a string, integer or number field. */
+function checkUnique(where: string, type: FieldType, value: unknown, shown: string, rules: FieldRules): void {
+  if (!UNIQUE_TYPES.includes(type)) {
+    throw invalid(
+      `Rule 'unique' does not fit type ${type} ${where}: a string, integer or number field takes it`,
+    );
+  }
+  if (Object.hasOwn(rules, 'unique')) throw invalid(`Rule 'unique' is given twice ${where}`);
+  if (value !== true && value !== false) throw invalid(`Invalid unique '${shown}' ${where}: true or false`);
+  if (value) rules.unique = true;
+}
+
 function checkRule(
   where: string,
   type: FieldType,
@@ -71,8 +84,12 @@ function checkRule(
   shown: string,
   rules: FieldRules,
 ): void {
+  if (rule === 'unique') {
+    checkUnique(where, type, value, shown, rules);
+    return;
+  }
   if (!isKnownRule(rule)) {
-    throw invalid(`Unknown rule '${rule}' ${where}: use ${KNOWN_RULES.join(', ')}`);
+    throw invalid(`Unknown rule '${rule}' ${where}: use ${[...KNOWN_RULES, 'unique'].join(', ')}`);
   }
   if (!(RULES_OF[type] as readonly string[]).includes(rule)) {
     const fits = RULES_OF[type].length === 0 ? 'no rules' : RULES_OF[type].join(', ');
@@ -205,13 +222,15 @@ function ruleValue(rule: string, text: string): unknown {
       return NUMBER.test(text) ? Number(text) : Number.NaN;
     case 'oneOf':
       return text === '' ? [] : text.split('|');
+    case 'unique':
+      return text === 'true' ? true : text === 'false' ? false : text;
     default:
       return text;
   }
 }
 
 /**
- * `<name>:<type>[:required][:<rule>=<value>]…`. A pattern may hold ':' when it comes last: the rest
+ * `<name>:<type>[:required][:unique][:<rule>=<value>]…`. A pattern may hold ':' when it comes last: the rest
  * of the spec after `pattern=` is the pattern.
  */
 export function parseFieldSpec(spec: string): FieldDef {
@@ -229,6 +248,11 @@ export function parseFieldSpec(spec: string): FieldDef {
     const part = rest[i] ?? '';
     if (part === 'required' && !required) {
       required = true;
+      continue;
+    }
+    // C45: `unique` alone, as `required` is.
+    if (part === 'unique') {
+      checkUnique(where, fieldType, true, 'true', rules);
       continue;
     }
     const eq = part.indexOf('=');

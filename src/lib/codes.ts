@@ -23,6 +23,7 @@ export const ISSUE_CODES = {
   file_size: 'The file is larger than the field’s maxSize (in bytes). params: {max}',
   too_many_files: 'More than one file was sent for a file field.',
   duplicate_field: 'A form sent the same (non-file) name more than once.',
+  unique: 'Another accepted submission holds this value of a unique field (C45).',
 } as const;
 export type IssueCode = keyof typeof ISSUE_CODES;
 

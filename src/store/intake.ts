@@ -116,6 +116,25 @@ export const findProjectByFormId = async (d1: D1Database, formId: string) =>
   here(await lookUpFormId(d1, formId));
 
 /**
+ * C45: which of a row's claimed values another submission of its project holds: the fields, in the
+ * row's order (asked only once a row is refused for one).
+ */
+export async function takenFields(d1: D1Database, projectId: string, uniqueKeys: string): Promise<string[]> {
+  const rows = await storage(() =>
+    d1
+      .prepare(
+        `select json_extract(k.value, '$[0]') as field from json_each(?2) as k
+         where exists (select 1 from "unique_values" as u where u."project_id" = ?1
+           and u."field" = json_extract(k.value, '$[0]') and u."value" = json_extract(k.value, '$[1]'))
+         order by k.key`,
+      )
+      .bind(projectId, uniqueKeys)
+      .all<{ field: string }>(),
+  );
+  return rows.results.map((r) => r.field);
+}
+
+/**
  * Why D1 refused a write (C18, C31). `undefined`: an outage, D1 unreachable or failing for its own
  * reasons (retrying later may succeed; the whole batch fails). Otherwise the refusal may be owed to
  * what a row holds, so a batch is split until the row at fault is alone: `project-gone` (its
@@ -123,7 +142,7 @@ export const findProjectByFormId = async (d1: D1Database, formId: string) =>
  * project is being copied to another place), `too-large` (over D1's row or
  * string size), or `refused` (any other statement error).
  */
-export type RowFault = 'project-gone' | 'project-moving' | 'too-large' | 'refused';
+export type RowFault = 'project-gone' | 'project-moving' | 'too-large' | 'unique' | 'refused';
 
 // The messages of D1's transient failures, as Cloudflare's D1 documentation lists them.
 const OUTAGE =
@@ -138,6 +157,8 @@ export function rowFault(error: unknown): RowFault | undefined {
   // C41: the trigger of a project being moved to another place (schema/migrations/0017_places.sql).
   if (/project moving to another place/.test(message)) return 'project-moving';
   if (/TOOBIG|too big|too large/i.test(message)) return 'too-large';
+  // C45: the trigger of a value another submission of the project holds (0028_unique_values.sql).
+  if (/unique value taken/.test(message)) return 'unique';
   return 'refused';
 }
 
@@ -163,6 +184,8 @@ export type NewSubmission = {
   challenge?: string | null;
   /** C39: what its request said (src/accept/signals.ts, JSON), until its verdict is written. */
   signals?: string | null;
+  /** C45: the values it claims in its project's unique fields (JSON [[field, value], …]). */
+  uniqueKeys?: string | null;
   /** C32: the hash of the key it came with (not a column): its last use is recorded. */
   keyHash?: string;
 };
@@ -197,6 +220,7 @@ const COLUMN_NAMES: Record<Column, string> = {
   outbox: 'outbox',
   challenge: 'challenge',
   signals: 'signals',
+  uniqueKeys: 'unique_keys',
 };
 
 /** The optional columns a statement's rows need, as bits (the cache's key) and as columns. */
@@ -210,13 +234,16 @@ function shapeOf(rows: readonly NewSubmission[]): Shape {
   const withOutbox = rows.some((r) => r.outbox === 1);
   const withChallenge = rows.some((r) => r.challenge != null);
   const withSignals = rows.some((r) => r.signals != null);
+  const withUnique = rows.some((r) => r.uniqueKeys != null);
   const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];
   if (keyed) columns.push('idempotencyKey', 'bodyHash');
   if (withFiles) columns.push('files');
   if (withOutbox) columns.push('outbox');
   if (withChallenge) columns.push('challenge');
   if (withSignals) columns.push('signals');
+  if (withUnique) columns.push('uniqueKeys');
   const flags =
+    (withUnique ? 32 : 0) +
     (withSignals ? 16 : 0) +
     (keyed ? 8 : 0) +
     (withFiles ? 4 : 0) +
@@ -234,7 +261,7 @@ const insertSqls = new Map<number, string>();
  * returns the ids it stored. Rows without cannot, so theirs is a plain insert.
  */
 function insertSql(n: number, shape: Shape): string {
-  const cacheKey = n * 32 + shape.flags;
+  const cacheKey = n * 64 + shape.flags;
   let built = insertSqls.get(cacheKey);
   if (built === undefined) {
     const names = shape.columns.map((column) => `"${COLUMN_NAMES[column]}"`).join(', ');

@@ -58,6 +58,7 @@ const PARAMS: Record<(typeof ISSUES)[number], fc.Arbitrary<Record<string, unknow
   }),
   file_size: fc.record({ max: fc.nat(5_000_000_000) }),
   too_many_files: fc.constant(undefined),
+  unique: fc.constant(undefined),
   duplicate_field: fc.constant(undefined),
 };
 

@@ -13,6 +13,22 @@ const outcome = (make: () => unknown) => {
 };
 
 const SPECS: [string, unknown][] = [
+  // C45: `unique` alone, as `required` is, or as a rule with true or false.
+  [
+    'email:string:required:unique:format=email',
+    { name: 'email', type: 'string', required: true, rules: { unique: true, format: 'email' } },
+  ],
+  ['seat:integer:unique=true', { name: 'seat', type: 'integer', required: false, rules: { unique: true } }],
+  ['seat:number:unique=false', { name: 'seat', type: 'number', required: false }],
+  [
+    'ok:boolean:unique',
+    {
+      error:
+        "Rule 'unique' does not fit type boolean in 'ok:boolean:unique': a string, integer or number field takes it",
+    },
+  ],
+  ['a:string:unique:unique', { error: "Rule 'unique' is given twice in 'a:string:unique:unique'" }],
+  ['a:string:unique=yes', { error: "Invalid unique 'yes' in 'a:string:unique=yes': true or false" }],
   [
     'email:string:required:format=email:maxLength=100',
     { name: 'email', type: 'string', required: true, rules: { format: 'email', maxLength: 100 } },
@@ -53,10 +69,10 @@ const SPECS: [string, unknown][] = [
     'ok:boolean:required:required',
     {
       error:
-        "Malformed field spec 'ok:boolean:required:required': expected <name>:<type>[:required][:<rule>=<value>]…",
+        "Malformed field spec 'ok:boolean:required:required': expected <name>:<type>[:required][:unique][:<rule>=<value>]…",
     },
   ],
-  ['x', { error: "Malformed field spec 'x': expected <name>:<type>[:required][:<rule>=<value>]…" }],
+  ['x', { error: "Malformed field spec 'x': expected <name>:<type>[:required][:unique][:<rule>=<value>]…" }],
   ['x:', { error: "Unknown field type '' in 'x:': use string, integer, number, boolean, file" }],
   [
     'bad name:string',
@@ -72,7 +88,7 @@ const SPECS: [string, unknown][] = [
     'x:string:nope=1',
     {
       error:
-        "Unknown rule 'nope' in 'x:string:nope=1': use format, minLength, maxLength, oneOf, pattern, min, max, maxSize, accept",
+        "Unknown rule 'nope' in 'x:string:nope=1': use format, minLength, maxLength, oneOf, pattern, min, max, maxSize, accept, unique",
     },
   ],
   [
@@ -168,13 +184,16 @@ const SPECS: [string, unknown][] = [
   ['x:integer:min=5:max=4', { error: "min is above max in 'x:integer:min=5:max=4'" }],
   [
     'x:string:=5',
-    { error: "Malformed field spec 'x:string:=5': expected <name>:<type>[:required][:<rule>=<value>]…" },
+    {
+      error:
+        "Malformed field spec 'x:string:=5': expected <name>:<type>[:required][:unique][:<rule>=<value>]…",
+    },
   ],
   [
     'x:string:required=1',
     {
       error:
-        "Unknown rule 'required' in 'x:string:required=1': use format, minLength, maxLength, oneOf, pattern, min, max, maxSize, accept",
+        "Unknown rule 'required' in 'x:string:required=1': use format, minLength, maxLength, oneOf, pattern, min, max, maxSize, accept, unique",
     },
   ],
   [

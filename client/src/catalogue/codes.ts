@@ -16,7 +16,8 @@ export type IssueCode =
   | 'file_type'
   | 'file_size'
   | 'too_many_files'
-  | 'duplicate_field';
+  | 'duplicate_field'
+  | 'unique';
 
 /** A single cause a visitor can meet (C43), `network_error` (the client's own) and `unknown` (any other). */
 export type CauseCode =

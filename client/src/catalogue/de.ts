@@ -17,6 +17,7 @@ export const de: Templates = {
   file_size: '{label} darf höchstens {max:size} groß sein.',
   too_many_files: '{label} nimmt nur eine Datei an.',
   duplicate_field: '{label} wurde mehrfach gesendet.',
+  unique: '{label} wurde bereits verwendet.',
   invalid: '{label} ist ungültig.',
   validation_failed: 'Bitte prüfen Sie die markierten Felder.',
   rate_limited: 'Zu viele Versuche. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.',

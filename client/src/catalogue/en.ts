@@ -17,6 +17,7 @@ export const en: Templates = {
   file_size: '{label} must be at most {max:size}.',
   too_many_files: '{label} takes only one file.',
   duplicate_field: '{label} was sent more than once.',
+  unique: '{label} has already been used.',
   invalid: '{label} is not valid.',
   validation_failed: 'Please check the fields marked.',
   rate_limited: 'Too many attempts. Please wait a moment and try again.',

@@ -17,6 +17,7 @@ export const es: Templates = {
   file_size: '{label} no puede superar {max:size}.',
   too_many_files: '{label} admite un solo archivo.',
   duplicate_field: '{label} se envió más de una vez.',
+  unique: '{label} ya se ha utilizado.',
   invalid: '{label} no es válido.',
   validation_failed: 'Revise los campos marcados.',
   rate_limited: 'Demasiados intentos. Espere un momento y vuelva a intentarlo.',

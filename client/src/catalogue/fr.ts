@@ -18,6 +18,7 @@ export const fr: Templates = {
   file_size: '{label} ne doit pas dépasser {max:size}.',
   too_many_files: '{label} n’accepte qu’un seul fichier.',
   duplicate_field: '{label} a été envoyé plusieurs fois.',
+  unique: '{label} a déjà été utilisé.',
   invalid: '{label} n’est pas valide.',
   validation_failed: 'Veuillez vérifier les champs signalés.',
   rate_limited: 'Trop de tentatives. Veuillez patienter un instant, puis réessayer.',

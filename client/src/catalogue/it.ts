@@ -17,6 +17,7 @@ export const it: Templates = {
   file_size: '{label} non può superare {max:size}.',
   too_many_files: '{label} accetta un solo file.',
   duplicate_field: '{label} è stato inviato più di una volta.',
+  unique: '{label} è già stato utilizzato.',
   invalid: '{label} non è valido.',
   validation_failed: 'Controlla i campi evidenziati.',
   rate_limited: 'Troppi tentativi. Attendi un momento e riprova.',

@@ -17,6 +17,7 @@ export const ja: Templates = {
   file_size: '{label}のファイルは{max:size}以下にしてください。',
   too_many_files: '{label}に指定できるファイルは1つだけです。',
   duplicate_field: '{label}が複数回送信されました。',
+  unique: '{label}はすでに使用されています。',
   invalid: '{label}の値が正しくありません。',
   validation_failed: '入力内容を確認してください。',
   rate_limited: '試行回数が多すぎます。しばらく待ってから、もう一度お試しください。',

@@ -17,6 +17,7 @@ export const nl: Templates = {
   file_size: '{label} mag hoogstens {max:size} groot zijn.',
   too_many_files: '{label} accepteert maar één bestand.',
   duplicate_field: '{label} is meer dan eens verstuurd.',
+  unique: '{label} is al gebruikt.',
   invalid: '{label} is ongeldig.',
   validation_failed: 'Controleer de gemarkeerde velden.',
   rate_limited: 'Te veel pogingen. Wacht even en probeer het dan opnieuw.',

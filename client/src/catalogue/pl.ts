@@ -18,6 +18,7 @@ export const pl: Templates = {
   file_size: '{label} może zawierać plik o rozmiarze co najwyżej {max:size}.',
   too_many_files: '{label} przyjmuje tylko jeden plik.',
   duplicate_field: '{label} zostało wysłane więcej niż raz.',
+  unique: '{label} zostało już użyte.',
   invalid: '{label} ma nieprawidłową wartość.',
   validation_failed: 'Popraw zaznaczone pola.',
   rate_limited: 'Zbyt wiele prób. Poczekaj chwilę i spróbuj ponownie.',

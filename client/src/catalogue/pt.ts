@@ -18,6 +18,7 @@ export const pt: Templates = {
   file_size: '{label} não pode ultrapassar {max:size}.',
   too_many_files: '{label} aceita apenas um arquivo.',
   duplicate_field: '{label} foi enviado mais de uma vez.',
+  unique: '{label} já foi utilizado.',
   invalid: '{label} não é válido.',
   validation_failed: 'Verifique os campos destacados.',
   rate_limited: 'Muitas tentativas. Aguarde um momento e tente novamente.',
