@@ -91,10 +91,11 @@ export function control(f: ControlField, shown: Shown = {}): string {
   const rules = f.rules ?? {};
   const attrs: string[] = [`id="${id}"`, `name="${name}"`];
   // C45: the condition as JSON, for the widget to show and hide the field by as the worker judges
-  // it; with scripts off nothing reads it, every field is shown and the worker decides.
-  if (f.when !== undefined && f.when !== null)
-    attrs.push(`data-when="${escapeHtml(JSON.stringify(f.when))}"`);
-  if (f.required && f.type !== 'boolean') attrs.push('required');
+  // it; with scripts off nothing reads it, every field is shown and the worker decides: so a field
+  // that applies only sometimes is not `required` to the browser, which cannot know when it applies.
+  const conditional = f.when !== undefined && f.when !== null;
+  if (conditional) attrs.push(`data-when="${escapeHtml(JSON.stringify(f.when))}"`);
+  if (f.required && f.type !== 'boolean' && !conditional) attrs.push('required');
   const help =
     shown.help === undefined
       ? ''
