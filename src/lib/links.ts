@@ -27,7 +27,9 @@ function inNumber(text: string, at: number): boolean {
     start < at &&
     end > at + 1 &&
     NUMBER_LEAD.test(text[start - 1] ?? '') &&
-    NUMBER_TRAIL.test(text[end] ?? '')
+    NUMBER_TRAIL.test(text[end] ?? '') &&
+    // Right after a URL's slashes (`//$0.0`), a number-like host is still a host.
+    !/[/\\]/.test(text.slice(Math.max(0, start - 2), start))
   );
 }
 

@@ -59,6 +59,8 @@ describe('C35: nothing a stranger typed becomes a link', () => {
     ['Ada Lovelace, 3.14 and -1.5 kg (2.5%), €9.99', 'Ada Lovelace, 3.14 and -1.5 kg (2.5%), €9.99'],
     ['version 1.2.3', 'version 1[.]2[.]3'],
     ['e.g. a.a.aa', 'e[.]g. a[.]a[.]aa'],
+    // Found by the property below: a number-like host after a URL's slashes.
+    ['http://$0.0?a.a@a.aa', 'http[:]//$0[.]0?a[.]a@a[.]aa'],
   ])('C35: %s is shown as %s', (value, shown) => {
     expect(defangLinks(value)).toBe(shown);
     expect(linkify.test(defangLinks(value))).toBe(false);
