@@ -1,9 +1,19 @@
 // C33: a project's fields in its settings: each shown with its rules, changed or removed, and one
 // added, through the field editor (the same checks as the tool's field spec, C28), which shows
 // their texts in the page's languages; C44: a field that looks like it asks for a secret is warned of.
+// C45: each field's condition shown beside its rules, and made in its editor from the fields before it.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
-import { type Draft, draftOf, emptyDraft, FieldEditor, SecretWarning, toField } from '../fields.tsx';
+import {
+  type Draft,
+  draftOf,
+  type Earlier,
+  emptyDraft,
+  FieldEditor,
+  SecretWarning,
+  toField,
+  whenText,
+} from '../fields.tsx';
 import type { Project } from '../server-types.ts';
 import { act, confirm, messageOf, Section, say } from '../ui.tsx';
 
@@ -42,7 +52,7 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
   return (
     <Section title="Fields">
       <ul class="plain">
-        {project.fields.map((f) =>
+        {project.fields.map((f, i) =>
           editing?.name === f.name ? (
             <li key={f.name}>
               <FieldEditor
@@ -51,6 +61,7 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
                 error={error}
                 nameLocked
                 languages={project.page.languages}
+                earlier={project.fields.slice(0, i)}
               />
               <div class="row">
                 <button type="button" class="primary" onClick={() => void save(editing, 'replace')}>
@@ -74,9 +85,10 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
                       .join(' · ')}
                   </span>
                 )}
+                {f.when && <span class="muted"> · shown only when {whenText(f.when)}</span>}
               </span>
               <span class="row">
-                <button type="button" onClick={() => setEditing(draftOf(f))}>
+                <button type="button" onClick={() => setEditing(draftOf(f, project.fields.slice(0, i)))}>
                   Change
                 </button>
                 <button type="button" class="danger" onClick={() => void remove(f.name)}>
@@ -94,6 +106,7 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
           onCancel={() => setAdding(false)}
           error={error}
           languages={project.page.languages}
+          earlier={project.fields}
         />
       ) : (
         <button type="button" onClick={() => setAdding(true)}>
@@ -109,16 +122,19 @@ function AddField({
   onCancel,
   error,
   languages,
+  earlier,
 }: {
   onSave: (d: Draft) => void;
   onCancel: () => void;
   error?: string | undefined;
   languages: readonly string[];
+  /** C45: a new field comes last: every field is before it. */
+  earlier: readonly Earlier[];
 }) {
   const [draft, setDraft] = useState(emptyDraft());
   return (
     <div>
-      <FieldEditor draft={draft} onChange={setDraft} error={error} languages={languages} />
+      <FieldEditor draft={draft} onChange={setDraft} error={error} languages={languages} earlier={earlier} />
       <div class="row">
         <button type="button" class="primary" onClick={() => onSave(draft)}>
           Add the field
