@@ -14,6 +14,7 @@ import { fieldCommands } from './field.ts';
 import { inboxCommands } from './inbox.ts';
 import { integrationCommands } from './integration.ts';
 import { keyCommands } from './key.ts';
+import { limitsCommands } from './limits.ts';
 import { notifyCommands } from './notify.ts';
 import { originCommands } from './origin.ts';
 import { pageCommands } from './page.ts';
@@ -55,6 +56,7 @@ export function program(io: Io, openDb: Open = openDatabase): Command {
     typesCommands,
     fieldCommands,
     pageCommands,
+    limitsCommands,
     originCommands,
     keyCommands,
     submissionsCommands,

@@ -95,6 +95,13 @@ export const projects = sqliteTable(
     // C44: the site key of the project's Turnstile widget, shown on the page when the project checks
     // Turnstile (its secret set); public, as any page that shows the widget shows it.
     pageTurnstileSiteKey: text('page_turnstile_site_key'),
+    // C45: the form's limits: the most accepted (not spam) submissions it takes, when it opens and
+    // closes (ISO times), and what its hosted page says outside them (a JSON map of language tag →
+    // text); NULL: none. The first three are read on the submission path, with the settings.
+    maxSubmissions: integer('max_submissions'),
+    opensAt: text('opens_at'),
+    closesAt: text('closes_at'),
+    closedText: text('closed_text'),
   },
   (t) => [
     check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`),

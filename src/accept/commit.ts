@@ -4,7 +4,7 @@
 
 import { config } from '../config.ts';
 import { enqueueStored } from '../delivery/outbox.ts';
-import { invalidKey, projectMoving, tooLargeToStore, validationFailed } from '../http/replies.ts';
+import { formClosed, invalidKey, projectMoving, tooLargeToStore, validationFailed } from '../http/replies.ts';
 import type { Problem } from '../lib/codes.ts';
 import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
@@ -168,6 +168,7 @@ export async function commitRow(
       throw invalidKey();
     }
     if (fault === 'too-large') throw tooLargeToStore();
+    if (fault === 'full') throw formClosed('full');
     // C45: which of its unique values another submission holds, asked once the row is alone.
     if (fault === 'unique' && row.uniqueKeys != null) {
       const keys = JSON.parse(row.uniqueKeys) as [string, string][];

@@ -11,6 +11,7 @@ import { parseIdempotencyKey } from './idempotency.ts';
 import { readSignals } from './signals.ts';
 import {
   type BodyValues,
+  checkOpen,
   checkOrigin,
   type Identified,
   idempotencyOf,
@@ -52,6 +53,7 @@ export async function acceptSubmission<Kind extends string>(
   progress.project = project;
   await limitEarly(c, c.env, payer); // C21: the client's address (a secret key: its own budget)
   checkOrigin(c, project, intake.origin(c)); // 3: allowed origins (C15, C23)
+  checkOpen(project, Date.now()); // C45: within the form's times
   requireFields(project); // 4: the project has fields
   const kind = intake.mediaType(c); // 5: Content-Type (C9, C29)
   const idempotencyKey = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)); // 5: its form (C20)

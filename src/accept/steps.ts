@@ -7,7 +7,7 @@ import { UploadedFile } from '../fields/file.ts';
 import { type Submission, validateSubmission } from '../fields/validation.ts';
 import { deleteFiles, putFiles, restoreFiles } from '../files/r2.ts';
 import type { AppEnv } from '../http/env.ts';
-import { noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
+import { formClosed, noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
 import type { Problem } from '../lib/codes.ts';
 import { UnavailableError } from '../lib/faults.ts';
 import type { CacheKey } from '../projects/cache.ts';
@@ -46,6 +46,15 @@ export type BodyValues = {
   /** C20: what a retry must repeat byte for byte; absent: what would be stored. */
   idempotencyBytes?: Uint8Array;
 };
+
+/**
+ * C45: a form outside its times takes nothing: 403 `form_closed`, before its body is read. (A full
+ * one is refused by the store, in the insert: only it knows how many are accepted.)
+ */
+export function checkOpen(project: { opensAt: string | null; closesAt: string | null }, now: number): void {
+  if (project.opensAt !== null && now < Date.parse(project.opensAt)) throw formClosed('not_open');
+  if (project.closesAt !== null && now >= Date.parse(project.closesAt)) throw formClosed('closed');
+}
 
 /**
  * C5 step 3 (C15): an empty list allows every origin; a request without an origin (a server)

@@ -29,7 +29,7 @@ export type EnvelopeStatus = Exclude<StatusCode, 204>;
 export type Envelope = {
   data: {
     message: string;
-    error?: { message: string; code: ErrorCode };
+    error?: { message: string; code: ErrorCode; params?: Record<string, unknown> };
     errors?: string[];
     issues?: FieldIssue[];
     /** What to do instead, for the developer reading the reply: never part of SPEC's texts (C43). */
@@ -52,6 +52,8 @@ export class ApiError extends Error {
   readonly problems: readonly Problem[] | undefined;
   readonly headers: Record<string, string>;
   readonly hint: string | undefined;
+  /** C43: the parameters of a single cause (C45's `form_closed`: its reason). */
+  readonly params: Record<string, unknown> | undefined;
 
   /**
    * A single cause (`detail` a text) or the problems of the fields (`detail` a list, C12); `code`
@@ -64,6 +66,7 @@ export class ApiError extends Error {
     detail: string | readonly Problem[],
     headers: Record<string, string> = {},
     hint?: string,
+    params?: Record<string, unknown>,
   ) {
     super(typeof detail === 'string' ? detail : detail.map((p) => p.message).join('; '));
     this.name = 'ApiError';
@@ -73,6 +76,7 @@ export class ApiError extends Error {
     this.problems = typeof detail === 'string' ? undefined : detail;
     this.headers = headers;
     this.hint = hint;
+    this.params = params;
   }
 
   toEnvelope(): Envelope {
@@ -81,7 +85,11 @@ export class ApiError extends Error {
     if (this.problems === undefined) {
       return envelope(this.status, {
         message: this.summary,
-        error: { message: this.message, code: this.code },
+        error: {
+          message: this.message,
+          code: this.code,
+          ...(this.params === undefined ? {} : { params: this.params }),
+        },
         ...this.hinted(),
       });
     }

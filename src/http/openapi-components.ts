@@ -23,6 +23,12 @@ export const EnvelopeSchema = v.object({
           v.picklist(Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]),
           v.description('C43: the cause, from a fixed list; a code is never renamed.'),
         ),
+        params: v.optional(
+          v.pipe(
+            v.record(v.string(), v.unknown()),
+            v.description("C43: the cause's parameters, where it has any (C45's form_closed: {reason})."),
+          ),
+        ),
       }),
     ),
     errors: v.optional(v.array(v.string())),

@@ -102,6 +102,17 @@ export const malformedForm = () =>
   );
 /** C29: a form address that no project has. */
 export const formNotFound = () => new ApiError(404, 'form_not_found', 'Not found', 'No form at this address');
+
+/** C45: why a form takes no submission now: it has all it takes, it opens later, it has closed. */
+export type ClosedReason = 'full' | 'not_open' | 'closed';
+const CLOSED: Record<ClosedReason, string> = {
+  full: 'This form is full: it takes no more submissions',
+  not_open: 'This form is not open yet',
+  closed: 'This form is closed',
+};
+/** C45: a form outside its limits; `params.reason` says which. */
+export const formClosed = (reason: ClosedReason) =>
+  new ApiError(403, 'form_closed', 'Request refused', CLOSED[reason], {}, undefined, { reason });
 /** C29: a redirect the form asked for that is not on one of the project's allowed origins. */
 export const redirectNotAllowed = (control: string) =>
   new ApiError(

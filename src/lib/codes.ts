@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   internal_error: 'An unexpected error; the message names the request id in the log (500).',
   validation_failed:
     'Fields broke their rules (400). The reply carries `errors` and `issues`, not `error`: this code is what a client reports for it.',
+  form_closed:
+    'C45: the form is full, not open yet, or closed (403). params: {reason: full, not_open or closed}',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

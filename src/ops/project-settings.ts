@@ -20,6 +20,7 @@ import {
   parseTurnstileSecret,
   type SpamFilterInput,
 } from './input.ts';
+import { type LimitsInput, parseLimits } from './limits.ts';
 import { type ProjectView, projectView } from './project-view.ts';
 
 /** What may change of a project's settings; `null` clears one. */
@@ -36,6 +37,8 @@ export type ProjectChanges = {
   spamFilter?: SpamFilterInput | undefined;
   /** C44: the hosted page's settings given; the others stay. */
   page?: PageInput | undefined;
+  /** C45: the form's limits given; the others stay. */
+  limits?: LimitsInput | undefined;
 };
 
 /** Changes the settings given, each checked as when the project was made; returns the project after. */
@@ -84,6 +87,7 @@ export async function updateProject(
     Object.assign(settings, await confirmationSettings(m, p, changes.confirmation));
   if (changes.spamFilter !== undefined)
     Object.assign(settings, spamColumns(parseSpamFilter(changes.spamFilter)));
+  if (changes.limits !== undefined) Object.assign(settings, parseLimits(changes.limits, p));
   const pageChanged = page !== undefined && Object.keys(page.columns).length > 0;
   // One write of both, so that no failure between two leaves the page and the secret at odds (C22).
   if (pageChanged || Object.keys(settings).length > 0)

@@ -10,6 +10,7 @@ import { DEFAULT_PLACE } from '../store/places.ts';
 import { type PageColumn, parseRules } from '../store/projects.ts';
 import { codesOf, listOf } from '../store/spam.ts';
 import type { ProjectDetails } from './context.ts';
+import { type LimitsView, limitsView } from './limits.ts';
 
 /**
  * A stored field as its definition (C28): name, type, required, and its rules when it has any;
@@ -104,6 +105,8 @@ export type ProjectView = {
   spamFilter: SpamSettings & { learned: { ham: number; spam: number } };
   /** C44: its hosted page. */
   page: PageView;
+  /** C45: its limits. */
+  limits: LimitsView;
   createdAt: string;
   fields: FieldDef[];
   origins: string[];
@@ -150,6 +153,7 @@ export function projectView(p: ProjectDetails, place: string = DEFAULT_PLACE): P
       languages: codesOf(p.spamLanguages),
       learned: { ham: p.learnedHam, spam: p.learnedSpam },
     },
+    limits: limitsView(p),
     page: pageView(p),
     createdAt: p.createdAt,
     fields: p.fields.map(fieldDef),

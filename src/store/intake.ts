@@ -29,12 +29,15 @@ export type ProjectConfig = {
   thankYouUrl: string | null;
   /** C39: a submission without a valid proof of work is refused, in the isolate. */
   proofOfWork: boolean;
+  /** C45: when the form opens and closes (ISO times); null: always open. */
+  opensAt: string | null;
+  closesAt: string | null;
 };
 
 // The project's settings, its fields in order and its origins as JSON arrays, and whether it has
 // an active target, read beside the key (or the form address) in one query. Names are quoted, as
 // Drizzle writes them, so that a statement reads the same whichever wrote it.
-const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret, p.thank_you_url, p.spam_proof_of_work,
+const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret, p.thank_you_url, p.spam_proof_of_work, p.opens_at, p.closes_at,
   (select json_group_array(json_object('name', f.name, 'type', f.type, 'required', f.required = 1, 'rules', json(f.rules), 'when', json(f.when_condition)))
      from (select * from fields where project_id = p.id order by position) as f) as fields,
   (select json_group_array(origin) from allowed_origins where project_id = p.id) as origins,
@@ -57,6 +60,8 @@ type ProjectRow = {
   turnstile_secret: string | null;
   thank_you_url: string | null;
   spam_proof_of_work: 0 | 1;
+  opens_at: string | null;
+  closes_at: string | null;
   fields: string;
   origins: string;
   has_targets: 0 | 1;
@@ -87,6 +92,8 @@ async function findProjectConfig(
     turnstileSecret: row.turnstile_secret,
     thankYouUrl: row.thank_you_url,
     proofOfWork: row.spam_proof_of_work === 1,
+    opensAt: row.opens_at,
+    closesAt: row.closes_at,
     fields: fieldDefs.map(({ rules, when, ...f }) => ({
       ...f,
       required: f.required === 1,
@@ -142,7 +149,7 @@ export async function takenFields(d1: D1Database, projectId: string, uniqueKeys:
  * project is being copied to another place), `too-large` (over D1's row or
  * string size), or `refused` (any other statement error).
  */
-export type RowFault = 'project-gone' | 'project-moving' | 'too-large' | 'unique' | 'refused';
+export type RowFault = 'project-gone' | 'project-moving' | 'too-large' | 'unique' | 'full' | 'refused';
 
 // The messages of D1's transient failures, as Cloudflare's D1 documentation lists them.
 const OUTAGE =
@@ -157,8 +164,10 @@ export function rowFault(error: unknown): RowFault | undefined {
   // C41: the trigger of a project being moved to another place (schema/migrations/0017_places.sql).
   if (/project moving to another place/.test(message)) return 'project-moving';
   if (/TOOBIG|too big|too large/i.test(message)) return 'too-large';
-  // C45: the trigger of a value another submission of the project holds (0028_unique_values.sql).
+  // C45: the triggers of a value another submission of the project holds (0028_unique_values.sql)
+  // and of a form that has all the submissions it takes (0029_form_limits.sql).
   if (/unique value taken/.test(message)) return 'unique';
+  if (/form full/.test(message)) return 'full';
   return 'refused';
 }
 

@@ -68,6 +68,10 @@ export type ProjectSettings = Partial<
     | 'spamSharing'
     | 'spamAllow'
     | 'spamBlock'
+    | 'maxSubmissions'
+    | 'opensAt'
+    | 'closesAt'
+    | 'closedText'
     | PageColumn
   >
 >;

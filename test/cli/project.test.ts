@@ -44,6 +44,8 @@ describe('project create', () => {
       turnstileSecret: null,
       thankYouUrl: null,
       proofOfWork: false,
+      opensAt: null,
+      closesAt: null,
     });
   });
 

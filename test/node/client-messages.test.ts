@@ -19,6 +19,7 @@ const CAUSES = [
   'proof_of_work_failed',
   'unavailable',
   'form_not_found',
+  'form_closed',
   'internal_error',
 ] as const;
 const NNBSP = '\u202f';

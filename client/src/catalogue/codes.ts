@@ -31,6 +31,7 @@ export type CauseCode =
   | 'proof_of_work_failed'
   | 'unavailable'
   | 'form_not_found'
+  | 'form_closed'
   | 'internal_error'
   | 'network_error'
   | 'unknown';

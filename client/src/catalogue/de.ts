@@ -34,6 +34,8 @@ export const de: Templates = {
   unavailable:
     'Das Formular kann gerade nicht angenommen werden. Bitte versuchen Sie es in ein paar Minuten erneut.',
   form_not_found: 'Dieses Formular gibt es nicht mehr.',
+  form_closed:
+    '{reason:full=Dieses Formular ist voll: es nimmt keine Einsendungen mehr an.|not_open=Dieses Formular ist noch nicht geöffnet.|other=Dieses Formular ist geschlossen.}',
   internal_error: 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut.',
   network_error:
     'Das Formular konnte nicht gesendet werden, weil keine Verbindung besteht. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',

@@ -29,6 +29,8 @@ export const en: Templates = {
   proof_of_work_failed: 'Your browser could not finish the spam check. Please reload the page and try again.',
   unavailable: 'The form cannot be received right now. Please try again in a few minutes.',
   form_not_found: 'This form no longer exists.',
+  form_closed:
+    '{reason:full=This form is full: it takes no more submissions.|not_open=This form is not open yet.|other=This form is closed.}',
   internal_error: 'Something went wrong on our side. Please try again later.',
   network_error: 'The form could not be sent: there is no connection. Please check yours and try again.',
   unknown: 'The form could not be sent. Please try again.',

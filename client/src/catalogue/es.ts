@@ -31,6 +31,8 @@ export const es: Templates = {
     'Su navegador no ha podido completar la comprobación antispam. Recargue la página y vuelva a intentarlo.',
   unavailable: 'Ahora mismo no se puede recibir el formulario. Vuelva a intentarlo dentro de unos minutos.',
   form_not_found: 'Este formulario ya no existe.',
+  form_closed:
+    '{reason:full=Este formulario está completo: no admite más envíos.|not_open=Este formulario aún no está abierto.|other=Este formulario está cerrado.}',
   internal_error: 'Se ha producido un error por nuestra parte. Vuelva a intentarlo más tarde.',
   network_error:
     'No se ha podido enviar el formulario porque no hay conexión. Compruébela y vuelva a intentarlo.',

@@ -34,6 +34,8 @@ export const fr: Templates = {
   unavailable:
     'Le formulaire ne peut pas être reçu pour le moment. Veuillez réessayer dans quelques minutes.',
   form_not_found: 'Ce formulaire n’existe plus.',
+  form_closed:
+    '{reason:full=Ce formulaire est complet : il n’accepte plus d’envois.|not_open=Ce formulaire n’est pas encore ouvert.|other=Ce formulaire est fermé.}',
   internal_error: 'Une erreur s’est produite de notre côté. Veuillez réessayer plus tard.',
   network_error:
     'Le formulaire n’a pas pu être envoyé, faute de connexion. Veuillez vérifier votre connexion et réessayer.',

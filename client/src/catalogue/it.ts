@@ -31,6 +31,8 @@ export const it: Templates = {
     'Il browser non è riuscito a completare il controllo antispam. Ricarica la pagina e riprova.',
   unavailable: 'Al momento non è possibile ricevere il modulo. Riprova tra qualche minuto.',
   form_not_found: 'Questo modulo non esiste più.',
+  form_closed:
+    '{reason:full=Questo modulo è completo: non accetta altri invii.|not_open=Questo modulo non è ancora aperto.|other=Questo modulo è chiuso.}',
   internal_error: 'Si è verificato un errore da parte nostra. Riprova più tardi.',
   network_error: 'Impossibile inviare il modulo: manca la connessione. Controllala e riprova.',
   unknown: 'Impossibile inviare il modulo. Riprova.',

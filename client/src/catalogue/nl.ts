@@ -33,6 +33,8 @@ export const nl: Templates = {
   unavailable:
     'Het formulier kan op dit moment niet worden ontvangen. Probeer het over een paar minuten opnieuw.',
   form_not_found: 'Dit formulier bestaat niet meer.',
+  form_closed:
+    '{reason:full=Dit formulier is vol: het neemt geen inzendingen meer aan.|not_open=Dit formulier is nog niet open.|other=Dit formulier is gesloten.}',
   internal_error: 'Er is bij ons iets misgegaan. Probeer het later opnieuw.',
   network_error:
     'Het formulier kon niet worden verstuurd, want er is geen verbinding. Controleer uw verbinding en probeer het opnieuw.',

@@ -31,6 +31,8 @@ export const pl: Templates = {
     'Przeglądarka nie zdołała ukończyć weryfikacji antyspamowej. Odśwież stronę i spróbuj ponownie.',
   unavailable: 'Formularz nie może być teraz przyjęty. Spróbuj ponownie za kilka minut.',
   form_not_found: 'Ten formularz już nie istnieje.',
+  form_closed:
+    '{reason:full=Ten formularz jest pełny: nie przyjmuje już zgłoszeń.|not_open=Ten formularz nie jest jeszcze otwarty.|other=Ten formularz jest zamknięty.}',
   internal_error: 'Wystąpił błąd po naszej stronie. Spróbuj ponownie później.',
   network_error:
     'Nie udało się wysłać formularza, bo brak połączenia. Sprawdź połączenie i spróbuj ponownie.',

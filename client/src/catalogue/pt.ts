@@ -33,6 +33,8 @@ export const pt: Templates = {
     'O navegador não conseguiu concluir a verificação anti-spam. Recarregue a página e tente novamente.',
   unavailable: 'Não é possível receber o formulário neste momento. Tente novamente dentro de alguns minutos.',
   form_not_found: 'Este formulário já não existe.',
+  form_closed:
+    '{reason:full=Este formulário está completo: não aceita mais envios.|not_open=Este formulário ainda não está aberto.|other=Este formulário está fechado.}',
   internal_error: 'Ocorreu um erro do nosso lado. Tente novamente mais tarde.',
   network_error:
     'Não foi possível enviar o formulário por falta de conexão. Verifique a conexão e tente novamente.',

@@ -263,6 +263,22 @@ export const ProjectPatch = v.strictObject({
       'C44: the hosted page: the members given replace those members; the others stay. Its logo is PUT on its own (…/page/logo).',
     ),
   ),
+  limits: v.optional(
+    described(
+      v.looseObject({
+        maxSubmissions: nullable(described(v.number(), 'The most accepted (not spam) submissions it takes.')),
+        opensAt: nullable(described(v.string(), 'When it opens (ISO time with its zone).')),
+        closesAt: nullable(described(v.string(), 'When it closes (ISO time with its zone).')),
+        closedText: nullable(
+          described(
+            v.record(v.string(), v.unknown()),
+            'What its hosted page says when full or closed, by language.',
+          ),
+        ),
+      }),
+      'C45: the form’s limits: the members given replace those members (null clears one); the others stay.',
+    ),
+  ),
 });
 
 /**
@@ -273,7 +289,11 @@ export const NewProjectCheck = v.strictObject({
   ...NewProjectBody.entries,
   fields: v.array(v.looseObject({ name: v.string() })),
 });
-export const ProjectPatchCheck = v.strictObject({ ...ProjectPatch.entries, page: v.optional(v.unknown()) });
+export const ProjectPatchCheck = v.strictObject({
+  ...ProjectPatch.entries,
+  page: v.optional(v.unknown()),
+  limits: v.optional(v.unknown()),
+});
 
 export const OriginBody = v.strictObject({ origin: v.string() });
 export const KeyBody = v.strictObject({ kind: v.picklist(KEY_KINDS) });

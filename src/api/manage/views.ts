@@ -106,6 +106,15 @@ export const ProjectSchema = v.object({
     ),
   }),
   page: PageSchema,
+  limits: described(
+    v.object({
+      maxSubmissions: v.nullable(v.number()),
+      opensAt: v.nullable(v.string()),
+      closesAt: v.nullable(v.string()),
+      closedText: TextMapSchema,
+    }),
+    'C45: its limits: the most accepted submissions, when it opens and closes, what its page says then.',
+  ),
   createdAt: iso,
   fields: v.array(FieldDefSchema),
   origins: v.array(v.string()),
