@@ -28,18 +28,20 @@ export const WORKER_ENTRY = join(WORKER_DIR, 'index.mjs');
  * undefined (the routes hand them to descriptions that nothing reads). Wrangler's bundle, under
  * `npm run dev` and the tests, keeps them; they validate nothing either way.
  *
- * Likewise the descriptions the routes share (src/http/openapi-responses.ts): only a route's
+ * Likewise the descriptions the routes share (src/http/openapi-responses.ts) and the submission
+ * routes' own operations (src/api/submit/operation.ts, src/api/html-form/operation.ts): only a route's
  * description reads them, built when the document is generated, never by the deployed worker. Each
  * name there is a function that describes nothing instead (called, it gives an empty object), so
  * that even a call at a module's top would not stop it.
  */
-const DESCRIPTIONS_ONLY = /[\\/]src[\\/](?:api[\\/]manage[\\/]views|http[\\/]openapi-responses)\.ts$/;
+const DESCRIPTIONS_ONLY =
+  /[\\/]src[\\/](?:api[\\/]manage[\\/]views|http[\\/]openapi-responses|api[\\/](?:submit|html-form)[\\/]operation)\.ts$/;
 const descriptionsOnly: Plugin = {
   name: 'descriptions-only',
   setup(b) {
     b.onLoad({ filter: DESCRIPTIONS_ONLY }, (args) => {
       const names = [...readFileSync(args.path, 'utf8').matchAll(/^export const (\w+)/gm)].map((m) => m[1]);
-      const stub = args.path.includes('openapi-responses') ? '() => ({})' : 'undefined';
+      const stub = /views\.ts$/.test(args.path) ? 'undefined' : '() => ({})';
       return { contents: names.map((name) => `export const ${name} = ${stub};`).join('\n'), loader: 'js' };
     });
   },

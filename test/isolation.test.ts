@@ -9,8 +9,9 @@ import { writeSplitting } from '../src/lib/group-commit.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { hashKey } from '../src/projects/keys.ts';
 import { database } from '../src/store/db.ts';
-import { insertSubmissions, MAX_STORED_BYTES, type NewSubmission, rowFault } from '../src/store/intake.ts';
+import { insertSubmissions, MAX_STORED_BYTES, type NewSubmission } from '../src/store/intake.ts';
 import { deleteProject } from '../src/store/projects.ts';
+import { rowFault } from '../src/store/refusals.ts';
 import { isWrite, spyD1 } from './d1-spy.ts';
 import {
   expectEnvelope,

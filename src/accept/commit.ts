@@ -10,15 +10,9 @@ import { StorageError } from '../lib/faults.ts';
 import { GroupCommit } from '../lib/group-commit.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { type CacheKey, forgetCached } from '../projects/cache.ts';
-import {
-  insertSubmissions,
-  MAX_STORED_BYTES,
-  movedAway,
-  type NewSubmission,
-  rowFault,
-  takenFields,
-} from '../store/intake.ts';
+import { insertSubmissions, MAX_STORED_BYTES, movedAway, type NewSubmission } from '../store/intake.ts';
 import { DEFAULT_PLACE } from '../store/places.ts';
+import { rowFault, takenFields } from '../store/refusals.ts';
 
 // A batch stays well inside D1's limits: 100 rows, 1 MiB of JSON counted in UTF-8 bytes (the
 // stored text's size, not its UTF-16 length).

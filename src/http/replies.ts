@@ -103,16 +103,17 @@ export const malformedForm = () =>
 /** C29: a form address that no project has. */
 export const formNotFound = () => new ApiError(404, 'form_not_found', 'Not found', 'No form at this address');
 
-/** C45: why a form takes no submission now: it has all it takes, it opens later, it has closed. */
-export type ClosedReason = 'full' | 'not_open' | 'closed';
-const CLOSED: Record<ClosedReason, string> = {
+/** C45: a form outside its limits: full, not open yet, or closed (`params.reason`). */
+export const formClosed = (reason: 'full' | 'not_open' | 'closed') =>
+  new ApiError(403, 'form_closed', 'Request refused', CLOSED[reason] ?? CLOSED.closed, {}, undefined, {
+    reason,
+  });
+const CLOSED = {
   full: 'This form is full: it takes no more submissions',
   not_open: 'This form is not open yet',
   closed: 'This form is closed',
 };
-/** C45: a form outside its limits; `params.reason` says which. */
-export const formClosed = (reason: ClosedReason) =>
-  new ApiError(403, 'form_closed', 'Request refused', CLOSED[reason], {}, undefined, { reason });
+
 /** C29: a redirect the form asked for that is not on one of the project's allowed origins. */
 export const redirectNotAllowed = (control: string) =>
   new ApiError(
@@ -255,15 +256,12 @@ export const internalError = (requestId: string) =>
 /** C24: a query parameter of the read API that cannot be used, named. */
 export const invalidParameter = (name: string, expected: string) =>
   new ApiError(400, 'invalid_parameter', 'Invalid request', `Query parameter '${name}' ${expected}`);
-
 /** C24: no submission with that id in the key's project (another project's looks the same: none). */
 export const submissionNotFound = () =>
   new ApiError(404, 'not_found', 'Not found', 'No submission with this id in this project');
-
 /** C30: a field of the submission that holds no file. */
 export const fileNotFound = (field: string) =>
   new ApiError(404, 'not_found', 'Not found', `No file in field '${field}' of this submission`);
-
 /** C25: the body of an erasure. */
 export const invalidErasure = () =>
   new ApiError(
@@ -272,7 +270,6 @@ export const invalidErasure = () =>
     'Invalid request body',
     'Body must be a JSON object {"field": "<name>", "value": <a string, number, boolean or null>}',
   );
-
 /** C16 */
 export const methodNotAllowed = (method: string) =>
   new ApiError(
@@ -280,9 +277,7 @@ export const methodNotAllowed = (method: string) =>
     'method_not_allowed',
     'Method not allowed',
     `Method ${method} is not allowed here: submit with POST`,
-    {
-      Allow: 'POST, OPTIONS',
-    },
+    { Allow: 'POST, OPTIONS' },
   );
 /** C16 + C24: the read API's paths and the methods each allows. */
 export const readMethodNotAllowed = (method: string, allow: string) =>
@@ -291,9 +286,7 @@ export const readMethodNotAllowed = (method: string, allow: string) =>
     'method_not_allowed',
     'Method not allowed',
     `Method ${method} is not allowed here: use ${allow}`,
-    {
-      Allow: allow,
-    },
+    { Allow: allow },
   );
 export const notFound = () =>
   new ApiError(404, 'not_found', 'Not found', `No endpoint here: submit with POST ${SUBMIT_PATH}`);
@@ -321,7 +314,6 @@ export const operatorOnly = () =>
     "A secret key manages its own project only: creating or deleting projects needs the operator's credentials",
   );
 
-/** C32: a change made with a session cookie, without the worker's own Origin or the CSRF token. */
 /** C37: a sign-in from another origin's page: a browser must not trade a credential for a session there. */
 export const crossSiteSignIn = () =>
   new ApiError(
@@ -331,6 +323,7 @@ export const crossSiteSignIn = () =>
     'Sign in from this worker’s own pages (or from no page at all): another origin’s page cannot make a session',
   );
 
+/** C32: a change made with a session cookie, without the worker's own Origin or the CSRF token. */
 export const crossSiteWrite = () =>
   new ApiError(
     403,

@@ -45,6 +45,8 @@ const SUBMISSION_PATH = [
   'src/lib/urls.ts',
   'src/store/d1.ts',
   'src/store/intake.ts',
+  // Why D1 refused a row (C18), and (C45) which unique value was taken.
+  'src/store/refusals.ts',
   // C41: which database a key or form address names: the bindings' names, no query.
   'src/store/places.ts',
   'src/delivery/outbox.ts',

@@ -6,25 +6,16 @@
 // application/json`, the JSON envelope instead.
 import type { Context } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
-import type { ResponsesWithResolver } from 'hono-openapi';
 import { acceptSubmission, type Intake, type Progress } from '../../accept/pipeline.ts';
 import { clientAddress, countFailedAuthentication, mayLookUpKeys } from '../../auth/rate-limit.ts';
 import { config } from '../../config.ts';
 import { maxSizeError } from '../../fields/rules.ts';
-import { typeProblem } from '../../fields/validation.ts';
 import { describeRoute, pagePath } from '../../http/contract.ts';
 import type { AppEnv } from '../../http/env.ts';
 import { ApiError, REASON_PHRASES } from '../../http/envelope.ts';
 import { REPLAYED_HEADER } from '../../http/headers.ts';
 import { PAGE_HEADERS } from '../../http/html-page.ts';
 import { formMediaType } from '../../http/media-type.ts';
-import type { Documented } from '../../http/openapi.ts';
-import {
-  errorResponses,
-  HEADER_DOCS,
-  IDEMPOTENCY_KEY_PARAMETER,
-  JSON_MEDIA,
-} from '../../http/openapi-responses.ts';
 import * as replies from '../../http/replies.ts';
 import {
   created,
@@ -45,6 +36,7 @@ import { FORM_ID, formCacheKey, type ResolvedProject, resolveForm } from '../../
 import { FileTooLarge, type FormLimits, readForm } from './body.ts';
 import { type Controls, convertForm } from './convert.ts';
 import { fromPage, hostedPageRoutes } from './hosted.ts';
+import { formDescription } from './operation.ts';
 import { errorPage, thankYouPage } from './pages.ts';
 
 export const FORM_PREFIX = '/f/';
@@ -220,43 +212,6 @@ async function handleForm(c: FormContext): Promise<Response> {
   return (await fromPage(c, formId, { sent: true })) ?? htmlPage(c, 200, thankYouPage(referer));
 }
 
-/** C29: the form endpoint's refusals (as pages, or this envelope with Accept: application/json). */
-export function formReplies(): Documented[] {
-  return [
-    { name: 'validation failed', reply: replies.validationFailed([typeProblem('phone', 'integer')]) },
-    { name: 'malformed multipart', reply: replies.malformedForm() },
-    { name: 'redirect not allowed', reply: replies.redirectNotAllowed('_next') },
-    { name: 'no fields', reply: replies.noFields() },
-    { name: 'origin not allowed', reply: replies.originNotAllowed() },
-    { name: 'spam check failed', reply: replies.spamCheckFailed() },
-    { name: 'no such form', reply: replies.formNotFound() },
-    { name: 'body too large', reply: replies.tooLarge(65536) },
-    { name: 'file too large', reply: replies.fileTooLarge("Field 'cv' must be at most 5 MB") },
-    { name: 'files too large', reply: replies.uploadTooLarge(10_000_000) },
-    { name: 'not a form', reply: replies.notAForm() },
-    { name: 'rate limited', reply: replies.tooManyRequests() },
-    { name: 'invalid Idempotency-Key', reply: replies.invalidIdempotencyKey() },
-    { name: 'in progress', reply: replies.inProgress() },
-    { name: 'Idempotency-Key reused', reply: replies.idempotencyKeyReused() },
-    { name: 'storage unavailable', reply: replies.unavailable() },
-    { name: 'unexpected fault', reply: replies.internalError('8f2c1d3e4b5a6978-LHR') },
-  ];
-}
-
-/** C29: an error as a page, when the client did not ask for JSON. */
-const withPages = (responses: ResponsesWithResolver): ResponsesWithResolver =>
-  Object.fromEntries(
-    Object.entries(responses).map(([status, response]) => [
-      status,
-      'content' in response
-        ? {
-            ...response,
-            content: { ...response.content, 'text/html; charset=utf-8': { schema: { type: 'string' } } },
-          }
-        : response,
-    ]),
-  );
-
 const formIdParameter = {
   name: 'formId',
   in: 'path' as const,
@@ -267,42 +222,7 @@ const formIdParameter = {
 
 const FORM_TAG = 'HTML forms (no key)';
 
-const formOperation = describeRoute(() => ({
-  tags: [FORM_TAG],
-  operationId: 'submitHtmlForm',
-  summary: 'Submit a plain HTML form, with files (C29, C30)',
-  description:
-    "No key: the form address names the project. Each value is converted by its field's type (integer and number from decimal text; a defined field's empty text, but a checkbox's, is a field not filled in, absent or, when required, missing; a boolean from on/true/1 or off/false/0, false when its checkbox was not sent), then validated as the JSON endpoint validates. Names starting with `_` are controls and never stored: `_next` and `_error` (redirects, on an allowed origin only) and `_gotcha` (a honeypot). With `Accept: application/json` every answer is the JSON envelope; otherwise a 303 or a small HTML page.",
-  security: [],
-  parameters: [formIdParameter, IDEMPOTENCY_KEY_PARAMETER],
-  requestBody: {
-    required: true,
-    content: {
-      'application/x-www-form-urlencoded': { schema: { type: 'object' } },
-      'multipart/form-data': { schema: { type: 'object' } },
-    },
-  },
-  responses: {
-    200: {
-      description: 'The built-in thank-you page (no `_next` and no thank-you URL).',
-      content: { 'text/html; charset=utf-8': { schema: { type: 'string' } } },
-    },
-    201: {
-      description:
-        'Stored (with Accept: application/json); or the replay of the first request with this Idempotency-Key.',
-      headers: { [REPLAYED_HEADER]: HEADER_DOCS[REPLAYED_HEADER] ?? {} },
-      content: {
-        [JSON_MEDIA]: { schema: { $ref: '#/components/schemas/Envelope' }, example: replies.created() },
-      },
-    },
-    303: {
-      description:
-        "Stored: to `_next`, else the project's thank-you URL; or, refused, to `_error`. Only ever to an allowed origin.",
-      headers: { Location: { schema: { type: 'string', format: 'uri' } } },
-    },
-    ...withPages(errorResponses(formReplies())),
-  },
-}));
+const formOperation = describeRoute(() => formDescription(FORM_TAG, formIdParameter));
 
 /** C16: a form address takes GET (its page) and POST: any other method is 405, naming both. */
 function refuseMethod(c: Context): Response {
