@@ -1,5 +1,6 @@
 // `forms field …`: add, change or remove a project's fields (C28), and what each shows (C44).
 import type { Command } from 'commander';
+import { parseCapture } from '../src/fields/capture.ts';
 import { whenOption } from '../src/fields/conditions.ts';
 import {
   DISPLAY_MEMBERS,
@@ -23,6 +24,7 @@ export const collectText = (value: string, previous: unknown) => [
 type DisplayOptions = Partial<Record<DisplayMember, string[] | false | true>> & {
   multiline?: boolean;
   when?: string[];
+  capture?: string;
 };
 
 const WHAT: Record<DisplayMember, string> = {
@@ -54,6 +56,10 @@ function displayOptions(command: Command): Command {
       'C45: applies only when earlier fields say so: business=true, topic=sales|support, topic!=other, phone (filled), !phone, or the JSON form (repeatable: all must hold)',
       collectText,
     )
+    .option(
+      '--capture <source>',
+      'C45: a hidden field the page fills: utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer or query:<name>',
+    )
     .option('--multiline', 'a text field that takes several lines (a text area on a page)')
     .option('--no-multiline', 'a text field on one line, however long it may be');
   command.on('option:help', (value: string | null) => {
@@ -82,7 +88,11 @@ export function fieldCommands(cli: Command, { withOps, print }: Context): void {
   const field = cli.command('field').description('add, change or remove fields');
   const define = (mode: 'add' | 'replace', done: (field: string, projectId: string) => string) =>
     withOps(async (ops, global, projectId: string, spec: string, opts: DisplayOptions) => {
-      const parsed = parseFieldSpec(spec);
+      const given = parseFieldSpec(spec);
+      // C45: a captured field holds at most CAPTURE_MAX characters (its maxLength, unless less).
+      const captured = parseCapture(given.name, opts.capture, given);
+      const parsed: FieldDef =
+        captured === undefined ? given : { ...given, rules: captured.rules, capture: captured.capture };
       const def: FieldDef = { ...parsed, ...displayOf(parsed, opts) };
       if (opts.when !== undefined) {
         // C45: its values read as the named fields' types, which the project's fields say.

@@ -27,7 +27,10 @@ export function describeField(f: FieldDef): string {
   );
   const lines = f.multiline === undefined || f.multiline === null ? [] : [`multiline=${f.multiline}`];
   // C45: when it applies, as JSON.
-  const when = f.when === undefined ? [] : [`when=${JSON.stringify(f.when)}`];
+  const when = [
+    ...(f.when === undefined ? [] : [`when=${JSON.stringify(f.when)}`]),
+    ...(f.capture === undefined ? [] : [`capture=${f.capture}`]),
+  ];
   return [
     `${f.name}: ${f.type}${f.required ? ' (required)' : ''}`,
     ...rules,

@@ -143,3 +143,41 @@ describe('C45: when, as the worker judges a submission', () => {
     ]);
   });
 });
+
+describe('C45: a hidden field that captures where a visitor came from', () => {
+  it('takes a source on a text field, holds at most 500 characters, and is shown in the view', async () => {
+    const p = await newProject([
+      { name: 'source', type: 'string', capture: 'utm_source' },
+      { name: 'ref', type: 'string', capture: 'query:ref', rules: { maxLength: 80 } },
+      { name: 'email', type: 'string' },
+    ]);
+    const fields = (
+      await ok<{ project: { fields: Record<string, unknown>[] } }>(
+        await api('GET', `/projects/${p.projectId}`),
+      )
+    ).project.fields;
+    expect(fields.slice(0, 2)).toEqual([
+      { name: 'source', type: 'string', required: false, rules: { maxLength: 500 }, capture: 'utm_source' },
+      { name: 'ref', type: 'string', required: false, rules: { maxLength: 80 }, capture: 'query:ref' },
+    ]);
+    const long = await submit({ key: p.apiKey, json: { source: 'x'.repeat(501), email: 'a@b.co' } });
+    expect(long.status).toBe(400);
+    expect((await submit({ key: p.apiKey, json: { source: 'newsletter', email: 'a@b.co' } })).status).toBe(
+      201,
+    );
+    for (const [body, sentence] of [
+      [
+        { type: 'string', capture: 'gclid' },
+        "'capture' of field 'x' is utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer or query:<name>: not \"gclid\"",
+      ],
+      [{ type: 'integer', capture: 'utm_source' }, "'capture' is for a text field: 'x' is not one"],
+      [
+        { type: 'string', capture: 'referrer', rules: { maxLength: 2000 } },
+        "A captured field holds at most 500 characters: 'x' has maxLength 2000",
+      ],
+    ] as const) {
+      const res = await api('PUT', `/projects/${p.projectId}/fields/x`, { body });
+      expect(await problem(res, 400), JSON.stringify(body)).toBe(sentence);
+    }
+  });
+});

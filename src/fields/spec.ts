@@ -5,6 +5,7 @@
 
 import { RE2JS } from 're2js';
 import { InvalidInput } from '../lib/faults.ts';
+import { parseCapture } from './capture.ts';
 import {
   type CheckedRule,
   FIELD_TYPES,
@@ -305,12 +306,13 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
     placeholder,
     multiline,
     when,
+    capture,
     ...extra
   } = input as Record<string, unknown>;
   const unknown = Object.keys(extra)[0];
   if (unknown !== undefined) {
     throw invalid(
-      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder, multiline, when`,
+      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder, multiline, when, capture`,
     );
   }
   const fieldType = checkType(type, where);
@@ -331,8 +333,10 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
   }
   checkBounds(where, rules);
   const lines = parseMultiline(name, multiline, { type: fieldType, rules });
+  const captured = parseCapture(name, capture, { type: fieldType, rules });
   return {
-    ...definition(name, fieldType, required, rules),
+    ...definition(name, fieldType, required, captured?.rules ?? rules),
+    ...(captured === undefined ? {} : { capture: captured.capture }),
     ...parseFieldDisplay(name, { label, help, placeholder }),
     ...(lines === undefined ? {} : { multiline: lines }),
     // C45: checked against the fields before it by the operation, which knows them (conditions.ts).

@@ -19,6 +19,8 @@ export type FieldDef = {
   rules?: FieldRules;
   /** C45: the condition under which it applies; absent: always. */
   when?: Condition;
+  /** C45: where a hidden field's value comes from (`utm_source`, `referrer`, `query:<name>`). */
+  capture?: string;
 } & FieldDisplay;
 
 /**

@@ -26,6 +26,7 @@ export function fieldDef(row: {
   placeholder?: string | null;
   multiline?: boolean | null;
   when?: string | null;
+  capture?: string | null;
 }): FieldDef {
   const rules = parseRules(row.rules);
   const display: FieldDisplay = {};
@@ -41,6 +42,7 @@ export function fieldDef(row: {
     ...display,
     ...(row.multiline === undefined || row.multiline === null ? {} : { multiline: row.multiline }),
     ...(row.when === undefined || row.when === null ? {} : { when: JSON.parse(row.when) as Condition }),
+    ...(row.capture === undefined || row.capture === null ? {} : { capture: row.capture }),
   };
 }
 

@@ -254,6 +254,7 @@ function fieldRow(field: FieldDef) {
     ...(field.multiline === undefined ? {} : { multiline: field.multiline }),
     // C45: part of what the field checks: a definition without one has none.
     when: field.when === undefined ? null : JSON.stringify(field.when),
+    capture: field.capture ?? null,
   };
 }
 

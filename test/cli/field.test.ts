@@ -279,6 +279,24 @@ describe('what a field shows (C44)', () => {
     expect(removed.stderr).toContain("Field 'business' is named by the condition of field 'company'");
   });
 
+  it('C45: --capture makes a hidden field the page fills, at most 500 characters; a list refuses it', async () => {
+    const p = await newProject();
+    const add = await forms('field', 'add', p.projectId, 'campaign:string', '--capture', 'utm_campaign');
+    expect(add.stdout).toBe(
+      `Added field campaign: string maxLength=500 capture=utm_campaign to ${p.projectId}.\n`,
+    );
+    const refused = await forms(
+      'field',
+      'add',
+      p.projectId,
+      'pick:string:oneOf=a|b',
+      '--capture',
+      'referrer',
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("'capture' is for a text field: 'pick' is not one");
+  });
+
   it('C44: --help alone shows the command’s help, as on every command; -h too', async () => {
     for (const flag of ['--help', '-h']) {
       const result = await forms('field', 'add', flag);

@@ -135,6 +135,12 @@ const DISPLAY_ENTRIES = {
     DISPLAY_LIMITS.placeholder.max,
     DISPLAY_LIMITS.placeholder.lines,
   ),
+  capture: nullable(
+    described(
+      v.string(),
+      'C45: a hidden field the page fills: utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer or query:<name>; null or absent: none.',
+    ),
+  ),
   multiline: nullable(
     described(
       v.boolean(),
@@ -167,7 +173,7 @@ export const NewProjectBody = v.strictObject({
   fields: v.pipe(
     v.array(v.looseObject({ name: v.string(), ...FieldBody.entries })),
     v.description(
-      'Each field: {name, type, required?, rules?, when?, label?, help?, placeholder?, multiline?}.',
+      'Each field: {name, type, required?, rules?, when?, capture?, label?, help?, placeholder?, multiline?}.',
     ),
   ),
   origins: v.optional(v.array(v.string())),

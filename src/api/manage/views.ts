@@ -37,6 +37,12 @@ export const FieldDefSchema = v.object({
       'C45: the condition under which it applies ({"field": …, "equals" | "oneOf" | "filled": …}, {"all"|"any": […]}, {"not": {…}}); absent: always.',
     ),
   ),
+  capture: v.optional(
+    described(
+      v.string(),
+      'C45: where a hidden field’s value comes from (utm_source, …, referrer, query:<name>).',
+    ),
+  ),
   multiline: v.optional(
     described(
       v.boolean(),
