@@ -4,6 +4,7 @@
 // names. A field that looks like it asks for a secret is warned of (C44, dashboard/secrets-words.ts).
 // C45: "Show only when…": one test of one earlier field; a condition of more parts, made with the
 // tool or the API, is shown as it is and sent back unchanged.
+import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 import { FORMATS, RULES_OF } from '../src/fields/catalogue.ts';
 import type { Condition } from '../src/fields/conditions.ts';
@@ -294,6 +295,32 @@ function ShownEditor({
   );
 }
 
+/**
+ * A list labelled by `for`, its label holding its name alone: a label around a list holds its
+ * choices' text too, and these choices are other fields' names.
+ */
+function Picker({
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  children: ComponentChildren;
+}) {
+  const id = useId();
+  return (
+    <div class="picker">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        {children}
+      </select>
+    </div>
+  );
+}
+
 /** C45: the value a test compares with: a box's checked or not, a list's choice, else typed. */
 function ValueInput({
   when,
@@ -308,15 +335,12 @@ function ValueInput({
     when.type === 'boolean' ? ['true', 'false'] : when.test === 'equals' ? on?.rules?.oneOf : undefined;
   if (choices !== undefined) {
     return (
-      <label>
-        Value
-        <select value={when.value} onChange={(e) => onChange(e.currentTarget.value)}>
-          {!choices.includes(when.value) && <option value={when.value}>{when.value || 'choose…'}</option>}
-          {choices.map((c) => (
-            <option key={c}>{c}</option>
-          ))}
-        </select>
-      </label>
+      <Picker label="Value" value={when.value} onChange={onChange}>
+        {!choices.includes(when.value) && <option value={when.value}>{when.value || 'choose…'}</option>}
+        {choices.map((c) => (
+          <option key={c}>{c}</option>
+        ))}
+      </Picker>
     );
   }
   const hint =
@@ -381,34 +405,26 @@ function WhenEditor({
     <fieldset class="when">
       <legend>Show only when…</legend>
       <div class="grid">
-        <label>
-          Field
-          <select
-            value={when.kind === 'test' ? when.field : ''}
-            onChange={(e) => pick(e.currentTarget.value)}
+        <Picker label="Field" value={when.kind === 'test' ? when.field : ''} onChange={pick}>
+          <option value="">always shown</option>
+          {earlier.map((f) => (
+            <option key={f.name} value={f.name}>
+              {f.name}
+            </option>
+          ))}
+        </Picker>
+        {when.kind === 'test' && (
+          <Picker
+            label="Test"
+            value={when.test}
+            onChange={(test) => onChange({ ...when, test: test as Test })}
           >
-            <option value="">always shown</option>
-            {earlier.map((f) => (
-              <option key={f.name} value={f.name}>
-                {f.name}
+            {tests.map((t) => (
+              <option key={t} value={t}>
+                {TESTS[t]}
               </option>
             ))}
-          </select>
-        </label>
-        {when.kind === 'test' && (
-          <label>
-            Test
-            <select
-              value={when.test}
-              onChange={(e) => onChange({ ...when, test: e.currentTarget.value as Test })}
-            >
-              {tests.map((t) => (
-                <option key={t} value={t}>
-                  {TESTS[t]}
-                </option>
-              ))}
-            </select>
-          </label>
+          </Picker>
         )}
         {when.kind === 'test' && (when.test === 'equals' || when.test === 'oneOf') && (
           <ValueInput when={when} on={on} onChange={(value) => onChange({ ...when, value })} />
