@@ -2,12 +2,9 @@
 // its type takes; C44: what it shows (label, help, placeholder) in each of the project's languages.
 // The server checks it as the tool checks a field spec; its sentence is shown next to the field it
 // names. A field that looks like it asks for a secret is warned of (C44, dashboard/secrets-words.ts).
-// C45: "Show only when…": one test of one earlier field; a condition of more parts, made with the
-// tool or the API, is shown as it is and sent back unchanged.
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 import { FORMATS, RULES_OF } from '../src/fields/catalogue.ts';
-import type { Condition } from '../src/fields/conditions.ts';
 import type { Field, FieldRules } from './embed.ts';
 import { type SecretKind, secretAskedBy } from './secrets-words.ts';
 
@@ -27,81 +24,7 @@ export type Draft = {
   had: Shown[];
   /** C44: a text field's control: several lines, one, or by its maxLength (over 200: several). */
   lines: Lines;
-  /** C45: when it applies. */
-  when: When;
 };
-
-/** C45: a field a condition may name: one before it, with its type (and a list's choices). */
-export type Earlier = Pick<Field, 'name' | 'type' | 'rules'>;
-
-type Test = 'equals' | 'oneOf' | 'filled' | 'empty';
-const TESTS: Record<Test, string> = {
-  equals: 'equals',
-  oneOf: 'is one of',
-  filled: 'is filled',
-  empty: 'is empty',
-};
-
-/**
- * C45: always; one test of one earlier field, its value as typed (the field's type, kept so the
- * value is sent as one); or a condition made elsewhere, kept as it is.
- */
-type When =
-  | { kind: 'always' }
-  | { kind: 'test'; field: string; type: Field['type']; test: Test; value: string }
-  | { kind: 'kept'; condition: Condition };
-
-/** A value's text that comes back the same from `conditionOf` (`oneOf`'s are split at commas and trimmed). */
-const listable = (v: string | number | boolean) => {
-  const text = String(v);
-  return text !== '' && text.trim() === text && !text.includes(',');
-};
-
-/** C45: a condition as the editor shows it: one test when it is one the editor makes, else kept. */
-function whenOf(c: Condition | undefined, earlier: readonly Earlier[]): When {
-  if (c === undefined) return { kind: 'always' };
-  if (!('field' in c)) return { kind: 'kept', condition: c };
-  const named = earlier.find((f) => f.name === c.field);
-  const sample = 'equals' in c ? c.equals : 'oneOf' in c ? c.oneOf[0] : undefined;
-  const type: Field['type'] =
-    named?.type ??
-    (typeof sample === 'boolean' ? 'boolean' : typeof sample === 'number' ? 'number' : 'string');
-  const test = { kind: 'test' as const, field: c.field, type };
-  if ('filled' in c) return { ...test, test: c.filled ? 'filled' : 'empty', value: '' };
-  if ('equals' in c) return { ...test, test: 'equals', value: String(c.equals) };
-  return c.oneOf.every(listable)
-    ? { ...test, test: 'oneOf', value: c.oneOf.join(', ') }
-    : { kind: 'kept', condition: c };
-}
-
-/** A value typed for a field of `type`: a boolean's true or false, a number's number; else the text (the server says what is wrong). */
-function typedValue(type: Field['type'], text: string): string | number | boolean {
-  const t = text.trim();
-  if (type === 'boolean' && (t === 'true' || t === 'false')) return t === 'true';
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(t)) return Number(t);
-  return type === 'string' ? text : t;
-}
-
-/** C45: the condition the API takes, or null for none. */
-function conditionOf(when: When): Condition | null {
-  if (when.kind === 'always') return null;
-  if (when.kind === 'kept') return when.condition;
-  const { field, type, test, value } = when;
-  if (test === 'filled' || test === 'empty') return { field, filled: test === 'filled' };
-  if (test === 'equals') return { field, equals: typedValue(type, value) };
-  const values = value
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-  return { field, oneOf: values.map((v) => typedValue(type, v)) };
-}
-
-/** C45: a field's condition in a line: `business equals true`, `topic is one of a, b`, else its JSON. */
-export function whenText(c: Condition): string {
-  const when = whenOf(c, []);
-  if (when.kind !== 'test') return JSON.stringify(c);
-  return `${when.field} ${TESTS[when.test]}${when.value === '' ? '' : ` ${when.value}`}`;
-}
 
 type Lines = 'auto' | 'one' | 'several';
 const LINES: Record<Lines, string> = {
@@ -130,11 +53,9 @@ export const emptyDraft = (): Draft => ({
   shows: { label: {}, help: {}, placeholder: {} },
   had: [],
   lines: 'auto',
-  when: { kind: 'always' },
 });
 
-/** A field as its editor shows it; `earlier`, the fields before it, give a condition's field its type. */
-export function draftOf(f: Field, earlier: readonly Earlier[] = []): Draft {
+export function draftOf(f: Field): Draft {
   const rules: Draft['rules'] = {};
   for (const [k, v] of Object.entries(f.rules ?? {}) as [keyof FieldRules, unknown][]) {
     rules[k] = Array.isArray(v) ? v.join(', ') : String(v);
@@ -147,7 +68,6 @@ export function draftOf(f: Field, earlier: readonly Earlier[] = []): Draft {
     shows: { label: { ...f.label }, help: { ...f.help }, placeholder: { ...f.placeholder } },
     had: SHOWN.filter((member) => Object.keys(f[member] ?? {}).length > 0),
     lines: f.multiline === true ? 'several' : f.multiline === false ? 'one' : 'auto',
-    when: whenOf(f.when, earlier),
   };
 }
 
@@ -167,14 +87,8 @@ function shownOf(d: Draft): Partial<Record<Shown, Record<string, string>>> {
   return out;
 }
 
-/**
- * A field as the API takes it: its view's members, `multiline` null for "not said", and (C45)
- * `when` null for none.
- */
-export type FieldInput = Omit<Field, 'multiline' | 'when'> & {
-  multiline: boolean | null;
-  when: Condition | null;
-};
+/** A field as the API takes it: its view's members, and `multiline` null for "not said". */
+export type FieldInput = Omit<Field, 'multiline'> & { multiline: boolean | null };
 
 /**
  * A text field that is not a list of choices or of a format (an address, a date: one line): the
@@ -203,7 +117,6 @@ export function toField(d: Draft): FieldInput {
     ...(Object.keys(rules).length ? { rules } : {}),
     ...shownOf(d),
     multiline: !takesLines(d) || d.lines === 'auto' ? null : d.lines === 'several',
-    when: conditionOf(d.when),
   };
 }
 
@@ -295,149 +208,6 @@ function ShownEditor({
   );
 }
 
-/**
- * A list labelled by `for`, its label holding its name alone: a label around a list holds its
- * choices' text too, and these choices are other fields' names.
- */
-function Picker({
-  label,
-  value,
-  onChange,
-  children,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  children: ComponentChildren;
-}) {
-  const id = useId();
-  return (
-    <div class="picker">
-      <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-        {children}
-      </select>
-    </div>
-  );
-}
-
-/** C45: the value a test compares with: a box's checked or not, a list's choice, else typed. */
-function ValueInput({
-  when,
-  on,
-  onChange,
-}: {
-  when: Extract<When, { kind: 'test' }>;
-  on: Earlier | undefined;
-  onChange: (value: string) => void;
-}) {
-  const choices =
-    when.type === 'boolean' ? ['true', 'false'] : when.test === 'equals' ? on?.rules?.oneOf : undefined;
-  if (choices !== undefined) {
-    return (
-      <Picker label="Value" value={when.value} onChange={onChange}>
-        {!choices.includes(when.value) && <option value={when.value}>{when.value || 'choose…'}</option>}
-        {choices.map((c) => (
-          <option key={c}>{c}</option>
-        ))}
-      </Picker>
-    );
-  }
-  const hint =
-    when.test === 'oneOf'
-      ? `comma-separated${on?.rules?.oneOf ? `: ${on.rules.oneOf.join(', ')}` : ''}`
-      : when.type === 'string'
-        ? 'the text'
-        : 'a number';
-  return (
-    <label>
-      {when.test === 'oneOf' ? 'Values' : 'Value'}
-      <input value={when.value} placeholder={hint} onInput={(e) => onChange(e.currentTarget.value)} />
-    </label>
-  );
-}
-
-/**
- * C45: "Show only when…": an earlier field and a test of it. A condition made elsewhere (several
- * parts, `not`) is shown as it is, and sent back unchanged.
- */
-function WhenEditor({
-  when,
-  earlier,
-  onChange,
-}: {
-  when: When;
-  earlier: readonly Earlier[];
-  onChange: (when: When) => void;
-}) {
-  if (when.kind === 'kept') {
-    return (
-      <div class="when">
-        <p>
-          Show only when… <code>{JSON.stringify(when.condition)}</code>
-        </p>
-        <p class="help">
-          A condition made with the tool or the API, which this editor does not make: kept as it is when the
-          field is saved. Change it there (<code>forms field set … --when</code>).
-        </p>
-      </div>
-    );
-  }
-  const on = when.kind === 'test' ? earlier.find((f) => f.name === when.field) : undefined;
-  const pick = (name: string) => {
-    const field = earlier.find((f) => f.name === name);
-    if (field === undefined) return onChange({ kind: 'always' });
-    const value = field.type === 'boolean' ? 'true' : (field.rules?.oneOf?.[0] ?? '');
-    onChange({
-      kind: 'test',
-      field: name,
-      type: field.type,
-      test: field.type === 'file' ? 'filled' : 'equals',
-      value,
-    });
-  };
-  const tests = (Object.keys(TESTS) as Test[]).filter((t) =>
-    when.kind === 'test' && when.type === 'file'
-      ? t === 'filled' || t === 'empty'
-      : !(when.kind === 'test' && when.type === 'boolean' && t === 'oneOf'),
-  );
-  return (
-    <fieldset class="when">
-      <legend>Show only when…</legend>
-      <div class="grid">
-        <Picker label="Field" value={when.kind === 'test' ? when.field : ''} onChange={pick}>
-          <option value="">always shown</option>
-          {earlier.map((f) => (
-            <option key={f.name} value={f.name}>
-              {f.name}
-            </option>
-          ))}
-        </Picker>
-        {when.kind === 'test' && (
-          <Picker
-            label="Test"
-            value={when.test}
-            onChange={(test) => onChange({ ...when, test: test as Test })}
-          >
-            {tests.map((t) => (
-              <option key={t} value={t}>
-                {TESTS[t]}
-              </option>
-            ))}
-          </Picker>
-        )}
-        {when.kind === 'test' && (when.test === 'equals' || when.test === 'oneOf') && (
-          <ValueInput when={when} on={on} onChange={(value) => onChange({ ...when, value })} />
-        )}
-      </div>
-      <p class="help">
-        Until then the field is hidden on the hosted page and in the widget's forms, not required, and not
-        stored if sent.
-      </p>
-    </fieldset>
-  );
-}
-
 export function FieldEditor({
   draft,
   onChange,
@@ -445,7 +215,7 @@ export function FieldEditor({
   nameLocked = false,
   onRemove,
   languages = ['en'],
-  earlier = [],
+  children,
 }: {
   draft: Draft;
   onChange: (d: Draft) => void;
@@ -454,8 +224,8 @@ export function FieldEditor({
   onRemove?: (() => void) | undefined;
   /** C44: the languages it shows its texts in: the page's (`en` for a project not made yet). */
   languages?: readonly string[] | undefined;
-  /** C45: the fields before it, which its condition may name; none, no "Show only when…". */
-  earlier?: readonly Earlier[] | undefined;
+  /** What the screen adds before what the field shows (C45: Settings' "Show only when…"). */
+  children?: ComponentChildren;
 }) {
   const id = useId();
   const set = (patch: Partial<Draft>) => onChange({ ...draft, ...patch });
@@ -527,9 +297,7 @@ export function FieldEditor({
           </label>
         )}
       </div>
-      {(earlier.length > 0 || draft.when.kind !== 'always') && (
-        <WhenEditor when={draft.when} earlier={earlier} onChange={(when) => set({ when })} />
-      )}
+      {children}
       <ShownEditor draft={draft} languages={languages} onChange={(shows) => set({ shows })} />
       <SecretWarning field={{ name: draft.name, label: draft.shows.label }} />
       {error && (
