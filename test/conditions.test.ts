@@ -175,6 +175,7 @@ describe('C45: a hidden field that captures where a visitor came from', () => {
         { type: 'string', capture: 'referrer', rules: { maxLength: 2000 } },
         "A captured field holds at most 500 characters: 'x' has maxLength 2000",
       ],
+      [{ type: 'string', required: true, capture: 'referrer' }, "A captured field is never required: 'x' is"],
     ] as const) {
       const res = await api('PUT', `/projects/${p.projectId}/fields/x`, { body });
       expect(await problem(res, 400), JSON.stringify(body)).toBe(sentence);

@@ -15,7 +15,7 @@ type Issue = { field: string; code: string; params?: Record<string, unknown> };
 type Reply = {
   data?: {
     message?: string;
-    error?: { message?: string; code?: string };
+    error?: { message?: string; code?: string; params?: Record<string, unknown> };
     errors?: string[];
     issues?: Issue[];
   };
@@ -270,7 +270,7 @@ export function attach(form: HTMLFormElement, options: Options): void {
           return { ...issue, field, message };
         });
         // A reply that is not the worker's has neither code nor text: the catalogue's general one.
-        const cause = say(code ?? (data.message ? undefined : 'unknown'));
+        const cause = say(code ?? (data.message ? undefined : 'unknown'), data.error?.params);
         if (cause) {
           view.show('error', [cause, ...general].join(' '));
         } else {

@@ -27,7 +27,7 @@ const invalid = (message: string) => new InvalidInput(message);
 export function parseCapture(
   field: string,
   value: unknown,
-  of: { type: FieldType; rules?: FieldRules | undefined },
+  of: { type: FieldType; required?: boolean; rules?: FieldRules | undefined },
 ): { capture: string; rules: FieldRules } | undefined {
   if (value === undefined || value === null) return undefined;
   if (
@@ -41,6 +41,8 @@ export function parseCapture(
   if (of.type !== 'string' || of.rules?.oneOf !== undefined) {
     throw invalid(`'capture' is for a text field: '${field}' is not one`);
   }
+  // A visitor who came without the value could never send the form.
+  if (of.required === true) throw invalid(`A captured field is never required: '${field}' is`);
   const max = of.rules?.maxLength;
   if (max !== undefined && max > CAPTURE_MAX) {
     throw invalid(

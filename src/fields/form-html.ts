@@ -15,6 +15,8 @@ export type ControlField = {
   multiline?: boolean | null | undefined;
   /** C45: when it applies, carried by its control (`data-when`) for the widget to judge. */
   when?: Condition | null | undefined;
+  /** C45: where a hidden field's value comes from: never a control a person sees. */
+  capture?: string | null | undefined;
 };
 
 /**
@@ -87,6 +89,10 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 export function control(f: ControlField, shown: Shown = {}): string {
   const name = escapeHtml(f.name);
   const id = `f-${name}`;
+  // C45: a captured field is hidden, never shown nor asked of a person; the page fills it.
+  if (f.capture !== undefined && f.capture !== null) {
+    return `  <input type="hidden" id="${id}" name="${name}" data-capture="${escapeHtml(f.capture)}">`;
+  }
   const label = escapeHtml(shown.label ?? labelOf(f.name));
   const rules = f.rules ?? {};
   const attrs: string[] = [`id="${id}"`, `name="${name}"`];

@@ -333,7 +333,7 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
   }
   checkBounds(where, rules);
   const lines = parseMultiline(name, multiline, { type: fieldType, rules });
-  const captured = parseCapture(name, capture, { type: fieldType, rules });
+  const captured = parseCapture(name, capture, { type: fieldType, required: required === true, rules });
   return {
     ...definition(name, fieldType, required, captured?.rules ?? rules),
     ...(captured === undefined ? {} : { capture: captured.capture }),

@@ -67,6 +67,17 @@ describe('C33: embed snippets', () => {
     expect(html).toContain('<input type="number" id="f-n" name="n" step="1">');
   });
 
+  it('C45: a captured field is a hidden input the page fills, with no label: never a control a person sees', () => {
+    const html = plainForm(
+      project([
+        { name: 'source', type: 'string', required: false, capture: 'utm_source', rules: { maxLength: 500 } },
+      ]),
+      'https://forms.example',
+    );
+    expect(html).toContain('<input type="hidden" id="f-source" name="source" data-capture="utm_source">');
+    expect(html).not.toContain('for="f-source"');
+  });
+
   it('C44 + C33: a control shows the label, help and placeholder set for the field, in both forms', () => {
     const p = project([
       {

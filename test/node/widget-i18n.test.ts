@@ -58,6 +58,8 @@ describe('C43: the sentence for a code', () => {
       one_of: { values: ['sales', 'support'] },
       file_type: { types: ['application/pdf', 'image/*'] },
       file_size: { max: 5_000_000 },
+      // C45: a closed form's reason.
+      form_closed: { reason: 'full' },
     };
     for (const lang of LANGUAGES) {
       for (const code of Object.keys(MESSAGES[lang])) {
