@@ -3,8 +3,8 @@
 // closes (judged in the isolate, before the body is read); outside them 403 `form_closed` with
 // `params.reason`. Set over the management API, each member given replacing that member.
 import { describe, expect, it } from 'vitest';
-import { storedRows, submit } from './helpers.ts';
-import { api, newProject, ok, problem } from './manage/helpers.ts';
+import { fetchWorker, storedRows, submit } from './helpers.ts';
+import { api, BASE, newProject, ok, problem } from './manage/helpers.ts';
 
 type Limits = { maxSubmissions: number | null; opensAt: string | null; closesAt: string | null };
 type Refusal = { data: { error?: { code: string; message: string; params?: unknown } } };
@@ -112,5 +112,38 @@ describe('C45: a form that opens and closes', () => {
       expect(await problem(res, 400), JSON.stringify(limits)).toBe(sentence);
     }
     expect(await view()).toEqual(before);
+  });
+});
+
+describe('C45: the hosted page of a form outside its limits', () => {
+  const pageOf = async (formId: string, lang = 'en') =>
+    (await fetchWorker(new Request(`${BASE}/f/${formId}?lang=${lang}`))).text();
+
+  it('shows its closed text in the visitor’s language instead of its form, and no script', async () => {
+    const p = await limited({
+      closesAt: new Date(Date.now() - 60_000).toISOString(),
+      closedText: { en: 'Registration has closed.', de: 'Die Anmeldung ist geschlossen.' },
+    });
+    await ok(
+      await api('PATCH', `/projects/${p.projectId}`, {
+        body: { page: { enabled: true, languages: ['en', 'de'] } },
+      }),
+    );
+    const de = await pageOf(p.formId, 'de');
+    expect(de).toContain('Die Anmeldung ist geschlossen.');
+    expect(de).not.toContain('<form');
+    expect(de).not.toContain('<script');
+  });
+
+  it('says a full form is full, in words of its own when its owner wrote none; an open one shows its form', async () => {
+    const p = await limited({ maxSubmissions: 1 });
+    await ok(await api('PATCH', `/projects/${p.projectId}`, { body: { page: { enabled: true } } }));
+    expect((await p.post('a@example.com')).status).toBe(201);
+    const full = await pageOf(p.formId);
+    expect(full).toMatch(/This form is full: it takes no more submissions/);
+    expect(full).not.toContain('<form');
+    const open = await limited({ maxSubmissions: 5 });
+    await ok(await api('PATCH', `/projects/${open.projectId}`, { body: { page: { enabled: true } } }));
+    expect(await pageOf(open.formId)).toContain('<form');
   });
 });

@@ -14,6 +14,8 @@ export type Where = {
   logo: string | undefined;
   /** The dashboard's preview (its logo a `data:` address, no script named). */
   preview?: boolean | undefined;
+  /** C45: why the form takes nothing now, worded in the visitor's language; absent: it is open. */
+  closed?: string | undefined;
 };
 
 export function composePage(view: ProjectView, where: Where): Promise<RenderedPage> {
@@ -34,6 +36,7 @@ export function composePage(view: ProjectView, where: Where): Promise<RenderedPa
     theme: settings.theme,
     logo: where.logo,
     preview: where.preview,
+    ...(where.closed === undefined ? {} : { closed: where.closed }),
     honeypot: view.honeypot,
     // C22: the widget only when the project checks Turnstile; a key left from before is not shown.
     turnstileSiteKey: view.turnstile ? (settings.turnstileSiteKey ?? undefined) : undefined,

@@ -37,6 +37,8 @@ export type RenderInput = {
   honeypot: string | null;
   /** C22: Turnstile's site key, when the project's submissions need its token. */
   turnstileSiteKey?: string | undefined;
+  /** C45: what the page says instead of its form while the form is full or closed. */
+  closed?: string | undefined;
 };
 
 export type RenderedPage = { html: string; csp: string };
@@ -141,19 +143,23 @@ export async function renderPage(input: RenderInput): Promise<RenderedPage> {
     input.logo === undefined
       ? ''
       : `<img src="${escapeHtml(input.logo)}" alt="${escapeHtml(input.projectName)}" height="64">`;
-  const scripts = input.preview
-    ? ''
-    : [
-        // C45: the conditions' script, which the widget imports for such a page, fetched beside it.
-        conditional
-          ? `<link rel="modulepreload" href="${escapeHtml(`${input.origin}/widget/logic.js`)}">`
-          : '',
-        `<script src="${escapeHtml(`${input.origin}/widget.js`)}" defer></script>`,
-        turnstile
-          ? '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>'
-          : '',
-      ].join('');
-  const body = `<header>${logo}<h1>${escapeHtml(heading)}</h1></header>${languageSwitch(input, words)}${paragraphs(input.intro)}\n${form}\n${footer}`;
+  const scripts =
+    input.preview || input.closed !== undefined
+      ? ''
+      : [
+          // C45: the conditions' script, which the widget imports for such a page, fetched beside it.
+          conditional
+            ? `<link rel="modulepreload" href="${escapeHtml(`${input.origin}/widget/logic.js`)}">`
+            : '',
+          `<script src="${escapeHtml(`${input.origin}/widget.js`)}" defer></script>`,
+          turnstile
+            ? '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>'
+            : '',
+        ].join('');
+  // C45: a form that takes nothing now shows why, in the visitor's language, instead of itself.
+  const main =
+    input.closed === undefined ? form : `<p class="note" role="status">${escapeHtml(input.closed)}</p>`;
+  const body = `<header>${logo}<h1>${escapeHtml(heading)}</h1></header>${languageSwitch(input, words)}${paragraphs(input.intro)}\n${main}\n${footer}`;
   const preview = input.preview === true;
   return shell({ ...input, heading, body, scripts, turnstile: turnstile && !preview, preview });
 }

@@ -65,6 +65,10 @@ async function catalogue(c: Context<AppEnv>, lang: string): Promise<Templates | 
   return load(assets).catch(() => undefined);
 }
 
+/** C45: a closed form's reason in the widget's words for the language, if its catalogue has them. */
+export const closedWords = async (c: Context<AppEnv>, lang: string, reason: string) =>
+  word(await catalogue(c, lang), 'form_closed', { reason }, lang);
+
 /** C44: the page of an outcome in the hosted page's look, or undefined when its page is off or gone. */
 export async function hostedReply(
   c: Context<AppEnv>,

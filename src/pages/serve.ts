@@ -11,12 +11,16 @@ import { logoKey } from '../files/logo.ts';
 import { afterReply } from '../http/after-reply.ts';
 import type { AppEnv } from '../http/env.ts';
 import { PAGE_HEADERS, page } from '../http/html-page.ts';
+import { formClosed } from '../http/replies.ts';
 import { requestIdOf } from '../http/request-id.ts';
+import { database } from '../store/db.ts';
+import { acceptedCount } from '../store/hosted-pages.ts';
 import { beginRender, cachedForm, cachedPage, keepPage } from './cache.ts';
 import { composePage } from './compose.ts';
-import { chooseLanguage } from './language.ts';
+import { chooseLanguage, textIn } from './language.ts';
 import { hostedPageProject } from './project.ts';
 import { pageResponse } from './render.ts';
+import { closedWords } from './replies.ts';
 
 type PageContext = Context<AppEnv>;
 
@@ -55,10 +59,12 @@ export async function servePage(c: PageContext): Promise<Response> {
   const pageSettings = view.page;
   const lang = chooseLanguage(pageSettings.languages, asked, acceptLanguage);
   const { logo } = pageSettings;
+  const closed = await closedText(c, found, lang);
   const rendered = await composePage(view, {
     origin,
     formId,
     lang,
+    ...(closed === undefined ? {} : { closed }),
     // Its address changes with its bytes (`?v=` of its hash).
     logo: logo === null ? undefined : `${origin}/f/${formId}/logo?v=${logo.sha256.slice(0, 12)}`,
   });
@@ -79,6 +85,31 @@ export async function servePage(c: PageContext): Promise<Response> {
     ).catch(() => {}),
   );
   return withRequestId(c, response, { 'X-Cache': 'miss' });
+}
+
+/**
+ * C45: why the form takes nothing now, in the visitor's language (its owner's closed text, else the
+ * widget's catalogue's words for the reason); undefined while it is open. Judged as a post is: the
+ * times now, and the accepted submissions (one query more, only for a form with a most).
+ */
+async function closedText(
+  c: PageContext,
+  { view, place }: NonNullable<Awaited<ReturnType<typeof hostedPageProject>>>,
+  lang: string,
+): Promise<string | undefined> {
+  const { maxSubmissions, opensAt, closesAt, closedText: own } = view.limits;
+  const now = Date.now();
+  const reason =
+    opensAt !== null && now < Date.parse(opensAt)
+      ? 'not_open'
+      : closesAt !== null && now >= Date.parse(closesAt)
+        ? 'closed'
+        : maxSubmissions !== null && (await acceptedCount(database(place.d1), view.id)) >= maxSubmissions
+          ? 'full'
+          : undefined;
+  if (reason === undefined) return undefined;
+  const fallback = view.page.languages[0] ?? lang;
+  return textIn(own, lang, fallback) ?? (await closedWords(c, lang, reason)) ?? formClosed(reason).message;
 }
 
 /** C44: the page's logo, from the bucket of the project's place; 404 as the page when there is none. */
