@@ -14,12 +14,13 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIELD_TYPES, type FieldRules, FORMATS, RESERVED_FIELDS } from '../../src/fields/catalogue.ts';
-import { type Condition, inactiveFields } from '../../src/fields/conditions.ts';
+import { inactiveFields } from '../../src/fields/conditions.ts';
 import { UploadedFile } from '../../src/fields/file.ts';
 import { generateModule } from '../../src/fields/generate.ts';
 import { compileFields, type FieldDef, validateSubmission } from '../../src/fields/validation.ts';
 import { ApiError } from '../../src/http/envelope.ts';
 import { noFields, notObject, validationFailed } from '../../src/http/replies.ts';
+import { conditionOver } from './condition-arbitraries.ts';
 
 type Issue = { message: string; path: { key: string }[]; code: string; params?: Record<string, unknown> };
 type Verdict = { value: Record<string, unknown> } | { issues: Issue[] };
@@ -123,49 +124,12 @@ const fieldDef = (name: string) =>
         ),
     );
 
-/** C45: a condition on a field before it, of that field's type: a boolean's, a choice's, a number's, or filled. */
-const leafOn = (on: FieldDef): fc.Arbitrary<Condition> => {
-  const filled = fc.boolean().map((f): Condition => ({ field: on.name, filled: f }));
-  switch (on.type) {
-    case 'boolean':
-      return fc.oneof(
-        fc.boolean().map((v): Condition => ({ field: on.name, equals: v })),
-        filled,
-      );
-    case 'string': {
-      const choices = on.rules?.oneOf ?? CHOICES;
-      return fc.oneof(
-        fc.constantFrom(...choices).map((v): Condition => ({ field: on.name, equals: v })),
-        fc
-          .uniqueArray(fc.constantFrom(...choices), { minLength: 1, maxLength: 3 })
-          .map((vs): Condition => ({ field: on.name, oneOf: vs })),
-        filled,
-      );
-    }
-    case 'integer':
-    case 'number':
-      return fc.oneof(
-        smallInt.map((v): Condition => ({ field: on.name, equals: v })),
-        filled,
-      );
-    case 'file':
-      return filled;
-  }
-};
-
 /** Each field after the first may apply only when one or two before it say so (C45). */
 const withConditions = (defs: FieldDef[]): fc.Arbitrary<FieldDef[]> =>
   fc.tuple(
     ...defs.map((def, i) => {
       if (i === 0) return fc.constant(def);
-      const earlier = defs.slice(0, i);
-      const leaf = fc.constantFrom(...earlier).chain(leafOn);
-      const condition = fc.oneof(
-        { arbitrary: leaf, weight: 3 },
-        leaf.map((c): Condition => ({ not: c })),
-        fc.tuple(leaf, leaf).map(([a, b]): Condition => ({ all: [a, b] })),
-        fc.tuple(leaf, leaf).map(([a, b]): Condition => ({ any: [a, b] })),
-      );
+      const condition = conditionOver(defs.slice(0, i), { texts: CHOICES, numbers: smallInt });
       return fc.oneof(
         { arbitrary: fc.constant(def), weight: 2 },
         condition.map((when): FieldDef => ({ ...def, when })),

@@ -10,6 +10,7 @@ import { type Condition, inactiveFields } from '../../src/fields/conditions.ts';
 import { control } from '../../src/fields/form-html.ts';
 import type { FieldDef } from '../../src/fields/validation.ts';
 import { type Fillable, fillOf, hiddenNames, type Seen, sentValue } from '../../widget/logic.ts';
+import { conditionOver } from './condition-arbitraries.ts';
 
 // No name from `_`: a form post's such names are its own controls (C29), never a field's value.
 // `__proto__` is the JSON path's alone (below).
@@ -18,54 +19,12 @@ const CHOICES = ['sales', 'support', 'it’s', 'A "B"'];
 const TYPES = ['string', 'choice', 'integer', 'number', 'boolean', 'file'] as const;
 
 const smallInt = fc.integer({ min: -3, max: 3 });
+const DRAWN = { texts: ['x', 'ada'], numbers: smallInt };
 
 const fieldOf = (name: string, kind: (typeof TYPES)[number], required: boolean): FieldDef =>
   kind === 'choice'
     ? { name, type: 'string', required, rules: { oneOf: CHOICES } }
     : { name, type: kind, required };
-
-/** A condition on a field before it, of that field's type (C45: a file takes `filled` only). */
-const leafOn = (on: FieldDef): fc.Arbitrary<Condition> => {
-  const filled = fc.boolean().map((f): Condition => ({ field: on.name, filled: f }));
-  switch (on.type) {
-    case 'boolean':
-      return fc.oneof(
-        fc.boolean().map((v): Condition => ({ field: on.name, equals: v })),
-        filled,
-      );
-    case 'string': {
-      const values = on.rules?.oneOf ?? ['x', 'ada'];
-      return fc.oneof(
-        fc.constantFrom(...values).map((v): Condition => ({ field: on.name, equals: v })),
-        fc
-          .uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 })
-          .map((vs): Condition => ({ field: on.name, oneOf: vs })),
-        filled,
-      );
-    }
-    case 'integer':
-    case 'number':
-      return fc.oneof(
-        smallInt.map((v): Condition => ({ field: on.name, equals: v })),
-        fc
-          .uniqueArray(smallInt, { minLength: 1, maxLength: 3 })
-          .map((vs): Condition => ({ field: on.name, oneOf: vs })),
-        filled,
-      );
-    case 'file':
-      return filled;
-  }
-};
-
-const conditionOver = (earlier: FieldDef[]): fc.Arbitrary<Condition> => {
-  const leaf = fc.constantFrom(...earlier).chain(leafOn);
-  return fc.oneof(
-    { arbitrary: leaf, weight: 3 },
-    leaf.map((c): Condition => ({ not: c })),
-    fc.tuple(leaf, leaf).map(([a, b]): Condition => ({ all: [a, b] })),
-    fc.tuple(leaf, leaf).map(([a, b]): Condition => ({ any: [a, b] })),
-  );
-};
 
 /** A project: each field after the first perhaps conditional on those before it. */
 const project: fc.Arbitrary<FieldDef[]> = fc
@@ -83,7 +42,7 @@ const project: fc.Arbitrary<FieldDef[]> = fc
         i === 0
           ? fc.constant(def)
           : fc.oneof(fc.constant(def), {
-              arbitrary: conditionOver(defs.slice(0, i)).map((when): FieldDef => ({ ...def, when })),
+              arbitrary: conditionOver(defs.slice(0, i), DRAWN).map((when): FieldDef => ({ ...def, when })),
               weight: 3,
             }),
       ),
