@@ -9,11 +9,11 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { MESSAGES } from '../client/src/messages.ts';
 import type { LanguagesFile } from '../src/spam/language.ts';
 import type { ModelFile } from '../src/spam/model.ts';
 import { loadLists, readPrior } from '../toolkit/spam-lists.ts';
+import { buildDashboard, buildWidget, buildWidgetLogic } from './build-bundles.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'assets');
@@ -223,59 +223,6 @@ function spamModel(): string {
     shorteners: [...lists.shorteners].sort(),
   };
   return JSON.stringify(file);
-}
-
-/** C33: the dashboard, as one script and one style sheet (Preact, uPlot and its CSS bundled in). */
-async function buildDashboard(): Promise<{ js: Uint8Array; css: Uint8Array }> {
-  const result = await build({
-    entryPoints: { app: join(root, 'dashboard/main.tsx') },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: 'es2022',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    outdir: join(root, 'assets/admin'),
-    write: false,
-    legalComments: 'none',
-  });
-  const output = (ext: string) =>
-    result.outputFiles.find((f) => f.path.endsWith(ext))?.contents ?? new Uint8Array();
-  return { js: output('.js'), css: output('.css') };
-}
-
-/** The widget as every page loads it (/widget.js): one minified script. */
-export async function buildWidget(): Promise<Uint8Array> {
-  const result = await build({
-    entryPoints: [join(root, 'widget/widget.ts')],
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    // Browsers of 2022 on (Safari 15.4, Chrome 94, Firefox 93): class fields as written, not
-    // rewritten through helpers (about 100 bytes gzip of altcha-lib's). An older browser posts the
-    // form itself, as with scripts off.
-    target: 'es2022',
-    write: false,
-    legalComments: 'none',
-  });
-  return result.outputFiles[0]?.contents ?? new Uint8Array();
-}
-
-/**
- * C45: the widget's second script (/widget/logic.js): conditions and prefill, imported by widget.js
- * only for a form that uses them, so that no other page loads it. A module, as `import()` takes it.
- */
-export async function buildWidgetLogic(): Promise<Uint8Array> {
-  const result = await build({
-    entryPoints: [join(root, 'widget/logic.ts')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    legalComments: 'none',
-  });
-  return result.outputFiles[0]?.contents ?? new Uint8Array();
 }
 
 export async function buildAssets(): Promise<{

@@ -4,7 +4,7 @@
 // and prefill (/widget/logic.js) are a script apart, at most 1.5 KiB, which the widget carries none of.
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildWidget, buildWidgetLogic } from '../../scripts/build-assets.ts';
+import { buildWidget, buildWidgetLogic } from '../../scripts/build-bundles.ts';
 import { entrySizes } from '../../scripts/build-client.ts';
 
 describe('the client’s size', () => {
