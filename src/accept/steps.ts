@@ -47,13 +47,24 @@ export type BodyValues = {
   idempotencyBytes?: Uint8Array;
 };
 
+/** C45: whether a form is outside its times now: not open yet, closed, or neither. */
+export function closedByTime(
+  times: { opensAt: string | null; closesAt: string | null },
+  now: number,
+): 'not_open' | 'closed' | undefined {
+  if (times.opensAt !== null && now < Date.parse(times.opensAt)) return 'not_open';
+  if (times.closesAt !== null && now >= Date.parse(times.closesAt)) return 'closed';
+  return undefined;
+}
+
 /**
  * C45: a form outside its times takes nothing: 403 `form_closed`, before its body is read. (A full
- * one is refused by the store, in the insert: only it knows how many are accepted.)
+ * one is refused by the store, in the insert: only it knows how many are accepted.) Its hosted
+ * page judges the same (pages/serve.ts).
  */
 export function checkOpen(project: { opensAt: string | null; closesAt: string | null }, now: number): void {
-  if (project.opensAt !== null && now < Date.parse(project.opensAt)) throw formClosed('not_open');
-  if (project.closesAt !== null && now >= Date.parse(project.closesAt)) throw formClosed('closed');
+  const reason = closedByTime(project, now);
+  if (reason !== undefined) throw formClosed(reason);
 }
 
 /**

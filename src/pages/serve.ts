@@ -6,6 +6,7 @@
 // any of it (docs/layout.md, the lazy boundary).
 import type { Context } from 'hono';
 import { html } from 'hono/html';
+import { closedByTime } from '../accept/steps.ts';
 import { config } from '../config.ts';
 import { logoKey } from '../files/logo.ts';
 import { afterReply } from '../http/after-reply.ts';
@@ -98,15 +99,11 @@ async function closedText(
   lang: string,
 ): Promise<string | undefined> {
   const { maxSubmissions, opensAt, closesAt, closedText: own } = view.limits;
-  const now = Date.now();
   const reason =
-    opensAt !== null && now < Date.parse(opensAt)
-      ? 'not_open'
-      : closesAt !== null && now >= Date.parse(closesAt)
-        ? 'closed'
-        : maxSubmissions !== null && (await acceptedCount(database(place.d1), view.id)) >= maxSubmissions
-          ? 'full'
-          : undefined;
+    closedByTime({ opensAt, closesAt }, Date.now()) ??
+    (maxSubmissions !== null && (await acceptedCount(database(place.d1), view.id)) >= maxSubmissions
+      ? 'full'
+      : undefined);
   if (reason === undefined) return undefined;
   const fallback = view.page.languages[0] ?? lang;
   return textIn(own, lang, fallback) ?? (await closedWords(c, lang, reason)) ?? formClosed(reason).message;
