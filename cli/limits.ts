@@ -2,7 +2,7 @@
 // and closes, and what its hosted page says outside them; shown, or changed member by member.
 import type { Command } from 'commander';
 import { textOptions } from '../src/fields/display.ts';
-import type { LimitsInput, LimitsView } from '../src/ops/limits.ts';
+import { CLOSED_TEXT_RULE, type LimitsInput, type LimitsView } from '../src/ops/limits.ts';
 import { type Context, UsageError } from './context.ts';
 import { collectText } from './field.ts';
 
@@ -66,9 +66,7 @@ export function limitsCommands(cli: Command, { withOps, print }: Context): void 
           if (opts.closesAt !== undefined) input.closesAt = opts.closesAt === false ? null : opts.closesAt;
           if (opts.closedText !== undefined)
             input.closedText =
-              opts.closedText === false
-                ? null
-                : textOptions(opts.closedText, { what: 'closed text', max: 1000, lines: true });
+              opts.closedText === false ? null : textOptions(opts.closedText, CLOSED_TEXT_RULE);
           if (Object.keys(input).length === 0) {
             throw new UsageError(
               'Nothing to change: give --max-submissions, --opens-at, --closes-at, --closed-text or their --no- forms',

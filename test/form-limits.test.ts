@@ -101,6 +101,15 @@ describe('C45: a form that opens and closes', () => {
         { opensAt: 'tomorrow' },
         "opensAt is an ISO time with its zone, e.g. 2026-12-24T18:00:00Z: not 'tomorrow'",
       ],
+      // A time without its zone, or of a day that does not exist, is no time (lib/time.ts).
+      [
+        { closesAt: '2030-01-01T10:00:00' },
+        "closesAt is an ISO time with its zone, e.g. 2026-12-24T18:00:00Z: not '2030-01-01T10:00:00'",
+      ],
+      [
+        { closesAt: '2030-02-30T10:00:00Z' },
+        "closesAt is an ISO time with its zone, e.g. 2026-12-24T18:00:00Z: not '2030-02-30T10:00:00Z'",
+      ],
       [
         { opensAt: '2031-01-01T00:00:00Z' },
         'The form would close (2030-01-01T09:00:00.000Z) before it opens (2031-01-01T00:00:00.000Z)',

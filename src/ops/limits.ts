@@ -3,6 +3,7 @@
 // member given replaces that member; `null` clears it.
 import { parseTextMap, storedTextMap, type TextMap, textMapColumn } from '../fields/display.ts';
 import { InvalidInput } from '../lib/faults.ts';
+import { parseTime } from '../lib/time.ts';
 import type { ProjectSettings } from '../store/projects.ts';
 
 /** What a change may give; each member absent stays as it is. */
@@ -21,17 +22,23 @@ export type LimitsView = {
   closedText: TextMap;
 };
 
+/** C45: how a closed text is checked, as C44's texts are: 1,000 characters, with line breaks. */
+export const CLOSED_TEXT_RULE = { what: 'closed text', max: 1000, lines: true };
+
 /** The most a form may be set to take: beyond any form's, within SQLite's integers. */
 export const MAX_SUBMISSIONS = 10_000_000;
 const invalid = (message: string) => new InvalidInput(message);
 
-/** An ISO time, as `Date` reads it, kept as `toISOString` writes it (UTC, milliseconds). */
+/**
+ * A date-time with its zone, read as the read API reads `since` (lib/time.ts: a day that exists, an
+ * offset), but never a day alone, kept as `toISOString` writes it (UTC, milliseconds).
+ */
 function isoTime(value: unknown, what: string): string {
-  const at = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(String(value)) || !Number.isFinite(at)) {
+  const at = typeof value === 'string' && /[Tt]/.test(value) ? parseTime(value) : undefined;
+  if (at === undefined) {
     throw invalid(`${what} is an ISO time with its zone, e.g. 2026-12-24T18:00:00Z: not '${String(value)}'`);
   }
-  return new Date(at).toISOString();
+  return at;
 }
 
 /** C45: the columns of the limits given, each checked; the times in order with those kept. */
@@ -67,7 +74,7 @@ export function parseLimits(
     throw invalid(`The form would close (${closes}) before it opens (${opens})`);
   }
   if (closedText !== undefined) {
-    out.closedText = textMapColumn(parseTextMap(closedText, { what: 'closed text', max: 1000, lines: true }));
+    out.closedText = textMapColumn(parseTextMap(closedText, CLOSED_TEXT_RULE));
   }
   return out;
 }
