@@ -1,7 +1,8 @@
 // C45: the widget's second script, /widget/logic.js, built beside widget.js and fetched by it only
 // for a page whose form uses what is here: a control with a condition (`data-when`, as
-// src/fields/form-html.ts writes it), or a form marked `data-prefill` on a page whose address has a
-// query. Any other page loads none of it (widget.ts; its size is tested apart from the widget's).
+// src/fields/form-html.ts writes it), a hidden field that captures (`data-capture`), or a form
+// marked `data-prefill` on a page whose address has a query. Any other page loads none of it
+// (widget.ts; its size is tested apart from the widget's).
 //
 // Conditions: a field whose condition does not hold is hidden (its label, control and help) and its
 // control disabled, so that it is neither sent nor required by the browser. The judgement is the
@@ -14,6 +15,11 @@
 // checkbox checked by true, 1 or on; never a file, a hidden input, a password, or a control the
 // form's `data-prefill="a b"` does not list when it lists names. Values are set as DOM
 // properties, never as HTML.
+//
+// Capture: a hidden input's `data-capture` (a campaign's `utm_*`, `referrer`, or `query:<name>`)
+// filled from the page's own address and referrer, cut to CAPTURE_MAX characters; one its author
+// gave a value keeps it.
+import { CAPTURE_MAX } from '../src/fields/capture.ts';
 import { type Condition, inactiveFields } from '../src/fields/conditions.ts';
 
 /** A control as the judgement reads it, so that it can be judged (and tested) without a DOM. */
@@ -103,6 +109,17 @@ export function fillOf(
   return c.value === '' ? given : undefined;
 }
 
+/**
+ * C45: what a captured field holds on a page at `query` reached from `referrer`: the parameter its
+ * source names (`utm_source`, or `query:<name>`'s name), or the referrer; at most CAPTURE_MAX
+ * characters; undefined when the page has none.
+ */
+export function capturedValue(source: string, query: URLSearchParams, referrer: string): string | undefined {
+  const value =
+    source === 'referrer' ? referrer : query.get(source.startsWith('query:') ? source.slice(6) : source);
+  return value ? value.slice(0, CAPTURE_MAX) : undefined;
+}
+
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** The form's named controls, in its order: inputs, lists and text areas. */
@@ -161,7 +178,21 @@ function prefill(form: HTMLFormElement): void {
   }
 }
 
+/** C45: the form's captured fields filled, unless their author gave them a value. */
+function capture(form: HTMLFormElement): void {
+  const query = new URLSearchParams(location.search);
+  for (const c of Array.from(form.querySelectorAll<HTMLInputElement>('input[data-capture]'))) {
+    const value = capturedValue(c.dataset.capture ?? '', query, document.referrer);
+    if (c.value === '' && value !== undefined) {
+      // Kept as written when the widget resets the form after a send (reset restores the attribute).
+      c.defaultValue = value;
+      c.value = value;
+    }
+  }
+}
+
 function setUp(form: HTMLFormElement): void {
+  capture(form);
   if (form.hasAttribute('data-prefill')) prefill(form);
   if (!form.querySelector('[data-when]')) return;
   const judge = () => apply(form);

@@ -301,9 +301,9 @@ function attachAll(): void {
     document.querySelectorAll<HTMLFormElement>('form[data-endpoint][data-key]'),
   )) {
     const { endpoint = '', key = '', success } = form.dataset;
-    attach(form, success === undefined ? { endpoint, key } : { endpoint, key, success });
+    attach(form, { endpoint, key, ...(success !== undefined && { success }) });
   }
-  for (const form of Array.from(document.querySelectorAll<HTMLFormElement>('form'))) {
+  for (const form of document.forms) {
     const tracker = trackerOf(form, widgetOrigin, true);
     if (tracker === undefined) continue;
     // C39: a plain form posting to this worker carries the widget's token as hidden inputs.
@@ -311,9 +311,13 @@ function attachAll(): void {
       guardPlainForm(form, guard(form, tracker.url, tracker.id));
     if (form.dataset.analytics !== 'off') track(form, tracker);
   }
-  // C45: conditions and prefill are a script of their own (logic.ts), fetched only for a form that
-  // has a condition, or is marked for prefill on an address with a query.
-  if (widgetOrigin && document.querySelector(`[data-when]${location.search && ',form[data-prefill]'}`))
+  // C45: conditions, capture and prefill are a script of their own (logic.ts), fetched only for a
+  // form that has a condition or a captured field, or is marked for prefill on an address with a
+  // query.
+  if (
+    widgetOrigin &&
+    document.querySelector(`[data-capture],[data-when]${location.search && ',[data-prefill]'}`)
+  )
     import(`${widgetOrigin}/widget/logic.js`);
 }
 

@@ -120,8 +120,14 @@ export async function renderPage(input: RenderInput): Promise<RenderedPage> {
   const required = input.fields.some((f) => f.field.required && f.field.type !== 'boolean');
   // C45: the fields the page's own address may fill (`?email=…`): its fields, never a file (the
   // widget fills them, and only these: not the honeypot, nor anything a script added).
-  const prefill = input.fields.filter((f) => f.field.type !== 'file').map((f) => f.field.name);
-  const conditional = input.fields.some((f) => f.field.when !== undefined && f.field.when !== null);
+  // C45: the visible fields the page's query may fill: never a file, never a captured field.
+  const prefill = input.fields
+    .filter((f) => f.field.type !== 'file' && typeof f.field.capture !== 'string')
+    .map((f) => f.field.name);
+  // C45: a condition or a captured field: the widget imports its second script for either.
+  const conditional = input.fields.some(
+    (f) => (f.field.when !== undefined && f.field.when !== null) || typeof f.field.capture === 'string',
+  );
   const form = [
     `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" data-checks="worker" data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}" data-prefill="${escapeHtml(prefill.join(' '))}">`,
     '<p data-forms-status role="status" aria-live="polite"></p>',

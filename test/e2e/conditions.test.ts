@@ -2,8 +2,9 @@
 // page hides a field until a box is checked (its label, control and help; a field hidden is absent
 // to the conditions after it), fills its fields from its own query, and stores what the worker
 // judges; with scripts off every field shows and nothing is filled. The widget does the same on a
-// site of another origin, for the Embed screen's snippet marked `data-prefill`. A page with no
-// condition and no query to fill from fetches nothing more than the widget. Axe-clean throughout.
+// site of another origin, for the Embed screen's snippet marked `data-prefill`. Hidden fields
+// capture `utm_source`, a parameter and the referrer on both. A page with no condition, no captured
+// field and no query to fill from fetches nothing more than the widget. Axe-clean throughout.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,10 @@ const FIELDS = [
   },
   { name: 'vat', type: 'string', label: { en: 'VAT number' }, when: { field: 'company', filled: true } },
   { name: 'cv', type: 'file', rules: { accept: ['application/pdf'] }, label: { en: 'Your CV' } },
+  // Captured, never shown: filled from the page's address and referrer.
+  { name: 'source', type: 'string', capture: 'utm_source' },
+  { name: 'ref', type: 'string', capture: 'query:ref' },
+  { name: 'came_from', type: 'string', capture: 'referrer' },
 ];
 
 const dir = tempDir('conditions');
@@ -192,6 +197,38 @@ describe('C45: a hosted page with a condition, in Chromium', () => {
     await page.context().close();
   });
 
+  it('captures utm_source, a parameter and the referrer into hidden fields a person never sees (prefill never fills them), kept after the widget’s reset', async () => {
+    if (!browser) throw new Error('no browser');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(
+      `${workerUrl}/f/${made.formId}?utm_source=newsletter&ref=${'r'.repeat(600)}&source=forged&email=ada%40example.com`,
+      { referer: 'https://news.example/issue-12' },
+    );
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#f-source')?.value !== '');
+    expect(await page.inputValue('#f-source')).toBe('newsletter');
+    // Cut to 500 characters, as the worker holds at most.
+    expect(await page.inputValue('#f-ref')).toBe('r'.repeat(500));
+    expect(await page.inputValue('#f-came_from')).toBe('https://news.example/issue-12');
+    for (const name of ['source', 'ref', 'came_from']) {
+      expect(await page.locator(`[name=${name}]`).isVisible(), name).toBe(false);
+      expect(await page.locator(`label[for=f-${name}]`).count(), name).toBe(0);
+    }
+    expect(await accessible(page)).toEqual([]);
+    await page.click('button[type=submit]');
+    await page.locator('[data-forms-status][data-state="success"]').waitFor({ timeout: 15_000 });
+    expect((await stored(made.projectId)).at(-1)).toEqual({
+      email: 'ada@example.com',
+      business: false,
+      source: 'newsletter',
+      ref: 'r'.repeat(500),
+      came_from: 'https://news.example/issue-12',
+    });
+    // Sent once, reset: a second message from the same visit still says where it came from.
+    expect(await page.inputValue('#f-source')).toBe('newsletter');
+    await context.close();
+  });
+
   it('with scripts off every field shows and nothing is filled; the worker judges what applies', async () => {
     const { page } = await open(`${workerUrl}/f/${made.formId}?email=ada%40example.com&company=ACME`, false);
     for (const name of ['email', 'business', 'company', 'vat', 'cv'])
@@ -251,6 +288,29 @@ describe('C45: the widget on a site of another origin, with the Embed screen’s
     expect((await stored(made.projectId)).at(-1)).toEqual({ email: 'ada@example.com', business: false });
     expect(logic).toEqual([`${workerUrl}/widget/logic.js`]);
     await page.context().close();
+  });
+
+  it('fills its captured fields from the site’s page, marked data-prefill or not', async () => {
+    if (!browser) throw new Error('no browser');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${pageUrl}/form.html?plain&utm_source=ads&ref=spring`, {
+      referer: 'https://search.example/?q=forms',
+    });
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#f-source')?.value !== '');
+    expect(await page.inputValue('#f-ref')).toBe('spring');
+    expect(await page.inputValue('#f-came_from')).toBe('https://search.example/?q=forms');
+    await page.fill('#f-email', 'lin@example.com');
+    await page.click('button[type=submit]');
+    await page.locator('[data-forms-status][data-state="success"]').waitFor({ timeout: 15_000 });
+    expect((await stored(made.projectId)).at(-1)).toEqual({
+      email: 'lin@example.com',
+      business: false,
+      source: 'ads',
+      ref: 'spring',
+      came_from: 'https://search.example/?q=forms',
+    });
+    await context.close();
   });
 
   it('not marked: nothing is filled from the address; its conditions still apply', async () => {

@@ -287,5 +287,18 @@ describe('C45: conditions and prefill in the markup', () => {
     expect(plain.html).toContain('data-prefill="business company">');
     expect(plain.html).not.toContain('logic.js');
     expect(plain.html).not.toContain('data-when');
+    // A captured field needs the same script to be filled: fetched beside the widget too.
+    const captured = await page([
+      business,
+      { name: 'source', type: 'string', required: false, capture: 'utm_source' },
+    ]);
+    expect(captured.html).toContain(
+      '<input type="hidden" id="f-source" name="source" data-capture="utm_source">',
+    );
+    expect(captured.html).toContain(
+      '<link rel="modulepreload" href="https://forms.example/widget/logic.js">',
+    );
+    // Never a person's to fill from the query: it is not in the prefill list.
+    expect(captured.html).toContain('data-prefill="business">');
   });
 });

@@ -1,4 +1,4 @@
-// C45: the widget's conditions and prefill (widget/logic.ts), without a DOM: a field hidden by the
+// C45: the widget's conditions, prefill and capture (widget/logic.ts), without a DOM: a field hidden by the
 // widget is exactly a field the worker judges not to apply, on random projects with random
 // conditions and random values, whether the form goes as the hosted page sends it (multipart, read
 // by the worker's own conversion) or as JSON; each condition read back from the markup
@@ -6,10 +6,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertForm, type FormEntry } from '../../src/api/html-form/convert.ts';
+import { CAPTURE_MAX } from '../../src/fields/capture.ts';
 import { type Condition, inactiveFields } from '../../src/fields/conditions.ts';
 import { control } from '../../src/fields/form-html.ts';
 import type { FieldDef } from '../../src/fields/validation.ts';
-import { type Fillable, fillOf, hiddenNames, type Seen, sentValue } from '../../widget/logic.ts';
+import {
+  capturedValue,
+  type Fillable,
+  fillOf,
+  hiddenNames,
+  type Seen,
+  sentValue,
+} from '../../widget/logic.ts';
 import { conditionOver } from './condition-arbitraries.ts';
 
 // No name from `_`: a form post's such names are its own controls (C29), never a field's value.
@@ -260,5 +268,32 @@ describe('C45: prefill from the page’s query', () => {
 
   it('keeps what the visitor typed before the script came', () => {
     expect(fillOf({ ...text, value: 'grace@example.com' }, query, [])).toBeUndefined();
+  });
+});
+
+describe('C45: capture from the page’s address and referrer', () => {
+  const query = new URLSearchParams('utm_source=newsletter&utm_medium=&ref=spring&utm_campaign=a%20b');
+
+  it('a campaign’s parameter, a named parameter, the referrer; nothing when the page has none', () => {
+    expect(capturedValue('utm_source', query, '')).toBe('newsletter');
+    expect(capturedValue('utm_campaign', query, '')).toBe('a b');
+    expect(capturedValue('query:ref', query, '')).toBe('spring');
+    expect(capturedValue('referrer', query, 'https://news.example/p')).toBe('https://news.example/p');
+    // Given empty, or not given: nothing, so the field is left out as any empty one.
+    expect(capturedValue('utm_medium', query, 'https://news.example/p')).toBeUndefined();
+    expect(capturedValue('utm_term', query, '')).toBeUndefined();
+    expect(capturedValue('referrer', query, '')).toBeUndefined();
+    // `query:ref` names `ref`, never a parameter called `query:ref`.
+    expect(capturedValue('query:ref', new URLSearchParams('query%3Aref=x'), '')).toBeUndefined();
+  });
+
+  it('(property) at most CAPTURE_MAX characters, the start of what the page had', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 1200 }), (value) => {
+        const got = capturedValue('query:v', new URLSearchParams({ v: value }), '');
+        expect(got).toBe(value.slice(0, CAPTURE_MAX));
+        expect(capturedValue('referrer', new URLSearchParams(), value)).toBe(got);
+      }),
+    );
   });
 });
