@@ -90,6 +90,9 @@ export const submissions = sqliteTable(
       .where(sql`coalesce(${t.label}, '') <> coalesce(${t.trained}, '')`),
     // C39: the same text sent again, within the project.
     index('submissions_content').on(t.projectId, t.contentHash).where(sql`${t.contentHash} is not null`),
+    // C45: a project's accepted submissions counted from the index alone (a form's limit, judged in
+    // its insert's trigger, and its hosted page), reading no more entries than it has places.
+    index('submissions_accepted').on(t.projectId).where(sql`${t.spam} = 0`),
   ],
 );
 
