@@ -224,7 +224,7 @@ export function FieldEditor({
   onRemove?: (() => void) | undefined;
   /** C44: the languages it shows its texts in: the page's (`en` for a project not made yet). */
   languages?: readonly string[] | undefined;
-  /** What the screen adds before what the field shows (C45: Settings' "Show only when…"). */
+  /** What the screen adds before what the field shows (C45: "Show only when…"). */
   children?: ComponentChildren;
 }) {
   const id = useId();
@@ -314,7 +314,10 @@ export function FieldEditor({
   );
 }
 
-/** The field a server sentence names (`… in field 'email' …`), so it is shown beside that field. */
+/**
+ * The field a server sentence names (`… in field 'email' …`; C45: `The condition of field 'vat' …`),
+ * so it is shown beside that field.
+ */
 export function fieldNamed(message: string): string | undefined {
-  return /(?:in field|Field) '([^']+)'/.exec(message)?.[1];
+  return /(?:in field|Field|condition of field) '([^']+)'/.exec(message)?.[1];
 }

@@ -1,12 +1,14 @@
 // C33: every project, with its unread count, its last submission and its last 30 days; and a new
-// project, its fields checked by the server as the tool checks them.
+// project, its fields checked by the server as the tool checks them; C45: a field after the first
+// with its "Show only when…" (dashboard/when.tsx), sent as its `when`.
 import { useState } from 'preact/hooks';
 import { api, Problem, projectPath } from '../api.ts';
 import { Sparkline } from '../chart.tsx';
-import { type Draft, emptyDraft, FieldEditor, fieldNamed, toField } from '../fields.tsx';
+import { emptyDraft, FieldEditor, fieldNamed, toField } from '../fields.tsx';
 import type { Day, Place, ProjectSummary, Session } from '../server-types.ts';
 import { go, screenPath } from '../session.ts';
 import { Choice, messageOf, plural, ShownOnce, Time, useLoad } from '../ui.tsx';
+import { conditionOf, type Editing, synced, WhenEditor } from '../when.tsx';
 
 type Summary = ProjectSummary;
 
@@ -41,9 +43,22 @@ function Card({ project }: { project: Summary }) {
 function NewProject({ onCreated, places }: { onCreated: () => void; places: Place[] }) {
   const [name, setName] = useState('');
   const [region, setRegion] = useState('default');
-  const [drafts, setDrafts] = useState<Draft[]>([
-    { ...emptyDraft(), name: 'email', rules: { format: 'email' } },
+  const [drafts, setDrafts] = useState<Editing[]>([
+    { draft: { ...emptyDraft(), name: 'email', rules: { format: 'email' } }, when: { kind: 'always' } },
   ]);
+  const set = (i: number, patch: Partial<Editing>) =>
+    setDrafts(drafts.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+  // C45: the fields before a field, as they are now (a field not named yet is none).
+  const before = (i: number) =>
+    drafts
+      .slice(0, i)
+      .map((x) => toField(x.draft))
+      .filter((f) => f.name !== '');
+  // The first field has none before it: a condition left from a field removed since is not sent.
+  const fieldOf = ({ draft, when }: Editing, i: number) => {
+    const condition = i === 0 ? null : conditionOf(synced(when, before(i)));
+    return { ...toField(draft), ...(condition === null ? {} : { when: condition }) };
+  };
   const [error, setError] = useState<{ field?: string | undefined; text: string } | undefined>();
   const [created, setCreated] = useState<{ projectId: string; apiKey: string } | undefined>();
   const submit = async (event: Event) => {
@@ -52,7 +67,7 @@ function NewProject({ onCreated, places }: { onCreated: () => void; places: Plac
     try {
       const done = await api<{ projectId: string; apiKey: string }>('POST', '/projects', {
         name,
-        fields: drafts.map(toField),
+        fields: drafts.map(fieldOf),
         ...(region === 'default' ? {} : { region }),
       });
       setCreated(done);
@@ -88,14 +103,18 @@ function NewProject({ onCreated, places }: { onCreated: () => void; places: Plac
           onChange={setRegion}
         />
       )}
-      {drafts.map((d, i) => (
+      {drafts.map(({ draft, when }, i) => (
         <FieldEditor
           key={i}
-          draft={d}
-          onChange={(next) => setDrafts(drafts.map((x, j) => (j === i ? next : x)))}
-          error={error?.field !== undefined && error.field === d.name ? error.text : undefined}
+          draft={draft}
+          onChange={(next) => set(i, { draft: next })}
+          error={error?.field !== undefined && error.field === draft.name ? error.text : undefined}
           onRemove={drafts.length > 1 ? () => setDrafts(drafts.filter((_, j) => j !== i)) : undefined}
-        />
+        >
+          {i > 0 && (
+            <WhenEditor when={when} earlier={before(i)} onChange={(next) => set(i, { when: next })} />
+          )}
+        </FieldEditor>
       ))}
       {error && error.field === undefined && (
         <p class="error" role="alert">
@@ -103,7 +122,10 @@ function NewProject({ onCreated, places }: { onCreated: () => void; places: Plac
         </p>
       )}
       <div class="row">
-        <button type="button" onClick={() => setDrafts([...drafts, emptyDraft()])}>
+        <button
+          type="button"
+          onClick={() => setDrafts([...drafts, { draft: emptyDraft(), when: { kind: 'always' } }])}
+        >
           Add a field
         </button>
         <button type="submit" class="primary">

@@ -1,8 +1,8 @@
 // C33: a project's settings, one screen per job, each at its own address
 // (`#/p/<project>/settings/<job>`) under a navigation of its own: what the form takes (Fields),
 // who may post and manage (Access), where submissions go (Delivery), the spam filter (C39), how
-// it behaves, and where it lives (C41) with deleting it. `#/p/<project>/settings` opens the first.
-// A key or a secret is shown once, with a copy button.
+// it behaves (with its limits, C45), and where it lives (C41) with deleting it.
+// `#/p/<project>/settings` opens the first. A key or a secret is shown once, with a copy button.
 import type { VNode } from 'preact';
 import { api, projectPath } from '../api.ts';
 import type { Project } from '../server-types.ts';
@@ -13,6 +13,7 @@ import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
 import { Fields } from './settings-fields.tsx';
 import { Integrations } from './settings-integrations.tsx';
 import { Keys } from './settings-keys.tsx';
+import { LimitsSettings } from './settings-limits.tsx';
 import { EmailRecipients, Origins } from './settings-lists.tsx';
 import { PlaceSettings } from './settings-place.tsx';
 import { SpamFilterSettings } from './settings-spam.tsx';
@@ -30,7 +31,8 @@ export const JOBS = [
   {
     job: 'behaviour',
     label: 'Behaviour',
-    about: 'Thank-you page, honeypot, unknown fields, retention, Turnstile.',
+    about:
+      'Thank-you page, honeypot, unknown fields, retention, Turnstile, and limits: how many it takes, when it opens and closes.',
   },
   { job: 'place', label: 'Place and deletion', about: 'Where its data lives, moving it, deleting it.' },
 ] as const;
@@ -69,20 +71,27 @@ function JobScreen({ job, project, operator, reload }: JobProps & { job: Job }):
     case 'spam':
       return <SpamFilterSettings project={project} reload={reload} />;
     case 'behaviour':
-      // Made anew when a setting it shows changes, not when another does: typing survives those.
+      // Each made anew when a setting it shows changes, not when another does: typing survives those.
       return (
-        <Behaviour
-          key={JSON.stringify([
-            project.retentionDays,
-            project.honeypot,
-            project.unknownFields,
-            project.thankYouUrl,
-            project.replyToField,
-            project.turnstile,
-          ])}
-          project={project}
-          reload={reload}
-        />
+        <>
+          <Behaviour
+            key={JSON.stringify([
+              project.retentionDays,
+              project.honeypot,
+              project.unknownFields,
+              project.thankYouUrl,
+              project.replyToField,
+              project.turnstile,
+            ])}
+            project={project}
+            reload={reload}
+          />
+          <LimitsSettings
+            key={`limits-${JSON.stringify(project.limits)}`}
+            project={project}
+            reload={reload}
+          />
+        </>
       );
     case 'place':
       return <PlaceSettings project={project} operator={operator} reload={reload} />;

@@ -91,12 +91,13 @@ export const rows = () => page.locator('.rows > li');
  * The file's site, from its first beforeAll to its last afterAll: `npm run dev` in a directory of
  * its own (`name`), with the arguments `devArgs` gives once it has run; the Clinic project and its
  * submissions; a page that notes every request to another origin. With `signedIn`, the page is
- * signed in with the operator token, on the Clinic project. Once the file has run, its page has
- * fetched nothing from another origin.
+ * signed in with the operator token, on the Clinic project; with `timezoneId`, its browser is in
+ * that zone (else the machine's). Once the file has run, its page has fetched nothing from another
+ * origin.
  */
 export function dashboardSite(
   name: string,
-  options: { devArgs?: () => Promise<string[]>; signedIn?: boolean } = {},
+  options: { devArgs?: () => Promise<string[]>; signedIn?: boolean; timezoneId?: string } = {},
 ) {
   beforeAll(async () => {
     siteDir = tempDir(name);
@@ -129,7 +130,10 @@ export function dashboardSite(
     ]) {
       await post({ name: name ?? '', email: 'someone@example.com', message: message ?? '' });
     }
-    page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await site.browser.newPage({
+      viewport: { width: 1280, height: 900 },
+      ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
+    });
     page.on('request', (r) => {
       // The network only: the browser's own PDF viewer loads its parts from inside the browser.
       if (/^https?:/.test(r.url()) && !r.url().startsWith(worker)) elsewhere.push(r.url());
