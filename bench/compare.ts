@@ -3,7 +3,7 @@
 // run (absolute figures drift by tens of percent between runs on this machine). Runs are
 // interleaved (floor, ref, tree, floor, tree, ref, …); prints each one's ratio to the floor, then
 // each one's start-up (median of five `wrangler check startup`, interleaved) and size.
-// Settings: BENCH_SCENARIO (accepted), BENCH_CONNECTIONS (10), BENCH_SECONDS (2), BENCH_REPETITIONS (5);
+// Settings: BENCH_SCENARIO (accepted; `logic`: C45's unique email and limit), BENCH_CONNECTIONS (10), BENCH_SECONDS (2), BENCH_REPETITIONS (5);
 // BENCH_REF_VIEWS (`webhooks=targets`, comma-separated): views by a table's old name, for a ref
 // from before a rename (the D1 is migrated as the tree is).
 import { execFileSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import {
   buildBundle,
   interleavedStartups,
   load,
+  logicRequest,
   median,
   type Run,
   type Scenario,
@@ -23,7 +24,7 @@ import {
 } from './harness.ts';
 
 const ref = process.argv[2] ?? 'HEAD';
-const scenario = (process.env.BENCH_SCENARIO ?? 'accepted') as Scenario;
+const scenario = (process.env.BENCH_SCENARIO ?? 'accepted') as Scenario | 'logic';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 5);
@@ -42,8 +43,8 @@ try {
   const startups = interleavedStartups(builds, STARTUP_RUNS);
   const state = join(work, 'state');
   const views = (process.env.BENCH_REF_VIEWS ?? '').split(',').filter((pair) => pair !== '');
-  const { apiKey } = await seed(state, views);
-  const request = scenarios(apiKey)[scenario];
+  const { apiKey } = await seed(state, views, scenario === 'logic');
+  const request = scenario === 'logic' ? logicRequest(apiKey) : scenarios(apiKey)[scenario];
   const { mf, urls } = await start({ ref: join(work, 'ref-dist'), tree: join(work, 'tree-dist') }, state);
   const workers = ['floor', 'ref', 'tree'] as const;
   const amounts = new Map<string, number>();

@@ -266,6 +266,7 @@ export function interleavedStartups<K extends string>(
 export async function seed(
   state: string,
   views: string[] = [],
+  logic = false,
 ): Promise<{ projectId: string; apiKey: string }> {
   // C41: every place's database migrated on opening, as `npm run dev` migrates them.
   const seeded = await openDatabase({ remote: false, persistTo: state });
@@ -276,10 +277,20 @@ export async function seed(
         throw new Error(`a view is old=new: '${pair}'`);
       await seeded.db.run(sql.raw(`create view if not exists "${old}" as select * from "${now}"`));
     }
+    // C45 (`logic`): one registration per email, and a form that takes at most ten million.
     const { projectId } = await createProjectFromSpecs(seeded.db, {
       name: 'Bench',
-      fields: ['name:string', 'email:string', 'phone:integer', 'enquiry:boolean', 'message:string'],
+      fields: [
+        'name:string',
+        logic ? 'email:string:unique' : 'email:string',
+        'phone:integer',
+        'enquiry:boolean',
+        'message:string',
+      ],
     });
+    if (logic) {
+      await seeded.db.run(sql`update projects set max_submissions = 10000000 where id = ${projectId}`);
+    }
     // A key of the form every version accepts (`edgeform_` and 32, from before there were two
     // kinds of key, C23), so that bench:compare can drive an older commit with the same key.
     const apiKey = `edgeform_${generateKey().slice(KIND_PREFIXES.publishable.length)}`;
@@ -392,9 +403,18 @@ export function scenarios(apiKey: string) {
     badKey: { key: 'edgeform_00000000000000000000000000000000', body: { name: 'Ada' } },
   } as const;
 }
+
+/**
+ * C45: the accepted post on a project seeded with `logic` (a unique email, a limit): each request
+ * a new address, as a unique field takes each value once.
+ */
+export const logicRequest = (apiKey: string): Request => ({
+  ...scenarios(apiKey).accepted,
+  distinct: 'email',
+});
 export type Scenario = keyof ReturnType<typeof scenarios>;
 /** A request of a run: a key (sent as a bearer, unless empty: C40's events carry it in the body) and a body. */
-export type Request = { key: string; body: object; visitors?: number };
+export type Request = { key: string; body: object; visitors?: number; distinct?: string };
 
 export type Run = {
   rps: number;
@@ -417,6 +437,7 @@ export function load(url: string, request: Request, connections: number, amount:
       : { 'Content-Type': 'text/plain' },
     body: JSON.stringify(request.body),
     ...(request.visitors === undefined ? {} : { visitors: request.visitors }),
+    ...(request.distinct === undefined ? {} : { distinct: request.distinct }),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bench/load.ts', JSON.stringify(options)], {

@@ -11,6 +11,8 @@ type Options = {
   body: string;
   /** Each request with one of this many user agents in turn (C40: that many visitors), if given. */
   visitors?: number;
+  /** A member of the body made new for each request (C45: a unique field's value), if given. */
+  distinct?: string;
 };
 const options = JSON.parse(process.argv[2] ?? '{}') as Options;
 
@@ -25,21 +27,29 @@ const instance = autocannon(
     method: 'POST',
     headers: options.headers,
     body: options.body,
-    ...(options.visitors === undefined
+    ...(options.visitors === undefined && options.distinct === undefined
       ? {}
       : {
-          // Each connection its own visitors: request n of a connection is visitor n mod `visitors`.
+          // Each connection its own visitors: request n of a connection is visitor n mod `visitors`;
+          // and its own distinct values: request n's is `<connection>-<n>@example.com`.
           setupClient: (client: {
             setHeaders(h: Record<string, string>): void;
+            setBody(b: string): void;
             on(e: string, f: () => void): void;
           }) => {
             const id = Math.random().toString(36).slice(2);
             let n = 0;
             const next = () => {
-              client.setHeaders({
-                ...options.headers,
-                'User-Agent': `bench ${id} ${n % (options.visitors ?? 1)}`,
-              });
+              if (options.visitors !== undefined) {
+                client.setHeaders({
+                  ...options.headers,
+                  'User-Agent': `bench ${id} ${n % options.visitors}`,
+                });
+              }
+              if (options.distinct !== undefined) {
+                const body = JSON.parse(options.body) as Record<string, unknown>;
+                client.setBody(JSON.stringify({ ...body, [options.distinct]: `${id}-${n}@example.com` }));
+              }
               n += 1;
             };
             next();
