@@ -8,6 +8,7 @@ import {
   displayRule,
   type FieldDisplay,
   parseMultiline,
+  parseStep,
   textOptions,
 } from '../src/fields/display.ts';
 import { parseFieldSpec, SPEC_FORM } from '../src/fields/spec.ts';
@@ -25,6 +26,7 @@ type DisplayOptions = Partial<Record<DisplayMember, string[] | false | true>> & 
   multiline?: boolean;
   when?: string[];
   capture?: string;
+  step?: string;
 };
 
 const WHAT: Record<DisplayMember, string> = {
@@ -61,7 +63,8 @@ function displayOptions(command: Command): Command {
       'C45: a hidden field the page fills: utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer or query:<name>',
     )
     .option('--multiline', 'a text field that takes several lines (a text area on a page)')
-    .option('--no-multiline', 'a text field on one line, however long it may be');
+    .option('--no-multiline', 'a text field on one line, however long it may be')
+    .option('--step <n>', 'C46: the step of the hosted page it is on, 1–20 (1: the first)');
   command.on('option:help', (value: string | null) => {
     if (value === null) command.help();
   });
@@ -70,7 +73,7 @@ function displayOptions(command: Command): Command {
 
 /**
  * What the options say the field shows: each member given as a map (`--no-…`: an empty one, none),
- * and `--multiline` or `--no-multiline` when given.
+ * `--multiline` or `--no-multiline` when given, and C46's `--step`.
  */
 function displayOf(field: FieldDef, opts: DisplayOptions): FieldDisplay {
   const out: FieldDisplay = {};
@@ -81,6 +84,11 @@ function displayOf(field: FieldDef, opts: DisplayOptions): FieldDisplay {
   }
   const multiline = parseMultiline(field.name, opts.multiline, field);
   if (multiline !== undefined) out.multiline = multiline;
+  if (opts.step !== undefined) {
+    // A number as written (`2`); anything else is refused by the same sentence as the API's.
+    const step = parseStep(field.name, /^\d+$/.test(opts.step) ? Number(opts.step) : opts.step);
+    if (step !== undefined) out.step = step;
+  }
   return out;
 }
 

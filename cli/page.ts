@@ -43,6 +43,8 @@ function pageText(projectId: string, page: PageView): string {
     `Theme: ${page.theme}`,
     `Logo: ${logo === null ? '(none)' : `${logo.type}, ${logo.size} bytes, SHA-256 ${logo.sha256}`}`,
     `Turnstile site key: ${page.turnstileSiteKey ?? '(none)'}`,
+    // C46: each step's title, in order.
+    ...(page.steps.length === 0 ? [] : page.steps.map((step, i) => `Step ${i + 1}: ${textsIn(step.title)}`)),
   ].join('\n');
 }
 
@@ -54,7 +56,32 @@ type SetOptions = Partial<Record<Texts, string[] | false>> & {
   theme?: string;
   /** `--no-turnstile-site-key` gives false. */
   turnstileSiteKey?: string | false;
+  /** C46: `--step <n>:<lang>=<text>`, repeatable; `--no-steps` gives false. */
+  step?: string[];
+  steps?: false;
 };
+
+/**
+ * C46: the steps' titles as `--step 1:en=About you --step 1:de=Über Sie --step 2:en=Your message`:
+ * each number's texts in its languages, numbers from 1 without a gap.
+ */
+function stepsOf(given: readonly string[]): { title: TextMap }[] {
+  const byStep = new Map<number, string[]>();
+  for (const option of given) {
+    const match = /^(\d{1,2}):(.*)$/s.exec(option);
+    if (match === null)
+      throw new UsageError(`--step is <n>:<lang>=<text>, e.g. 1:en=About you: not '${option}'`);
+    const n = Number(match[1]);
+    byStep.set(n, [...(byStep.get(n) ?? []), match[2] ?? '']);
+  }
+  const last = Math.max(...byStep.keys());
+  return Array.from({ length: last }, (_, i) => {
+    const texts = byStep.get(i + 1);
+    if (texts === undefined)
+      throw new UsageError(`--step ${i + 1}:<lang>=<text> is missing: steps are numbered from 1`);
+    return { title: textOptions(texts, { what: "step's title", max: 200, lines: false }) };
+  });
+}
 
 /** What `page set`'s options change: each text map parsed as the API's JSON is (C44). */
 function changesOf(opts: SetOptions): PageInput {
@@ -70,6 +97,8 @@ function changesOf(opts: SetOptions): PageInput {
   if (opts.theme !== undefined) page.theme = opts.theme;
   if (opts.turnstileSiteKey !== undefined)
     page.turnstileSiteKey = opts.turnstileSiteKey === false ? null : opts.turnstileSiteKey;
+  if (opts.steps === false) page.steps = null;
+  else if (opts.step !== undefined) page.steps = stepsOf(opts.step);
   return page;
 }
 
@@ -113,12 +142,18 @@ export function pageCommands(cli: Command, { withOps, print }: Context): void {
       "the site key of the project's Turnstile widget (public), shown when the project checks Turnstile",
     )
     .option('--no-turnstile-site-key', 'no site key')
+    .option(
+      '--step <n:lang=text>',
+      "C46: a step's title in a language, e.g. 1:en=About you (repeatable; replaces the steps)",
+      collectText,
+    )
+    .option('--no-steps', 'no steps’ titles')
     .action(
       withOps(async (ops, global, projectId: string, opts: SetOptions) => {
         const changes = changesOf(opts);
         if (Object.keys(changes).length === 0) {
           throw new UsageError(
-            'Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent, --theme or --turnstile-site-key',
+            'Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent, --theme, --turnstile-site-key or --step',
           );
         }
         show(global, await ops.updateProject(projectId, { page: changes }));

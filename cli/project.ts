@@ -25,7 +25,11 @@ export function describeField(f: FieldDef): string {
   const shows = DISPLAY_MEMBERS.flatMap((member) =>
     Object.entries(f[member] ?? {}).map(([tag, text]) => `${member}[${tag}]=${JSON.stringify(text)}`),
   );
-  const lines = f.multiline === undefined || f.multiline === null ? [] : [`multiline=${f.multiline}`];
+  const lines = [
+    ...(f.multiline === undefined || f.multiline === null ? [] : [`multiline=${f.multiline}`]),
+    // C46: a step after the first.
+    ...(f.step === undefined || f.step === null ? [] : [`step=${f.step}`]),
+  ];
   // C45: when it applies, as JSON.
   const when = [
     ...(f.when === undefined ? [] : [`when=${JSON.stringify(f.when)}`]),

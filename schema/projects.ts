@@ -95,6 +95,9 @@ export const projects = sqliteTable(
     // C44: the site key of the project's Turnstile widget, shown on the page when the project checks
     // Turnstile (its secret set); public, as any page that shows the widget shows it.
     pageTurnstileSiteKey: text('page_turnstile_site_key'),
+    // C46: the hosted page's steps, as JSON ([{"title": {"en": "About you"}}, …]); NULL: none
+    // given (a page whose fields name no step after the first is one page).
+    pageSteps: text('page_steps'),
     // C45: the form's limits: the most accepted (not spam) submissions it takes, when it opens and
     // closes (ISO times), and what its hosted page says outside them (a JSON map of language tag →
     // text); NULL: none. The first three are read on the submission path, with the settings.
@@ -138,6 +141,8 @@ export const fields = sqliteTable(
     // C45: where a hidden field's value comes from (`utm_source`, `referrer`, `query:<name>`);
     // NULL for a field a person fills in.
     capture: text('capture'),
+    // C46: the step of a hosted page in steps the field is on (1–20); NULL: the first.
+    step: integer('step'),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.name] }),

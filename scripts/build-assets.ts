@@ -13,7 +13,7 @@ import { MESSAGES } from '../client/src/messages.ts';
 import type { LanguagesFile } from '../src/spam/language.ts';
 import type { ModelFile } from '../src/spam/model.ts';
 import { loadLists, readPrior } from '../toolkit/spam-lists.ts';
-import { buildDashboard, buildWidget, buildWidgetLogic } from './build-bundles.ts';
+import { buildDashboard, buildWidget, buildWidgetLogic, buildWidgetSteps } from './build-bundles.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'assets');
@@ -229,15 +229,18 @@ export async function buildAssets(): Promise<{
   widgetBytes: number;
   widgetGzipBytes: number;
   logicGzipBytes: number;
+  stepsGzipBytes: number;
   dashboardGzipBytes: number;
 }> {
   const widget = await buildWidget();
   const logic = await buildWidgetLogic();
+  const steps = await buildWidgetSteps();
   const dashboard = await buildDashboard();
   const document = await generateDocument();
   const files = new Map<string, Uint8Array | string>([
     ['widget.js', widget],
     ['widget/logic.js', logic],
+    ['widget/steps.js', steps],
     // C43: each language's sentences for the failures' codes, as the client words them, fetched by
     // the widget for a page in that language when a submission fails (widget/i18n.ts).
     ...Object.entries(MESSAGES).map(([lang, templates]): [string, string] => [
@@ -283,6 +286,10 @@ export async function buildAssets(): Promise<{
         '  Cache-Control: public, max-age=86400, stale-while-revalidate=604800',
         '  Access-Control-Allow-Origin: *',
         '  X-Content-Type-Options: nosniff',
+        // C46: named by the hosted page of a form in steps, of this origin, as long-lived.
+        '/widget/steps.js',
+        '  Cache-Control: public, max-age=86400, stale-while-revalidate=604800',
+        '  X-Content-Type-Options: nosniff',
         '/api/v1/openapi.json',
         '  Cache-Control: public, max-age=300',
         '  Access-Control-Allow-Origin: *',
@@ -307,6 +314,7 @@ export async function buildAssets(): Promise<{
     widgetBytes: widget.length,
     widgetGzipBytes: gzipSync(widget, { level: 9 }).length,
     logicGzipBytes: gzipSync(logic, { level: 9 }).length,
+    stepsGzipBytes: gzipSync(steps, { level: 9 }).length,
     dashboardGzipBytes: [dashboard.js, dashboard.css, DASHBOARD_PAGE].reduce(
       (n, f) => n + gzipSync(f, { level: 9 }).length,
       0,
@@ -317,6 +325,6 @@ export async function buildAssets(): Promise<{
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = await buildAssets();
   console.log(
-    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/widget/logic.js (conditions and prefill): ${sizes.logicGzipBytes} gzip; assets/widget/i18n/ (${Object.keys(MESSAGES).length} languages); assets/admin/ (the dashboard): ${sizes.dashboardGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
+    `assets/widget.js: ${sizes.widgetBytes} bytes, ${sizes.widgetGzipBytes} gzip; assets/widget/logic.js (conditions, capture and prefill): ${sizes.logicGzipBytes} gzip; assets/widget/steps.js (a page in steps): ${sizes.stepsGzipBytes} gzip; assets/widget/i18n/ (${Object.keys(MESSAGES).length} languages); assets/admin/ (the dashboard): ${sizes.dashboardGzipBytes} gzip; assets/api/v1/openapi.json; assets/reference/`,
   );
 }

@@ -54,3 +54,9 @@ export const buildWidget = () => widgetScript('widget/widget.ts', 'iife');
  * only for a form that uses them, so that no other page loads it. A module, as `import()` takes it.
  */
 export const buildWidgetLogic = () => widgetScript('widget/logic.ts', 'esm');
+
+/**
+ * C46: the widget's third script (/widget/steps.js): a hosted page in steps, one step at a time,
+ * each checked by the worker's own rules. Named by such a page alone; no other page loads it.
+ */
+export const buildWidgetSteps = () => widgetScript('widget/steps.ts', 'esm');

@@ -13,6 +13,7 @@ export const DEFAULT_PAGE: PageView = {
   theme: 'auto',
   logo: null,
   turnstileSiteKey: null,
+  steps: [],
 };
 
 export const GERMAN_PAGE: PageView = {
@@ -25,4 +26,5 @@ export const GERMAN_PAGE: PageView = {
   theme: 'dark',
   logo: null,
   turnstileSiteKey: null,
+  steps: [],
 };

@@ -18,6 +18,8 @@ export type FieldDisplay = {
   help?: TextMap;
   placeholder?: TextMap;
   multiline?: boolean | null;
+  /** C46: the step of a hosted page in steps it is on (1 to MAX_STEPS); `null` or absent: the first. */
+  step?: number | null;
 };
 export const DISPLAY_MEMBERS = ['label', 'help', 'placeholder'] as const;
 export type DisplayMember = (typeof DISPLAY_MEMBERS)[number];
@@ -154,6 +156,23 @@ export function parseMultiline(
   return value;
 }
 
+/** C46: the most steps a hosted page has. */
+export const MAX_STEPS = 20;
+
+/**
+ * C46: `step` as given: a whole number from 1 to MAX_STEPS, `null` for the first (as not said),
+ * absent when not given (a replaced field keeps it).
+ */
+export function parseStep(field: string, value: unknown): number | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_STEPS) {
+    throw invalid(
+      `'step' is a whole number from 1 to ${MAX_STEPS} in field '${field}': not ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
 /**
  * C44: the members of what a field shows that `given` holds (a JSON body's, or the tool's options
  * made into maps), each checked; a member absent stays absent (a replaced field keeps it), `null`
@@ -179,6 +198,8 @@ export function withoutEmpty<T extends FieldDisplay>(def: T): T {
     if (map !== undefined && Object.keys(map).length === 0) delete out[member];
   }
   if (out.multiline === null) delete out.multiline;
+  // C46: the first step is every field's unless it says another.
+  if (out.step === null || out.step === 1) delete out.step;
   return out;
 }
 

@@ -19,7 +19,7 @@ import {
   UNIQUE_TYPES,
 } from './catalogue.ts';
 import type { Condition } from './conditions.ts';
-import { parseFieldDisplay, parseMultiline } from './display.ts';
+import { parseFieldDisplay, parseMultiline, parseStep } from './display.ts';
 import { compilePattern } from './rules.ts';
 import type { FieldDef } from './validation.ts';
 
@@ -307,12 +307,13 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
     multiline,
     when,
     capture,
+    step,
     ...extra
   } = input as Record<string, unknown>;
   const unknown = Object.keys(extra)[0];
   if (unknown !== undefined) {
     throw invalid(
-      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder, multiline, when, capture`,
+      `Unknown member '${unknown}' ${where}: use type, required, rules, label, help, placeholder, multiline, when, capture, step`,
     );
   }
   const fieldType = checkType(type, where);
@@ -334,11 +335,13 @@ export function fieldFromJson(name: string, input: unknown): FieldDef {
   checkBounds(where, rules);
   const lines = parseMultiline(name, multiline, { type: fieldType, rules });
   const captured = parseCapture(name, capture, { type: fieldType, required: required === true, rules });
+  const onStep = parseStep(name, step);
   return {
     ...definition(name, fieldType, required, captured?.rules ?? rules),
     ...(captured === undefined ? {} : { capture: captured.capture }),
     ...parseFieldDisplay(name, { label, help, placeholder }),
     ...(lines === undefined ? {} : { multiline: lines }),
+    ...(onStep === undefined ? {} : { step: onStep }),
     // C45: checked against the fields before it by the operation, which knows them (conditions.ts).
     ...(when === undefined || when === null ? {} : { when: when as Condition }),
   };

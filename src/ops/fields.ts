@@ -2,7 +2,7 @@
 import { checkConditions, namesOf } from '../fields/conditions.ts';
 import { DISPLAY_MEMBERS, type FieldDisplay, withoutEmpty } from '../fields/display.ts';
 import type { FieldDef } from '../fields/validation.ts';
-import { Conflict, NotFound } from '../lib/faults.ts';
+import { Conflict, InvalidInput, NotFound } from '../lib/faults.ts';
 import {
   addField as appendField,
   removeField as deleteField,
@@ -20,6 +20,19 @@ import { fieldDef } from './project-view.ts';
  */
 export function withConditions(defs: readonly FieldDef[]): FieldDef[] {
   const parsed = checkConditions(defs);
+  // C46: a page in steps shows a field once its step is reached; its condition may wait only on
+  // fields shown by then, so on its own step or an earlier one.
+  const stepOf = new Map(defs.map((d) => [d.name, d.step ?? 1]));
+  for (const d of defs) {
+    const when = parsed.get(d.name);
+    if (when === undefined) continue;
+    const later = namesOf(when).find((name) => (stepOf.get(name) ?? 1) > (d.step ?? 1));
+    if (later !== undefined) {
+      throw new InvalidInput(
+        `The condition of field '${d.name}' (step ${d.step ?? 1}) names field '${later}', which is on a later step (${stepOf.get(later)}): a condition names fields on its own step or before`,
+      );
+    }
+  }
   return defs.map((d) => {
     const when = parsed.get(d.name);
     const { when: _, ...rest } = d;
@@ -52,7 +65,9 @@ export async function defineField(
   }
   // C45: the fields as they will be, each condition holding to the fields before it.
   const current = p.fields.map(fieldDef);
-  const after = exists ? current.map((f) => (f.name === given.name ? given : f)) : [...current, given];
+  // C46: its step as it will be (kept unless given), for the conditions' check.
+  const kept = given.step === undefined && row?.step != null ? { ...given, step: row.step } : given;
+  const after = exists ? current.map((f) => (f.name === given.name ? kept : f)) : [...current, kept];
   const checked = withConditions(after).find((f) => f.name === given.name);
   const { when: _w, ...unconditional } = given;
   const def: FieldDef =
@@ -60,7 +75,7 @@ export async function defineField(
   if (exists) await replaceField(m.db, p.id, def);
   else await appendField(m.db, p.id, def);
   await recordChange(m, p.id, 'field.define', { ...def, added: !exists });
-  const { label: _l, help: _h, placeholder: _p, multiline: _m, ...checks } = def;
+  const { label: _l, help: _h, placeholder: _p, multiline: _m, step: _s, ...checks } = def;
   const before: FieldDisplay = row === undefined ? {} : fieldDef(row);
   const field: FieldDef = { ...checks };
   for (const member of DISPLAY_MEMBERS) {
@@ -69,6 +84,8 @@ export async function defineField(
   }
   const multiline = def.multiline === undefined ? before.multiline : def.multiline;
   if (multiline !== undefined) field.multiline = multiline;
+  const step = def.step === undefined ? before.step : def.step;
+  if (step !== undefined) field.step = step;
   return { added: !exists, field: withoutEmpty(field) };
 }
 

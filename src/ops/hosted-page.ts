@@ -4,6 +4,7 @@
 // is in the audit log, never the logo's bytes.
 import { PAGE_THEMES, type PageTheme } from '../../schema/tables.ts';
 import {
+  MAX_STEPS,
   parseLanguageTag,
   parseTextMap,
   type TextMap,
@@ -43,6 +44,7 @@ export type PageInput = {
   accent?: string | undefined;
   theme?: string | undefined;
   turnstileSiteKey?: string | null | undefined;
+  steps?: readonly unknown[] | null | undefined;
 };
 const MEMBERS = [
   'enabled',
@@ -53,6 +55,7 @@ const MEMBERS = [
   'accent',
   'theme',
   'turnstileSiteKey',
+  'steps',
 ] as const;
 // Cloudflare's site keys (`0x4AAAAAAA…`, the test keys `1x00000000000000000000AA`): letters, digits,
 // `_` and `-`.
@@ -76,6 +79,32 @@ function parseLanguages(input: unknown): string[] {
   return out;
 }
 
+/** C46: a step's title, as the page's other texts are checked. */
+const STEP_TITLE = { what: "step's title", max: 200, lines: false } as const satisfies TextRule;
+
+/**
+ * C46: the page's steps: 1 to MAX_STEPS `{"title": {lang: text}}`, in order; `null` or `[]`: none
+ * (the fields' steps still page it, each titled by its number).
+ */
+function parseSteps(input: unknown): { title: TextMap }[] {
+  if (input === null) return [];
+  if (!Array.isArray(input) || input.length > MAX_STEPS) {
+    throw invalid(
+      `The page's steps are at most ${MAX_STEPS}, each {"title": {"en": "About you"}}, in order: a field's step is its number`,
+    );
+  }
+  return input.map((step, i) => {
+    if (typeof step !== 'object' || step === null || Array.isArray(step)) {
+      throw invalid(`Step ${i + 1} of the page is {"title": {"en": "…"}}`);
+    }
+    const { title, ...extra } = step as Record<string, unknown>;
+    const unknown = Object.keys(extra)[0];
+    if (unknown !== undefined)
+      throw invalid(`Unknown member '${unknown}' of step ${i + 1} of the page: use title`);
+    return { title: title === undefined ? {} : parseTextMap(title, STEP_TITLE) };
+  });
+}
+
 /**
  * C44: the columns of the page's members given, each checked, and what the audit log records of
  * them (the members as the page's view shows them).
@@ -97,7 +126,12 @@ export function parsePage(input: unknown): { columns: ProjectSettings; detail: R
   }
   const columns: ProjectSettings = {};
   const detail: Record<string, unknown> = {};
-  const { enabled, languages, accent, theme, turnstileSiteKey } = given;
+  const { enabled, languages, accent, theme, turnstileSiteKey, steps } = given;
+  if (steps !== undefined) {
+    const parsed = parseSteps(steps);
+    detail.steps = parsed;
+    columns.pageSteps = parsed.length === 0 ? null : JSON.stringify(parsed);
+  }
   if (enabled !== undefined) {
     if (typeof enabled !== 'boolean') throw invalid("The page's enabled is true or false");
     columns.pageEnabled = detail.enabled = enabled;

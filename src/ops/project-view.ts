@@ -27,6 +27,7 @@ export function fieldDef(row: {
   multiline?: boolean | null;
   when?: string | null;
   capture?: string | null;
+  step?: number | null;
 }): FieldDef {
   const rules = parseRules(row.rules);
   const display: FieldDisplay = {};
@@ -43,6 +44,7 @@ export function fieldDef(row: {
     ...(row.multiline === undefined || row.multiline === null ? {} : { multiline: row.multiline }),
     ...(row.when === undefined || row.when === null ? {} : { when: JSON.parse(row.when) as Condition }),
     ...(row.capture === undefined || row.capture === null ? {} : { capture: row.capture }),
+    ...(row.step === undefined || row.step === null || row.step === 1 ? {} : { step: row.step }),
   };
 }
 
@@ -59,6 +61,8 @@ export type PageView = {
   logo: Logo | null;
   /** C22: its Turnstile widget's site key, shown when the project checks Turnstile; or null. */
   turnstileSiteKey: string | null;
+  /** C46: its steps' titles, in order; none given: `[]` (fields on a step after the first still page it). */
+  steps: { title: TextMap }[];
 };
 
 type PageColumns = Pick<ProjectDetails, PageColumn>;
@@ -78,6 +82,10 @@ export function pageView(p: PageColumns): PageView {
     theme: p.pageTheme,
     logo: p.pageLogo === null ? null : (JSON.parse(p.pageLogo) as Logo),
     turnstileSiteKey: p.pageTurnstileSiteKey,
+    steps:
+      p.pageSteps === null || p.pageSteps === undefined
+        ? []
+        : (JSON.parse(p.pageSteps) as { title: TextMap }[]),
   };
 }
 

@@ -40,6 +40,8 @@ export function composePage(view: ProjectView, where: Where): Promise<RenderedPa
     honeypot: view.honeypot,
     // C22: the widget only when the project checks Turnstile; a key left from before is not shown.
     turnstileSiteKey: view.turnstile ? (settings.turnstileSiteKey ?? undefined) : undefined,
+    // C46: each step's title in the visitor's language, by its number.
+    steps: settings.steps.map((step) => say(step.title)),
     fields: view.fields.map((field) => {
       const shown: { label?: string; help?: string; placeholder?: string } = {};
       for (const member of ['label', 'help', 'placeholder'] as const) {

@@ -6,9 +6,10 @@
 // each field's message beside it, in the page's language (C43). C45: a field's condition rides on
 // its control, for the widget to show and hide it by (with scripts off every field is shown, and
 // the worker decides), and the page's own query fills its fields.
-import { type ControlField, control, escapeHtml, honeypotControl, type Shown } from '../fields/form-html.ts';
+import { control, escapeHtml, honeypotControl } from '../fields/form-html.ts';
 import { toBase64 } from '../lib/hex.ts';
 import { nameOfLanguage } from './language.ts';
+import { STEPS_STYLE, type SteppedField, stepGroups, steppedControls } from './steps.ts';
 import { filled, type Words, wordsOf } from './words.ts';
 
 export type PageTheme = 'light' | 'dark' | 'auto';
@@ -33,7 +34,9 @@ export type RenderInput = {
    * is named (the frame runs none, and so fetches none: not Turnstile's either).
    */
   preview?: boolean | undefined;
-  fields: { field: ControlField; shown: Shown }[];
+  fields: SteppedField[];
+  /** C46: the page's steps' titles in the visitor's language, by step number (1 at index 0). */
+  steps?: readonly (string | undefined)[] | undefined;
   honeypot: string | null;
   /** C22: Turnstile's site key, when the project's submissions need its token. */
   turnstileSiteKey?: string | undefined;
@@ -81,7 +84,7 @@ export function pageStyle(accent: string, theme: PageTheme): string {
     theme === 'auto'
       ? `:root{color-scheme:light dark;${LIGHT}}@media(prefers-color-scheme:dark){:root{${DARK}}}`
       : `:root{color-scheme:${theme};${theme === 'dark' ? DARK : LIGHT}}`;
-  return `${scheme}:root{--a:${accent};--on:${onAccent(accent)}}*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,sans-serif}main{max-width:36rem;margin:0 auto;padding:1.5rem 1rem}header img{display:block;max-height:4rem;max-width:100%;margin-bottom:.5rem}h1{font-size:1.6rem;line-height:1.25;margin:.25rem 0 .75rem}a{color:inherit}nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0 0 1rem;padding:0}[aria-current]{font-weight:700}form{display:grid;gap:.3rem}label{font-weight:600;margin-top:.75rem;overflow-wrap:anywhere}label:has(input[type=checkbox]){font-weight:400}label:has(+[required])::after{content:" *"}input,select,textarea{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--ln);border-radius:6px;padding:.55rem .6rem;width:100%;max-width:100%}input[type=checkbox]{width:auto;margin:0 .5rem 0 0}:focus-visible{outline:3px solid var(--a);outline-offset:2px}button{font:inherit;font-weight:600;margin-top:1.25rem;padding:.65rem 1.4rem;border:0;border-radius:6px;background:var(--a);color:var(--on);cursor:pointer;justify-self:start}button:disabled{opacity:.6}.help,.note,footer{color:var(--mu)}.help{font-size:.9rem}[data-forms-error],[data-state=error]{color:var(--bad)}[data-state=success]{color:var(--ok);font-weight:600}footer{font-size:.875rem;margin-top:2.5rem;border-top:1px solid var(--ln);padding-top:1rem}[data-forms-status]:empty{margin:0}`;
+  return `${scheme}:root{--a:${accent};--on:${onAccent(accent)}}*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,sans-serif}main{max-width:36rem;margin:0 auto;padding:1.5rem 1rem}header img{display:block;max-height:4rem;max-width:100%;margin-bottom:.5rem}h1{font-size:1.6rem;line-height:1.25;margin:.25rem 0 .75rem}a{color:inherit}nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0 0 1rem;padding:0}[aria-current]{font-weight:700}form{display:grid;gap:.3rem}label{font-weight:600;margin-top:.75rem;overflow-wrap:anywhere}label:has(input[type=checkbox]){font-weight:400}label:has(+[required])::after{content:" *"}input,select,textarea{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--ln);border-radius:6px;padding:.55rem .6rem;width:100%;max-width:100%}input[type=checkbox]{width:auto;margin:0 .5rem 0 0}:focus-visible{outline:3px solid var(--a);outline-offset:2px}button{font:inherit;font-weight:600;margin-top:1.25rem;padding:.65rem 1.4rem;border:0;border-radius:6px;background:var(--a);color:var(--on);cursor:pointer;justify-self:start}button:disabled{opacity:.6}.help,.note,footer{color:var(--mu)}.help{font-size:.9rem}[data-forms-error],[data-state=error]{color:var(--bad)}[data-state=success]{color:var(--ok);font-weight:600}footer{font-size:.875rem;margin-top:2.5rem;border-top:1px solid var(--ln);padding-top:1rem}[data-forms-status]:empty{margin:0}${STEPS_STYLE}`;
 }
 
 /** Paragraphs of a text the owner wrote, a blank line between two. */
@@ -128,6 +131,7 @@ export async function renderPage(input: RenderInput): Promise<RenderedPage> {
   const conditional = input.fields.some(
     (f) => (f.field.when !== undefined && f.field.when !== null) || typeof f.field.capture === 'string',
   );
+  const groups = stepGroups(input.fields);
   const form = [
     `<form method="post" action="${escapeHtml(action)}" enctype="multipart/form-data" data-checks="worker" data-endpoint="${escapeHtml(action)}" data-key="" data-success="${escapeHtml(input.thanks ?? words.thanks)}" data-sending="${escapeHtml(words.sending)}" data-prefill="${escapeHtml(prefill.join(' '))}">`,
     '<p data-forms-status role="status" aria-live="polite"></p>',
@@ -136,7 +140,10 @@ export async function renderPage(input: RenderInput): Promise<RenderedPage> {
     turnstile && !input.preview
       ? `<noscript><p class="note">${escapeHtml(words.needsScript)}</p></noscript>`
       : '',
-    ...input.fields.map(({ field, shown }) => control(field, { choose: words.choose, ...shown })),
+    // C46: a page whose fields are on more than one step, in steps.
+    ...(groups.length > 0
+      ? steppedControls(groups, input.steps ?? [], words)
+      : input.fields.map(({ field, shown }) => control(field, { choose: words.choose, ...shown }))),
     input.honeypot === null ? '' : honeypotControl(input.honeypot),
     turnstile
       ? `<div class="cf-turnstile" data-sitekey="${escapeHtml(input.turnstileSiteKey ?? '')}" data-language="${escapeHtml(input.lang)}"></div>`
@@ -158,6 +165,11 @@ export async function renderPage(input: RenderInput): Promise<RenderedPage> {
             ? `<link rel="modulepreload" href="${escapeHtml(`${input.origin}/widget/logic.js`)}">`
             : '',
           `<script src="${escapeHtml(`${input.origin}/widget.js`)}" defer></script>`,
+          // C46: after the widget (a module runs after the deferred scripts before it), whose
+          // values it checks a step by.
+          groups.length > 0
+            ? `<script type="module" src="${escapeHtml(`${input.origin}/widget/steps.js`)}"></script>`
+            : '',
           turnstile
             ? '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>'
             : '',

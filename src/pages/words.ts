@@ -21,6 +21,10 @@ export type Words = {
   language: string;
   /** C22: with scripts off, a page whose project checks Turnstile cannot be sent. */
   needsScript: string;
+  /** C46: a page in steps: its buttons, and where the visitor is (`{n}`, `{total}`). */
+  next: string;
+  previous: string;
+  stepOf: string;
 };
 
 const WORDS: Record<string, Words> = {
@@ -38,6 +42,10 @@ const WORDS: Record<string, Words> = {
     noSecrets: 'Never enter a password or a card number in this form.',
     language: 'Language',
     needsScript: "This form's spam check needs JavaScript: turn it on to send the form.",
+
+    next: 'Next',
+    previous: 'Back',
+    stepOf: 'Step {n} of {total}',
   },
   de: {
     send: 'Senden',
@@ -54,6 +62,10 @@ const WORDS: Record<string, Words> = {
     language: 'Sprache',
     needsScript:
       'Die Spam-Prüfung dieses Formulars braucht JavaScript: Schalten Sie es ein, um das Formular zu senden.',
+
+    next: 'Weiter',
+    previous: 'Zurück',
+    stepOf: 'Schritt {n} von {total}',
   },
   fr: {
     send: 'Envoyer',
@@ -70,6 +82,10 @@ const WORDS: Record<string, Words> = {
     language: 'Langue',
     needsScript:
       'La vérification anti-spam de ce formulaire nécessite JavaScript : activez-le pour envoyer le formulaire.',
+
+    next: 'Suivant',
+    previous: 'Retour',
+    stepOf: 'Étape {n} sur {total}',
   },
   es: {
     send: 'Enviar',
@@ -86,6 +102,10 @@ const WORDS: Record<string, Words> = {
     language: 'Idioma',
     needsScript:
       'La comprobación antispam de este formulario necesita JavaScript: actívelo para enviar el formulario.',
+
+    next: 'Siguiente',
+    previous: 'Atrás',
+    stepOf: 'Paso {n} de {total}',
   },
   it: {
     send: 'Invia',
@@ -102,6 +122,10 @@ const WORDS: Record<string, Words> = {
     language: 'Lingua',
     needsScript:
       'Il controllo antispam di questo modulo richiede JavaScript: attivalo per inviare il modulo.',
+
+    next: 'Avanti',
+    previous: 'Indietro',
+    stepOf: 'Passo {n} di {total}',
   },
   nl: {
     send: 'Versturen',
@@ -118,6 +142,10 @@ const WORDS: Record<string, Words> = {
     language: 'Taal',
     needsScript:
       'De spamcontrole van dit formulier heeft JavaScript nodig: zet het aan om het formulier te versturen.',
+
+    next: 'Volgende',
+    previous: 'Vorige',
+    stepOf: 'Stap {n} van {total}',
   },
   pl: {
     send: 'Wyślij',
@@ -133,6 +161,10 @@ const WORDS: Record<string, Words> = {
     noSecrets: 'Nigdy nie wpisuj w tym formularzu hasła ani numeru karty.',
     language: 'Język',
     needsScript: 'Kontrola antyspamowa tego formularza wymaga JavaScriptu: włącz go, aby wysłać formularz.',
+
+    next: 'Dalej',
+    previous: 'Wstecz',
+    stepOf: 'Krok {n} z {total}',
   },
   pt: {
     send: 'Enviar',
@@ -149,6 +181,10 @@ const WORDS: Record<string, Words> = {
     language: 'Idioma',
     needsScript:
       'A verificação anti-spam deste formulário precisa de JavaScript: ative-o para enviar o formulário.',
+
+    next: 'Seguinte',
+    previous: 'Voltar',
+    stepOf: 'Passo {n} de {total}',
   },
   ja: {
     send: '送信',
@@ -165,6 +201,10 @@ const WORDS: Record<string, Words> = {
     language: '言語',
     needsScript:
       'このフォームのスパム確認には JavaScript が必要です。送信するには JavaScript を有効にしてください。',
+
+    next: '次へ',
+    previous: '戻る',
+    stepOf: 'ステップ {n} / {total}',
   },
 };
 

@@ -46,7 +46,8 @@ export type PageColumn =
   | 'pageAccent'
   | 'pageTheme'
   | 'pageLogo'
-  | 'pageTurnstileSiteKey';
+  | 'pageTurnstileSiteKey'
+  | 'pageSteps';
 
 export type ProjectSettings = Partial<
   Pick<
@@ -252,6 +253,8 @@ function fieldRow(field: FieldDef) {
     rules: hasRules ? JSON.stringify(field.rules) : null,
     ...display,
     ...(field.multiline === undefined ? {} : { multiline: field.multiline }),
+    // C46: kept as multiline is, unless given (`null`: the first step).
+    ...(field.step === undefined ? {} : { step: field.step }),
     // C45: part of what the field checks: a definition without one has none.
     when: field.when === undefined ? null : JSON.stringify(field.when),
     capture: field.capture ?? null,

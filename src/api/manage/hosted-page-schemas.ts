@@ -3,7 +3,7 @@
 // query. Each is checked again by the operation, with the sentence the tool prints.
 import * as v from 'valibot';
 import { PAGE_THEMES } from '../../../schema/tables.ts';
-import { MAX_TEXT_LANGUAGES } from '../../fields/display.ts';
+import { MAX_STEPS, MAX_TEXT_LANGUAGES } from '../../fields/display.ts';
 import { described, known } from '../../http/query-values.ts';
 import { DEFAULT_ACCENT, MAX_PAGE_LANGUAGES, PAGE_TEXTS } from '../../ops/hosted-page.ts';
 
@@ -55,6 +55,12 @@ export const PageBody = v.strictObject({
     described(
       v.string(),
       "C22: the site key of the project's Turnstile widget (public; the secret is the project's turnstileSecret). Needed for the page to be on while the project checks Turnstile; null removes it.",
+    ),
+  ),
+  steps: nullable(
+    described(
+      v.array(v.unknown()),
+      `C46: the page's steps, in order, each {"title": {"en": "About you"}} (at most ${MAX_STEPS}); a field's \`step\` is its number. null or [] is none (the fields' steps still page it). Replaces the list.`,
     ),
   ),
 });

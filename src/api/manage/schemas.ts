@@ -147,6 +147,12 @@ const DISPLAY_ENTRIES = {
       'A text field: several lines (true) or one (false); null: as its maxLength says (over 200: several). Absent: kept.',
     ),
   ),
+  step: nullable(
+    described(
+      v.number(),
+      'C46: the step of a hosted page in steps it is on, 1–20 (its condition may name fields on its step or before); null: the first. Absent: kept.',
+    ),
+  ),
 };
 
 /** `{type, required?, rules?}`: checked by the field grammar (C28), as the tool checks a spec. */
@@ -173,7 +179,7 @@ export const NewProjectBody = v.strictObject({
   fields: v.pipe(
     v.array(v.looseObject({ name: v.string(), ...FieldBody.entries })),
     v.description(
-      'Each field: {name, type, required?, rules?, when?, capture?, label?, help?, placeholder?, multiline?}.',
+      'Each field: {name, type, required?, rules?, when?, capture?, label?, help?, placeholder?, multiline?, step?}.',
     ),
   ),
   origins: v.optional(v.array(v.string())),

@@ -49,6 +49,9 @@ export const FieldDefSchema = v.object({
       'C44: whether its control takes several lines (true) or one (false); absent when not said: then more than 200 characters allowed takes several.',
     ),
   ),
+  step: v.optional(
+    described(v.number(), 'C46: the step of the hosted page it is on (2–20); absent: the first.'),
+  ),
 });
 
 /** C44: the project's hosted page. */
@@ -67,6 +70,10 @@ const PageSchema = v.object({
   turnstileSiteKey: described(
     v.nullable(v.string()),
     "C22: the site key of the project's Turnstile widget, which the page shows when the project checks Turnstile; or null.",
+  ),
+  steps: described(
+    v.array(v.object({ title: TextMapSchema })),
+    'C46: its steps’ titles, in order ([] when none given: the fields’ steps still page it).',
   ),
 });
 
