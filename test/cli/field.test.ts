@@ -243,6 +243,20 @@ describe('what a field shows (C44)', () => {
     expect(await fieldOf()).toMatchObject({ type: 'string', multiline: false });
   });
 
+  it('C46: --step puts a field on a step of its page; set keeps it; project show prints it; a bad one is refused', async () => {
+    const p = await newProject();
+    const add = await forms('field', 'add', p.projectId, 'topic:string', '--step', '2');
+    expect(add.stdout).toBe(`Added field topic: string step=2 to ${p.projectId}.\n`);
+    await json('field', 'set', p.projectId, 'topic:string:required');
+    const fieldOf = async () =>
+      (await json<{ fields: Record<string, unknown>[] }>('project', 'show', p.projectId)).fields[1];
+    expect(await fieldOf()).toEqual({ name: 'topic', type: 'string', required: true, step: 2 });
+    const refused = await forms('field', 'set', p.projectId, 'topic:string', '--step', 'two');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("'step' is a whole number from 1 to 20 in field 'topic': not \"two\"");
+    expect(await fieldOf()).toMatchObject({ step: 2 });
+  });
+
   it('C45: --when takes a condition on earlier fields, read as their types; project show prints it; a later field is refused', async () => {
     const p = await newProject();
     await json('field', 'add', p.projectId, 'business:boolean');

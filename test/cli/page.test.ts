@@ -261,4 +261,35 @@ describe('project move (C41) carries what the fields show, the page and its logo
     expect(queued.results).toEqual([{ prefix: `${p.projectId}/page/` }]);
     expect(readFileSync(join(tool.database.dir, 'move.webp'))).toEqual(Buffer.from(LOGOS['image/webp']));
   });
+
+  it('C46: --step n:lang=text sets the steps’ titles in order; show prints them; a gap is refused; --no-steps clears', async () => {
+    const p = await newProject();
+    const set = await forms(
+      'page',
+      'set',
+      p.projectId,
+      '--step',
+      '1:en=About you',
+      '--step',
+      '2:en=Your request',
+      '--step',
+      '1:de=Über Sie',
+    );
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('Step 1: en "About you", de "Über Sie"\nStep 2: en "Your request"');
+    expect((await json<{ page: Page }>('page', 'show', p.projectId)).page.steps).toEqual([
+      { title: { en: 'About you', de: 'Über Sie' } },
+      { title: { en: 'Your request' } },
+    ]);
+    await expectRefused(
+      ['page', 'set', p.projectId, '--step', '2:en=Only the second'],
+      '--step 1:<lang>=<text> is missing: steps are numbered from 1',
+    );
+    await expectRefused(
+      ['page', 'set', p.projectId, '--step', 'en=About you'],
+      '--step is <n>:<lang>=<text>',
+    );
+    await json('page', 'set', p.projectId, '--no-steps');
+    expect((await json<{ page: Page }>('page', 'show', p.projectId)).page.steps).toEqual([]);
+  });
 });
