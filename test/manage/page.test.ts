@@ -120,7 +120,7 @@ describe('C44: the page settings', () => {
       ],
       [
         { colour: '#000000' },
-        "Unknown member 'colour' of the page: use enabled, languages, title, intro, thanks, accent, theme, turnstileSiteKey",
+        "Unknown member 'colour' of the page: use enabled, languages, title, intro, thanks, accent, theme, turnstileSiteKey, steps",
       ],
       ['on', 'The page is an object of the settings to change, e.g. {"enabled": true}'],
     ];

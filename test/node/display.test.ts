@@ -264,7 +264,7 @@ describe('C44: a field as JSON carries what it shows', () => {
       required: false,
     });
     expect(refusal(() => fieldFromJson('email', { type: 'string', title: { en: 'x' } }))).toBe(
-      "Unknown member 'title' in field 'email': use type, required, rules, label, help, placeholder, multiline, when, capture",
+      "Unknown member 'title' in field 'email': use type, required, rules, label, help, placeholder, multiline, when, capture, step",
     );
     expect(refusal(() => fieldFromJson('email', { type: 'string', placeholder: { en: 'a\tb' } }))).toBe(
       "The placeholder of field 'email' in 'en' holds U+0009: no control characters",
@@ -342,7 +342,7 @@ describe("C44: the page's settings", () => {
       ],
       [
         { colour: '#000000' },
-        "Unknown member 'colour' of the page: use enabled, languages, title, intro, thanks, accent, theme, turnstileSiteKey",
+        "Unknown member 'colour' of the page: use enabled, languages, title, intro, thanks, accent, theme, turnstileSiteKey, steps",
       ],
       [
         { logo: { type: 'image/png' } },

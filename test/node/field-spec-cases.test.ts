@@ -234,7 +234,7 @@ const JSON_FIELDS: [string, unknown, unknown][] = [
     { type: 'string', color: 'red' },
     {
       error:
-        "Unknown member 'color' in field 'f': use type, required, rules, label, help, placeholder, multiline, when, capture",
+        "Unknown member 'color' in field 'f': use type, required, rules, label, help, placeholder, multiline, when, capture, step",
     },
   ],
   ['f', null, { error: 'A field is {"type": …, "required"?: true|false, "rules"?: {…}} in field \'f\'' }],
