@@ -2,9 +2,11 @@
 // its type takes; C44: what it shows (label, help, placeholder) in each of the project's languages.
 // The server checks it as the tool checks a field spec; its sentence is shown next to the field it
 // names. A field that looks like it asks for a secret is warned of (C44, dashboard/secrets-words.ts).
+// C46: the step of the hosted page it is on.
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 import { FORMATS, RULES_OF } from '../src/fields/catalogue.ts';
+import { MAX_STEPS } from '../src/fields/display.ts';
 import type { Field, FieldRules } from './embed.ts';
 import { type SecretKind, secretAskedBy } from './secrets-words.ts';
 
@@ -24,6 +26,8 @@ export type Draft = {
   had: Shown[];
   /** C44: a text field's control: several lines, one, or by its maxLength (over 200: several). */
   lines: Lines;
+  /** C46: the step of the hosted page it is on, as typed (blank: the first). */
+  step: string;
 };
 
 type Lines = 'auto' | 'one' | 'several';
@@ -53,6 +57,7 @@ export const emptyDraft = (): Draft => ({
   shows: { label: {}, help: {}, placeholder: {} },
   had: [],
   lines: 'auto',
+  step: '',
 });
 
 export function draftOf(f: Field): Draft {
@@ -68,6 +73,7 @@ export function draftOf(f: Field): Draft {
     shows: { label: { ...f.label }, help: { ...f.help }, placeholder: { ...f.placeholder } },
     had: SHOWN.filter((member) => Object.keys(f[member] ?? {}).length > 0),
     lines: f.multiline === true ? 'several' : f.multiline === false ? 'one' : 'auto',
+    step: f.step === undefined || f.step === null ? '' : String(f.step),
   };
 }
 
@@ -87,8 +93,11 @@ function shownOf(d: Draft): Partial<Record<Shown, Record<string, string>>> {
   return out;
 }
 
-/** A field as the API takes it: its view's members, and `multiline` null for "not said". */
-export type FieldInput = Omit<Field, 'multiline'> & { multiline: boolean | null };
+/** A field as the API takes it: `multiline` null for "not said"; C46: `step` null for the first. */
+export type FieldInput = Omit<Field, 'multiline' | 'step'> & {
+  multiline: boolean | null;
+  step: number | null;
+};
 
 /**
  * A text field that is not a list of choices or of a format (an address, a date: one line): the
@@ -117,6 +126,9 @@ export function toField(d: Draft): FieldInput {
     ...(Object.keys(rules).length ? { rules } : {}),
     ...shownOf(d),
     multiline: !takesLines(d) || d.lines === 'auto' ? null : d.lines === 'several',
+    // C46: always said, as a PUT without it keeps the step it had: emptied, it is the first again.
+    // One not whole or past 20 is the server's to refuse, its sentence shown beside the field.
+    step: d.step.trim() === '' ? null : Number(d.step),
   };
 }
 
@@ -296,6 +308,18 @@ export function FieldEditor({
             </select>
           </label>
         )}
+        <label>
+          Step
+          <input
+            type="number"
+            min={1}
+            max={MAX_STEPS}
+            step={1}
+            placeholder="1, the first"
+            value={draft.step}
+            onInput={(e) => set({ step: e.currentTarget.value })}
+          />
+        </label>
       </div>
       {children}
       <ShownEditor draft={draft} languages={languages} onChange={(shows) => set({ shows })} />

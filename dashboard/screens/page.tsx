@@ -1,7 +1,8 @@
 // C33, C44: the Page screen, a designer for the project's hosted form page (`/f/<form-id>`): on or
 // off, its languages, its texts in each, its look and logo, the address to share (with a QR code),
 // and beside them the real page in a frame, loaded again after each save. A field that looks like it
-// asks for a secret is warned of here too. Everything is saved through the management API.
+// asks for a secret is warned of here too. Everything is saved through the management API. C46: the
+// titles of its steps, when its fields are on several (dashboard/screens/page-steps.tsx).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { textIn } from '../../src/pages/language.ts';
 import { api, projectPath } from '../api.ts';
@@ -10,6 +11,7 @@ import type { PageChanges, Project } from '../server-types.ts';
 import { type ScreenProps, screenPath } from '../session.ts';
 import { act, messageOf, Section, useLoad } from '../ui.tsx';
 import { Logo, Share } from './page-share.tsx';
+import { Steps } from './page-steps.tsx';
 import { Languages, Look, Texts } from './page-texts.tsx';
 
 /**
@@ -248,6 +250,11 @@ export function PageScreen({ projectId, session }: ScreenProps) {
             lang={lang}
             projectName={project.name}
             onLang={setChosen}
+            save={save}
+          />
+          <Steps
+            key={JSON.stringify([page.steps, page.languages, project.fields.map((f) => f.step)])}
+            project={project}
             save={save}
           />
           <Look key={`${page.accent}${page.theme}`} page={page} save={save} />

@@ -1,7 +1,8 @@
 // C33: a project's fields in its settings: each shown with its rules, changed or removed, and one
 // added, through the field editor (the same checks as the tool's field spec, C28), which shows
 // their texts in the page's languages; C44: a field that looks like it asks for a secret is warned of.
-// C45: "Show only when…" (dashboard/when.tsx) for a field after the first.
+// C45: "Show only when…" (dashboard/when.tsx) for a field after the first. C46: a field on a later
+// step of the hosted page says which.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
 import { draftOf, emptyDraft, FieldEditor, SecretWarning, toField } from '../fields.tsx';
@@ -87,6 +88,9 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
                   </span>
                 )}
                 {f.when && <span class="muted"> · shown only when {whenText(f.when)}</span>}
+                {f.step !== undefined && f.step !== null && f.step > 1 && (
+                  <span class="muted"> · step {f.step}</span>
+                )}
               </span>
               <span class="row">
                 <button
