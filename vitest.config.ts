@@ -66,6 +66,7 @@ export default defineConfig(async () => {
                   EVENT_RATE_LIMIT: { namespace_id: '1004', simple: { limit: 1_000_000, period: 10 } },
                   // C39: as wrangler.toml sizes it (test/widget-token-limits.test.ts sends 50 from one address).
                   TOKEN_RATE_LIMIT: { namespace_id: '1005', simple: { limit: 100, period: 10 } },
+                  DRAFT_RATE_LIMIT: { namespace_id: '1006', simple: { limit: 100, period: 10 } },
                   TIGHT_KEY_RATE_LIMIT: { namespace_id: '9001', simple: { limit: 3, period: 60 } },
                   TIGHT_ADDRESS_RATE_LIMIT: { namespace_id: '9002', simple: { limit: 2, period: 60 } },
                   TIGHT_AUTH_FAILURE_RATE_LIMIT: { namespace_id: '9003', simple: { limit: 2, period: 60 } },

@@ -12,6 +12,7 @@ interface __BaseEnv_Env {
 	ADDRESS_RATE_LIMIT: RateLimit;
 	EVENT_RATE_LIMIT: RateLimit;
 	TOKEN_RATE_LIMIT: RateLimit;
+	DRAFT_RATE_LIMIT: RateLimit;
 	AUTH_FAILURE_RATE_LIMIT: RateLimit;
 	ASSETS: Fetcher;
 	MAX_BODY_BYTES: 65536;

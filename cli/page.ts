@@ -31,7 +31,7 @@ const textsIn = (map: TextMap) =>
         .map(([tag, text]) => `${tag} ${JSON.stringify(text)}`)
         .join(', ');
 
-function pageText(projectId: string, page: PageView): string {
+function pageText(projectId: string, page: PageView, partials: ProjectView['partials']): string {
   const { logo } = page;
   return [
     `Hosted page of ${projectId}: ${page.enabled ? 'on' : `off (turn it on: forms page set ${projectId} --on)`}`,
@@ -45,6 +45,8 @@ function pageText(projectId: string, page: PageView): string {
     `Turnstile site key: ${page.turnstileSiteKey ?? '(none)'}`,
     // C46: each step's title, in order.
     ...(page.steps.length === 0 ? [] : page.steps.map((step, i) => `Step ${i + 1}: ${textsIn(step.title)}`)),
+    // C46: whether a page in steps keeps what a visitor typed.
+    `Drafts (partial submissions): ${partials.enabled ? `kept ${partials.keepDays} days` : 'off'}`,
   ].join('\n');
 }
 
@@ -59,6 +61,8 @@ type SetOptions = Partial<Record<Texts, string[] | false>> & {
   /** C46: `--step <n>:<lang>=<text>`, repeatable; `--no-steps` gives false. */
   step?: string[];
   steps?: false;
+  /** C46: `--partials <days>`; `--no-partials` gives false. */
+  partials?: string | false;
 };
 
 /**
@@ -104,7 +108,9 @@ function changesOf(opts: SetOptions): PageInput {
 
 export function pageCommands(cli: Command, { withOps, print }: Context): void {
   const show = (global: Parameters<Context['print']>[0], p: ProjectView) =>
-    print(global, { projectId: p.id, page: p.page }, () => pageText(p.id, p.page));
+    print(global, { projectId: p.id, page: p.page, partials: p.partials }, () =>
+      pageText(p.id, p.page, p.partials),
+    );
   const page = cli
     .command('page')
     .description("a project's hosted page: on or off, its languages, texts, colours and logo (C44)");
@@ -148,15 +154,32 @@ export function pageCommands(cli: Command, { withOps, print }: Context): void {
       collectText,
     )
     .option('--no-steps', 'no steps’ titles')
+    .option(
+      '--partials <days>',
+      'C46: a page in steps keeps what a visitor typed as a draft for so many days (1–90), to continue later',
+    )
+    .option('--no-partials', 'keep no drafts')
     .action(
       withOps(async (ops, global, projectId: string, opts: SetOptions) => {
         const changes = changesOf(opts);
-        if (Object.keys(changes).length === 0) {
+        const partials =
+          opts.partials === undefined
+            ? undefined
+            : opts.partials === false
+              ? { enabled: false }
+              : { enabled: true, keepDays: /^\d+$/.test(opts.partials) ? Number(opts.partials) : Number.NaN };
+        if (Object.keys(changes).length === 0 && partials === undefined) {
           throw new UsageError(
-            'Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent, --theme, --turnstile-site-key or --step',
+            'Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent, --theme, --turnstile-site-key, --step or --partials',
           );
         }
-        show(global, await ops.updateProject(projectId, { page: changes }));
+        show(
+          global,
+          await ops.updateProject(projectId, {
+            ...(Object.keys(changes).length === 0 ? {} : { page: changes }),
+            ...(partials === undefined ? {} : { partials }),
+          }),
+        );
       }),
     );
 

@@ -105,6 +105,9 @@ export const projects = sqliteTable(
     opensAt: text('opens_at'),
     closesAt: text('closes_at'),
     closedText: text('closed_text'),
+    // C46: how many days a draft of the hosted page in steps is kept (1–90); NULL: partial
+    // submissions are off (the default), and the page keeps nothing a visitor typed.
+    partialsKeepDays: integer('partials_keep_days'),
   },
   (t) => [
     check('projects_unknown_fields', sql`${t.unknownFields} in ('reject', 'discard')`),

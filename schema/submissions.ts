@@ -58,6 +58,10 @@ export const submissions = sqliteTable(
     // value], …], each value as it is compared (an address in lower case, a text in NFC and
     // trimmed, a number as JSON writes it); NULL: none. Its triggers (0028) keep unique_values.
     uniqueKeys: text('unique_keys'),
+    // C46: the SHA-256 of the draft token this submission was sent from (a hosted page in steps
+    // with partial submissions); its insert's trigger deletes that draft (0033): no draft is left
+    // once its form is sent, in the same write. NULL: none.
+    draftHash: text('draft_hash'),
     // C39: the SHA-256 of the submission's text (NULL: too little text to compare), for duplicates.
     contentHash: text('content_hash'),
     // C39: what its owner marked it (spam, ham), and what the project's classifier has learnt from

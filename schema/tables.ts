@@ -8,6 +8,7 @@ export {
 } from '../src/fields/catalogue.ts';
 export * from './analytics.ts';
 export * from './delivery.ts';
+export * from './drafts.ts';
 export * from './manage.ts';
 export * from './places.ts';
 export * from './projects.ts';

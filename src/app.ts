@@ -10,6 +10,8 @@ import { submitRoutes } from './api/submit/routes.ts';
 import type { AppEnv } from './http/env.ts';
 import { answerError, answerNotFound } from './http/errors.ts';
 import {
+  DRAFT_OPEN_PATH,
+  DRAFTS_PATH,
   EVENTS_PATH,
   MANAGE_PATH,
   PLACES_PATH,
@@ -58,13 +60,16 @@ for (const path of [
 ])
   app.all(path, toSurfaces);
 
-// C40: form analytics' events, and (C39) the widget's token, loaded on the first of either
+// C40: form analytics' events, (C39) the widget's token and (C46) a page's drafts, loaded on the
+// first of any
 // (events.ts): a page view sends them, and needs neither the management API nor the submission
 // path's pipeline.
 const toEvents = async (c: Context<AppEnv>) =>
   (await import('./events.ts')).eventsApp().fetch(c.req.raw, c.env, executionContextOf(c));
 app.all(EVENTS_PATH, toEvents);
 app.all(WIDGET_TOKEN_PATH, toEvents);
+app.all(DRAFTS_PATH, toEvents);
+app.all(DRAFT_OPEN_PATH, toEvents);
 
 // C16: every other path is 404. C3, C4, C18: errors are shaped once.
 app.notFound(answerNotFound);

@@ -5,6 +5,7 @@ import { sweepDeliveries } from './jobs/sweep.ts';
 import { causeText } from './lib/faults.ts';
 import { rollUp } from './store/analytics.ts';
 import { database } from './store/db.ts';
+import { deleteDraftsBefore, deleteExpiredDrafts } from './store/drafts.ts';
 import { purgeMailCounts } from './store/mail-counts.ts';
 import { type Place, places } from './store/places.ts';
 import { projectsWithRetention } from './store/projects.ts';
@@ -22,7 +23,8 @@ const SWEEP_CRON = '* * * * *';
  * The Cron Triggers. Every minute (C26): deliveries whose queue message never came go to the
  * queue again; C30, the files of deleted submissions are deleted from R2. Hourly: C20, Idempotency-Keys older than 24 hours are forgotten; C32, ended sessions; C40, the
  * analytics of days gone rolled up (their visitors' hashes and salt deleted); C25, each project
- * with a retention period loses its submissions older than that, in bounded chunks.
+ * with a retention period loses its submissions older than that, in bounded chunks; C46, drafts
+ * whose days ended, and a retained project's drafts older than its period.
  */
 export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
   if (controller.cron === SWEEP_CRON) {
@@ -76,10 +78,16 @@ async function hourly(controller: ScheduledController, place: Place): Promise<vo
   const ended = await purgeSessions(db, new Date(controller.scheduledTime).toISOString());
   if (ended > 0)
     console.log(JSON.stringify({ level: 'info', job: 'purge-sessions', place: place.name, ended }));
+  // C46: drafts whose days ended.
+  const expired = await deleteExpiredDrafts(db, new Date(controller.scheduledTime).toISOString());
+  if (expired > 0)
+    console.log(JSON.stringify({ level: 'info', job: 'expire-drafts', place: place.name, expired }));
   for (const project of await projectsWithRetention(db)) {
     const cutoff = new Date(controller.scheduledTime - project.retentionDays * 86_400_000).toISOString();
     // C31: one project's failure is logged and the others go on; its rows wait for the next run.
     try {
+      // C46: a draft is kept no longer than a submission would be.
+      await deleteDraftsBefore(db, project.id, cutoff);
       const deleted = await deleteReceivedBefore(db, project.id, cutoff, RETENTION_CHUNKS_PER_RUN);
       console.log(
         JSON.stringify({ level: 'info', job: 'retention', projectId: project.id, before: cutoff, deleted }),

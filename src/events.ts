@@ -1,8 +1,9 @@
-// Form analytics' events (C40) and the widget's token (C39), as an app of its own that the worker
+// Form analytics' events (C40), the widget's token (C39) and a page's drafts (C46), as an app of its own that the worker
 // loads on the first of either: a page view sends one, so it must not load the management API (surfaces.ts), and a form post never
 // evaluates it (docs/layout.md, the lazy boundary).
 import { HonoBase as Hono } from 'hono/hono-base';
 import { TrieRouter } from 'hono/router/trie-router';
+import { draftRoutes } from './api/events/drafts.ts';
 import { eventRoutes } from './api/events/routes.ts';
 import { tokenRoutes } from './api/events/widget-token.ts';
 import type { AppEnv } from './http/env.ts';
@@ -15,6 +16,7 @@ export function eventsApp(): Hono<AppEnv> {
     built = new Hono<AppEnv>({ router: new TrieRouter() });
     eventRoutes(built);
     tokenRoutes(built);
+    draftRoutes(built);
     built.notFound(answerNotFound);
     built.onError(answerError);
   }

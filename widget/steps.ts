@@ -7,7 +7,8 @@
 // widget would send, each problem said beside its field in the page's language (the widget's
 // catalogue, C43) before it goes on; Back keeps every value. Focus moves to the step's heading.
 // Enter in a field before the last step is Next. A pattern rule is left to the worker, which
-// judges the whole form when it is sent; a field it refuses then is shown on its step.
+// judges the whole form when it is sent; a field it refuses then is shown on its step. C46: with
+// partial submissions on, the values are saved as a draft after each step (drafts.ts).
 import { inactiveFields } from '../src/fields/conditions.ts';
 import {
   compileFields,
@@ -17,6 +18,7 @@ import {
   validateSubmission,
 } from '../src/fields/validation.ts';
 import type { Problem } from '../src/lib/codes.ts';
+import { drafts } from './drafts.ts';
 import { labelOf, wording } from './i18n.ts';
 import { ui } from './notes.ts';
 
@@ -82,6 +84,11 @@ function setUp(form: HTMLFormElement, defs: readonly FieldDef[], collect: Collec
   const base = new URL(import.meta.url).origin;
   const last = steps.length - 1;
   let at = 0;
+  let busy = false;
+  // C46: partial submissions, when the page says it keeps drafts.
+  const formId = /\/f\/(f_[a-z0-9]+)$/.exec(new URL(form.action).pathname)?.[1];
+  const keeper =
+    form.querySelector('[data-drafts]') && formId !== undefined ? drafts(form, base, formId) : undefined;
 
   const show = (index: number, focus: boolean) => {
     at = index;
@@ -107,9 +114,19 @@ function setUp(form: HTMLFormElement, defs: readonly FieldDef[], collect: Collec
         .filter((f) => !f.disabled && (f.files?.length ?? 0) > 0)
         .map((f) => f.name),
     );
-    const problems = stepProblems(defs, collect(form), names, chosen);
+    const values = collect(form);
+    const problems = stepProblems(defs, values, names, chosen);
     view.clear();
     if (problems.length === 0) {
+      // C46: the draft saved before the next step shows, so that no save comes after the send.
+      if (keeper) {
+        busy = true;
+        next.setAttribute('aria-busy', 'true');
+        await keeper.save(at + 2, values).finally(() => {
+          busy = false;
+          next.removeAttribute('aria-busy');
+        });
+      }
       show(at + 1, true);
       return;
     }
@@ -120,7 +137,10 @@ function setUp(form: HTMLFormElement, defs: readonly FieldDef[], collect: Collec
     form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   };
 
-  next.addEventListener('click', () => void forward());
+  const go = () => {
+    if (!busy) void forward();
+  };
+  next.addEventListener('click', go);
   back.addEventListener('click', () => {
     view.clear();
     show(at - 1, true);
@@ -133,7 +153,7 @@ function setUp(form: HTMLFormElement, defs: readonly FieldDef[], collect: Collec
       if (at === last) return;
       event.preventDefault();
       event.stopImmediatePropagation();
-      void forward();
+      go();
     },
     true,
   );
@@ -147,11 +167,18 @@ function setUp(form: HTMLFormElement, defs: readonly FieldDef[], collect: Collec
     });
     if (index !== -1 && index !== at) show(index, false);
   });
-  // Sent: the widget has emptied the form; it begins again at the first step.
-  form.addEventListener('forms:success', () => show(0, false));
+  // Sent: the widget has emptied the form; it begins again at the first step (and a new draft).
+  form.addEventListener('forms:success', () => {
+    keeper?.sent();
+    show(0, false);
+  });
   progress.hidden = false;
   nav.hidden = false;
   show(0, false);
+  // C46: a page opened from its link to continue later: the draft's values, at the step it reached.
+  void keeper?.resume().then((step) => {
+    if (step !== undefined) show(Math.min(Math.max(step, 1), steps.length) - 1, false);
+  });
 }
 
 if (typeof document !== 'undefined') {

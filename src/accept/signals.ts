@@ -5,7 +5,13 @@
 // they travel in the submission's own insert, so the accepted path stays one D1 round trip.
 import type { Context } from 'hono';
 import { widgetKeys } from '../auth/operator-secret.ts';
-import { FILL_FIELD, PASTED_FIELD, PROOF_FIELD, WIDGET_TOKEN_FIELD } from '../fields/catalogue.ts';
+import {
+  DRAFT_FIELD,
+  FILL_FIELD,
+  PASTED_FIELD,
+  PROOF_FIELD,
+  WIDGET_TOKEN_FIELD,
+} from '../fields/catalogue.ts';
 import type { AppEnv } from '../http/env.ts';
 import { proofOfWorkFailed } from '../http/replies.ts';
 import { UnavailableError } from '../lib/faults.ts';
@@ -15,7 +21,10 @@ import { checkToken, TOKEN_LIFETIME_MS } from './widget-token.ts';
 type ResolvedProject = AppEnv['Variables']['project'];
 
 /** What the widget sent beside the values: taken out of the body before validation, never stored. */
-export type WidgetSent = { token?: string; fillMs?: number; pasted?: number; proof?: string };
+export type WidgetSent = { token?: string; fillMs?: number; pasted?: number; proof?: string; draft?: string };
+
+/** C46: a draft's token as a page makes it: 22 to 64 characters of base64url (at least 128 bits). */
+export const DRAFT_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 
 /** The longest fill time a widget reports (a day, as analytics take it). */
 const MAX_FILL_MS = 86_400_000;
@@ -34,6 +43,8 @@ export function takeWidget(body: Record<string, unknown>): WidgetSent {
   const fillMs = countOf(body[FILL_FIELD], MAX_FILL_MS);
   const pasted = countOf(body[PASTED_FIELD], MAX_PASTED);
   const proof = body[PROOF_FIELD];
+  const draft = body[DRAFT_FIELD];
+  delete body[DRAFT_FIELD];
   delete body[WIDGET_TOKEN_FIELD];
   delete body[FILL_FIELD];
   delete body[PASTED_FIELD];
@@ -43,6 +54,7 @@ export function takeWidget(body: Record<string, unknown>): WidgetSent {
     ...(fillMs === undefined ? {} : { fillMs }),
     ...(pasted === undefined ? {} : { pasted }),
     ...(typeof proof === 'string' && proof !== '' ? { proof } : {}),
+    ...(typeof draft === 'string' && DRAFT_TOKEN.test(draft) ? { draft } : {}),
   };
 }
 

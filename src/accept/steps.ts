@@ -10,6 +10,7 @@ import type { AppEnv } from '../http/env.ts';
 import { formClosed, noFields, notConfigured, originNotAllowed, validationFailed } from '../http/replies.ts';
 import type { Problem } from '../lib/codes.ts';
 import { UnavailableError } from '../lib/faults.ts';
+import { sha256Text } from '../lib/hex.ts';
 import type { CacheKey } from '../projects/cache.ts';
 import { findIdempotencyKey } from '../store/intake.ts';
 import { type Place, placeOf } from '../store/places.ts';
@@ -209,7 +210,10 @@ export async function storeSubmission(
   const place = placeOf(c.env, project.place);
   const db = place.d1;
   const files = Object.entries(accepted.value).filter((e): e is FileEntry => e[1] instanceof UploadedFile);
-  const base = acceptedRow(project, accepted.value, accepted.spam, challenged, signals);
+  const made = acceptedRow(project, accepted.value, accepted.spam, challenged, signals);
+  // C46: sent from a draft: its insert deletes the draft (a trigger), in the same write.
+  const { draft } = accepted.widget;
+  const base = draft === undefined ? made : { ...made, draftHash: await sha256Text(draft) };
   const row = files.length === 0 ? base : { ...base, files: JSON.stringify(files.map(([name]) => name)) };
   const keepAlive = (write: Promise<unknown>) => c.executionCtx.waitUntil(write);
   // Files put in R2 for a row that was surely not stored are deleted again, after the answer.

@@ -63,6 +63,11 @@ export const WIDGET_TOKEN_FIELD = '_widget_token';
 export const FILL_FIELD = '_fill_ms';
 export const PASTED_FIELD = '_pasted';
 export const PROOF_FIELD = 'altcha';
+/**
+ * C46: the token of the draft a hosted page in steps saved (partial submissions): the submission
+ * sent from it deletes it. Never stored as a value.
+ */
+export const DRAFT_FIELD = '_draft';
 /** The names a project's field (or honeypot) may not take: they carry the checks above. */
 export const RESERVED_FIELDS: ReadonlySet<string> = new Set([
   TURNSTILE_FIELD,
@@ -70,4 +75,5 @@ export const RESERVED_FIELDS: ReadonlySet<string> = new Set([
   FILL_FIELD,
   PASTED_FIELD,
   PROOF_FIELD,
+  DRAFT_FIELD,
 ]);

@@ -7,6 +7,9 @@ export const SUBMIT_PATH = '/api/v1/submit';
 export const EVENTS_PATH = '/api/v1/events';
 /** C39: the widget's token (and a proof-of-work challenge). */
 export const WIDGET_TOKEN_PATH = '/api/v1/widget-token';
+/** C46: a hosted page's drafts (partial submissions), saved and opened by /widget/steps.js. */
+export const DRAFTS_PATH = '/api/v1/drafts';
+export const DRAFT_OPEN_PATH = '/api/v1/drafts/open';
 /** C43: the key's project's submission as JSON Schema, for pages (with CORS) and servers. */
 export const SCHEMA_PATH = '/api/v1/schema';
 /** C24: the read API, for servers: its replies carry no CORS headers. */

@@ -21,6 +21,7 @@ import {
   type SpamFilterInput,
 } from './input.ts';
 import { type LimitsInput, parseLimits } from './limits.ts';
+import { type PartialsInput, parsePartials } from './partials.ts';
 import { type ProjectView, projectView } from './project-view.ts';
 
 /** What may change of a project's settings; `null` clears one. */
@@ -39,6 +40,8 @@ export type ProjectChanges = {
   page?: PageInput | undefined;
   /** C45: the form's limits given; the others stay. */
   limits?: LimitsInput | undefined;
+  /** C46: partial submissions of its hosted page in steps. */
+  partials?: PartialsInput | undefined;
 };
 
 /** Changes the settings given, each checked as when the project was made; returns the project after. */
@@ -88,6 +91,7 @@ export async function updateProject(
   if (changes.spamFilter !== undefined)
     Object.assign(settings, spamColumns(parseSpamFilter(changes.spamFilter)));
   if (changes.limits !== undefined) Object.assign(settings, parseLimits(changes.limits, p));
+  if (changes.partials !== undefined) Object.assign(settings, parsePartials(changes.partials, p));
   const pageChanged = page !== undefined && Object.keys(page.columns).length > 0;
   // One write of both, so that no failure between two leaves the page and the secret at odds (C22).
   if (pageChanged || Object.keys(settings).length > 0)

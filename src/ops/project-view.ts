@@ -11,6 +11,7 @@ import { type PageColumn, parseRules } from '../store/projects.ts';
 import { codesOf, listOf } from '../store/spam.ts';
 import type { ProjectDetails } from './context.ts';
 import { type LimitsView, limitsView } from './limits.ts';
+import { type PartialsView, partialsView } from './partials.ts';
 
 /**
  * A stored field as its definition (C28): name, type, required, and its rules when it has any;
@@ -117,6 +118,8 @@ export type ProjectView = {
   page: PageView;
   /** C45: its limits. */
   limits: LimitsView;
+  /** C46: partial submissions of its hosted page in steps. */
+  partials: PartialsView;
   createdAt: string;
   fields: FieldDef[];
   origins: string[];
@@ -164,6 +167,7 @@ export function projectView(p: ProjectDetails, place: string = DEFAULT_PLACE): P
       learned: { ham: p.learnedHam, spam: p.learnedSpam },
     },
     limits: limitsView(p),
+    partials: partialsView(p),
     page: pageView(p),
     createdAt: p.createdAt,
     fields: p.fields.map(fieldDef),

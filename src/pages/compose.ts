@@ -42,6 +42,8 @@ export function composePage(view: ProjectView, where: Where): Promise<RenderedPa
     turnstileSiteKey: view.turnstile ? (settings.turnstileSiteKey ?? undefined) : undefined,
     // C46: each step's title in the visitor's language, by its number.
     steps: settings.steps.map((step) => say(step.title)),
+    // C46: partial submissions on: the page says so, and keeps drafts for these days.
+    draftDays: view.partials.enabled ? view.partials.keepDays : undefined,
     fields: view.fields.map((field) => {
       const shown: { label?: string; help?: string; placeholder?: string } = {};
       for (const member of ['label', 'help', 'placeholder'] as const) {

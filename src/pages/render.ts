@@ -37,6 +37,8 @@ export type RenderInput = {
   fields: SteppedField[];
   /** C46: the page's steps' titles in the visitor's language, by step number (1 at index 0). */
   steps?: readonly (string | undefined)[] | undefined;
+  /** C46: partial submissions on: the days a draft of the page in steps is kept. */
+  draftDays?: number | undefined;
   honeypot: string | null;
   /** C22: Turnstile's site key, when the project's submissions need its token. */
   turnstileSiteKey?: string | undefined;
@@ -142,7 +144,7 @@ export async function renderPage(input: RenderInput): Promise<RenderedPage> {
       : '',
     // C46: a page whose fields are on more than one step, in steps.
     ...(groups.length > 0
-      ? steppedControls(groups, input.steps ?? [], words)
+      ? steppedControls(groups, input.steps ?? [], words, input.preview ? undefined : input.draftDays)
       : input.fields.map(({ field, shown }) => control(field, { choose: words.choose, ...shown }))),
     input.honeypot === null ? '' : honeypotControl(input.honeypot),
     turnstile

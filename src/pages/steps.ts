@@ -30,9 +30,16 @@ export function steppedControls(
   groups: readonly { step: number; fields: readonly SteppedField[] }[],
   titles: readonly (string | undefined)[],
   words: Words,
+  draftDays?: number,
 ): string[] {
   const total = String(groups.length);
-  const indicator = `<div data-steps hidden><p id="forms-step-of" data-step-of="${escapeHtml(words.stepOf)}" aria-live="polite"></p><progress max="${total}" value="1" aria-labelledby="forms-step-of"></progress></div>`;
+  // With partial submissions on, said before anything is kept (the script shows it with the steps),
+  // and the link to continue later, which the script fills once a draft is saved.
+  const drafts =
+    draftDays === undefined
+      ? ''
+      : `<p class="note" data-drafts="${draftDays}">${escapeHtml(filled(words.draftNote, { days: String(draftDays) }))}</p><p class="note" data-resume hidden>${escapeHtml(words.continueLater)} <a href=""></a></p>`;
+  const indicator = `<div data-steps hidden>${drafts}<p id="forms-step-of" data-step-of="${escapeHtml(words.stepOf)}" aria-live="polite"></p><progress max="${total}" value="1" aria-labelledby="forms-step-of"></progress></div>`;
   const fieldsets = groups.map(({ step, fields }, i) => {
     const title = titles[step - 1] ?? filled(words.stepOf, { n: String(i + 1), total });
     const controls = fields.map(({ field, shown }) => control(field, { choose: words.choose, ...shown }));
@@ -59,4 +66,4 @@ export function steppedControls(
 
 /** The steps' part of the page's style: fieldsets as the form's own grid, `hidden` kept hidden. */
 export const STEPS_STYLE =
-  'fieldset{border:0;margin:0;padding:0;min-width:0;display:grid;gap:.3rem}legend{padding:0}legend h2{font-size:1.25rem;margin:1rem 0 0}progress{width:100%;accent-color:var(--a)}[data-step-nav]{display:flex;gap:1rem;flex-wrap:wrap}[data-step-nav] button[data-step-back]{background:transparent;color:inherit;border:1px solid var(--ln)}[hidden]{display:none!important}';
+  'fieldset{border:0;margin:0;padding:0;min-width:0;display:grid;gap:.3rem}legend{padding:0}legend h2{font-size:1.25rem;margin:1rem 0 0}progress{width:100%;accent-color:var(--a)}[data-step-nav]{display:flex;gap:1rem;flex-wrap:wrap}[data-step-nav] button[data-step-back]{background:transparent;color:inherit;border:1px solid var(--ln)}[data-resume]{overflow-wrap:anywhere}[hidden]{display:none!important}';

@@ -25,6 +25,9 @@ export type Words = {
   next: string;
   previous: string;
   stepOf: string;
+  /** C46: partial submissions: what the page says before it keeps anything (`{days}`), and its link. */
+  draftNote: string;
+  continueLater: string;
 };
 
 const WORDS: Record<string, Words> = {
@@ -46,6 +49,9 @@ const WORDS: Record<string, Words> = {
     next: 'Next',
     previous: 'Back',
     stepOf: 'Step {n} of {total}',
+
+    draftNote: 'What you type here is kept as a draft for {days} days, so that you can continue later.',
+    continueLater: 'To continue later, on any device, keep this link:',
   },
   de: {
     send: 'Senden',
@@ -66,6 +72,10 @@ const WORDS: Record<string, Words> = {
     next: 'Weiter',
     previous: 'Zurück',
     stepOf: 'Schritt {n} von {total}',
+
+    draftNote:
+      'Was Sie hier eingeben, wird {days} Tage lang als Entwurf gespeichert, damit Sie später weitermachen können.',
+    continueLater: 'Um später weiterzumachen, auf jedem Gerät, bewahren Sie diesen Link auf:',
   },
   fr: {
     send: 'Envoyer',
@@ -86,6 +96,10 @@ const WORDS: Record<string, Words> = {
     next: 'Suivant',
     previous: 'Retour',
     stepOf: 'Étape {n} sur {total}',
+
+    draftNote:
+      'Ce que vous saisissez ici est conservé comme brouillon pendant {days} jours, pour que vous puissiez continuer plus tard.',
+    continueLater: 'Pour continuer plus tard, sur n’importe quel appareil, gardez ce lien :',
   },
   es: {
     send: 'Enviar',
@@ -106,6 +120,10 @@ const WORDS: Record<string, Words> = {
     next: 'Siguiente',
     previous: 'Atrás',
     stepOf: 'Paso {n} de {total}',
+
+    draftNote:
+      'Lo que escribe aquí se guarda como borrador durante {days} días, para que pueda continuar más tarde.',
+    continueLater: 'Para continuar más tarde, en cualquier dispositivo, guarde este enlace:',
   },
   it: {
     send: 'Invia',
@@ -126,6 +144,10 @@ const WORDS: Record<string, Words> = {
     next: 'Avanti',
     previous: 'Indietro',
     stepOf: 'Passo {n} di {total}',
+
+    draftNote:
+      'Ciò che scrive qui viene conservato come bozza per {days} giorni, così può continuare più tardi.',
+    continueLater: 'Per continuare più tardi, su qualsiasi dispositivo, conservi questo link:',
   },
   nl: {
     send: 'Versturen',
@@ -146,6 +168,9 @@ const WORDS: Record<string, Words> = {
     next: 'Volgende',
     previous: 'Vorige',
     stepOf: 'Stap {n} van {total}',
+
+    draftNote: 'Wat u hier typt, wordt {days} dagen als concept bewaard, zodat u later verder kunt gaan.',
+    continueLater: 'Bewaar deze link om later verder te gaan, op elk apparaat:',
   },
   pl: {
     send: 'Wyślij',
@@ -165,6 +190,10 @@ const WORDS: Record<string, Words> = {
     next: 'Dalej',
     previous: 'Wstecz',
     stepOf: 'Krok {n} z {total}',
+
+    draftNote:
+      'To, co tu wpiszesz, jest przechowywane jako szkic przez {days} dni, abyś mógł kontynuować później.',
+    continueLater: 'Aby kontynuować później, na dowolnym urządzeniu, zachowaj ten link:',
   },
   pt: {
     send: 'Enviar',
@@ -185,6 +214,10 @@ const WORDS: Record<string, Words> = {
     next: 'Seguinte',
     previous: 'Voltar',
     stepOf: 'Passo {n} de {total}',
+
+    draftNote:
+      'O que escreve aqui é guardado como rascunho durante {days} dias, para que possa continuar mais tarde.',
+    continueLater: 'Para continuar mais tarde, em qualquer dispositivo, guarde esta ligação:',
   },
   ja: {
     send: '送信',
@@ -205,6 +238,9 @@ const WORDS: Record<string, Words> = {
     next: '次へ',
     previous: '戻る',
     stepOf: 'ステップ {n} / {total}',
+
+    draftNote: 'ここに入力した内容は、後で続けられるよう、下書きとして{days}日間保存されます。',
+    continueLater: '後で続けるには、どの端末でも、このリンクを保存してください:',
   },
 };
 

@@ -23,7 +23,8 @@ export const PROJECT_TABLES: readonly { table: string; where: string; shown?: st
     table: 'delivery_attempts',
     where: '"delivery_id" in (select "id" from "deliveries" where "project_id" = ?1)',
   },
-  ...own('spam_tokens', 'search_terms', 'audit_log'),
+  // C46: after the submissions, whose insert deletes the draft each was sent from.
+  ...own('drafts', 'spam_tokens', 'search_terms', 'audit_log'),
   // The project's id exactly (never a pattern: `_` would match any character): `<kind>:<id>` or `<kind>:<id>:…`.
   {
     table: 'mail_counts',

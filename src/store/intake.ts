@@ -32,12 +32,14 @@ export type ProjectConfig = {
   /** C45: when the form opens and closes (ISO times); null: always open. */
   opensAt: string | null;
   closesAt: string | null;
+  /** C46: how many days a draft of its hosted page is kept; null: partial submissions are off. */
+  partialsKeepDays: number | null;
 };
 
 // The project's settings, its fields in order and its origins as JSON arrays, and whether it has
 // an active target, read beside the key (or the form address) in one query. Names are quoted, as
 // Drizzle writes them, so that a statement reads the same whichever wrote it.
-const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret, p.thank_you_url, p.spam_proof_of_work, p.opens_at, p.closes_at,
+const PROJECT_COLUMNS = `p.id, p.unknown_fields, p.honeypot, p.turnstile_secret, p.thank_you_url, p.spam_proof_of_work, p.opens_at, p.closes_at, p.partials_keep_days,
   (select json_group_array(json_object('name', f.name, 'type', f.type, 'required', f.required = 1, 'rules', json(f.rules), 'when', json(f.when_condition)))
      from (select * from fields where project_id = p.id order by position) as f) as fields,
   (select json_group_array(origin) from allowed_origins where project_id = p.id) as origins,
@@ -62,6 +64,7 @@ type ProjectRow = {
   spam_proof_of_work: 0 | 1;
   opens_at: string | null;
   closes_at: string | null;
+  partials_keep_days: number | null;
   fields: string;
   origins: string;
   has_targets: 0 | 1;
@@ -94,6 +97,7 @@ async function findProjectConfig(
     proofOfWork: row.spam_proof_of_work === 1,
     opensAt: row.opens_at,
     closesAt: row.closes_at,
+    partialsKeepDays: row.partials_keep_days,
     fields: fieldDefs.map(({ rules, when, ...f }) => ({
       ...f,
       required: f.required === 1,
@@ -146,6 +150,8 @@ export type NewSubmission = {
   signals?: string | null;
   /** C45: the values it claims in its project's unique fields (JSON [[field, value], …]). */
   uniqueKeys?: string | null;
+  /** C46: the SHA-256 of the draft token it was sent from; its insert deletes that draft. */
+  draftHash?: string | null;
   /** C32: the hash of the key it came with (not a column): its last use is recorded. */
   keyHash?: string;
 };
@@ -181,6 +187,7 @@ const COLUMN_NAMES: Record<Column, string> = {
   challenge: 'challenge',
   signals: 'signals',
   uniqueKeys: 'unique_keys',
+  draftHash: 'draft_hash',
 };
 
 /** The optional columns a statement's rows need, as bits (the cache's key) and as columns. */
@@ -195,6 +202,7 @@ function shapeOf(rows: readonly NewSubmission[]): Shape {
   const withChallenge = rows.some((r) => r.challenge != null);
   const withSignals = rows.some((r) => r.signals != null);
   const withUnique = rows.some((r) => r.uniqueKeys != null);
+  const withDraft = rows.some((r) => r.draftHash != null);
   const columns: Column[] = ['id', 'projectId', 'data', 'receivedAt', 'spam'];
   if (keyed) columns.push('idempotencyKey', 'bodyHash');
   if (withFiles) columns.push('files');
@@ -202,7 +210,9 @@ function shapeOf(rows: readonly NewSubmission[]): Shape {
   if (withChallenge) columns.push('challenge');
   if (withSignals) columns.push('signals');
   if (withUnique) columns.push('uniqueKeys');
+  if (withDraft) columns.push('draftHash');
   const flags =
+    (withDraft ? 64 : 0) +
     (withUnique ? 32 : 0) +
     (withSignals ? 16 : 0) +
     (keyed ? 8 : 0) +
@@ -221,7 +231,7 @@ const insertSqls = new Map<number, string>();
  * returns the ids it stored. Rows without cannot, so theirs is a plain insert.
  */
 function insertSql(n: number, shape: Shape): string {
-  const cacheKey = n * 64 + shape.flags;
+  const cacheKey = n * 128 + shape.flags;
   let built = insertSqls.get(cacheKey);
   if (built === undefined) {
     const names = shape.columns.map((column) => `"${COLUMN_NAMES[column]}"`).join(', ');

@@ -7,6 +7,7 @@ import {
   apiKeys,
   deliveries,
   deliveryAttempts,
+  drafts,
   fields,
   projects,
   searchTerms,
@@ -73,6 +74,7 @@ export type ProjectSettings = Partial<
     | 'opensAt'
     | 'closesAt'
     | 'closedText'
+    | 'partialsKeepDays'
     | PageColumn
   >
 >;
@@ -225,6 +227,8 @@ export function deleteProject(db: Db, projectId: string, audit?: NewAuditEntry) 
       db.delete(targets).where(eq(targets.projectId, projectId)),
       db.delete(searchTerms).where(eq(searchTerms.projectId, projectId)),
       db.delete(submissions).where(eq(submissions.projectId, projectId)),
+      // C46: its drafts, which name it without a foreign key.
+      db.delete(drafts).where(eq(drafts.projectId, projectId)),
       db.delete(apiKeys).where(eq(apiKeys.projectId, projectId)),
       db.delete(allowedOrigins).where(eq(allowedOrigins.projectId, projectId)),
       db.delete(fields).where(eq(fields.projectId, projectId)),

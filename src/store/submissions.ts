@@ -42,7 +42,7 @@ export const DELETE_CHUNK = 500;
 export type FieldValue = string | number | boolean | null;
 
 /** How SQLite's json_each describes a top-level value: its `type`, and its `atom` when it has one. */
-function jsonEachMatch(value: FieldValue) {
+export function jsonEachMatch(value: FieldValue) {
   if (value === null) return sql`type = 'null'`;
   if (value === true) return sql`type = 'true'`;
   if (value === false) return sql`type = 'false'`;

@@ -8,7 +8,7 @@ import { RATE_LIMIT_PERIOD_SECONDS } from '../../src/http/replies.ts';
 const config = unstable_readConfig({ config: 'wrangler.toml' });
 
 describe('wrangler.toml', () => {
-  it('C21: the five rate limiters exist, and their period is what a 429 tells the client to wait', () => {
+  it('C21: the six rate limiters exist, and their period is what a 429 tells the client to wait', () => {
     const limiters = Object.fromEntries(
       config.ratelimits.map((r: { name: string; simple: { limit: number; period: number } }) => [
         r.name,
@@ -18,12 +18,15 @@ describe('wrangler.toml', () => {
     expect(Object.keys(limiters).sort()).toEqual([
       'ADDRESS_RATE_LIMIT',
       'AUTH_FAILURE_RATE_LIMIT',
+      'DRAFT_RATE_LIMIT',
       'EVENT_RATE_LIMIT',
       'KEY_RATE_LIMIT',
       'TOKEN_RATE_LIMIT',
     ]);
     // C39: 50 people behind one address, each asking for a token and renewing it in one period.
     expect(limiters.TOKEN_RATE_LIMIT?.limit).toBeGreaterThanOrEqual(100);
+    // C46: a draft saved after each step by 50 people behind one address.
+    expect(limiters.DRAFT_RATE_LIMIT?.limit).toBeGreaterThanOrEqual(100);
     for (const simple of Object.values(limiters)) {
       expect(simple.period).toBe(RATE_LIMIT_PERIOD_SECONDS);
       expect(simple.limit).toBeGreaterThan(0);

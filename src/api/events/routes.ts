@@ -108,7 +108,7 @@ async function projectOf(
 export async function projectOfPageRequest(
   c: Context<AppEnv>,
   asked: { key?: string | undefined; form?: string | undefined },
-  limiter: 'EVENT_RATE_LIMIT' | 'TOKEN_RATE_LIMIT',
+  limiter: 'EVENT_RATE_LIMIT' | 'TOKEN_RATE_LIMIT' | 'DRAFT_RATE_LIMIT',
 ): Promise<ResolvedProject> {
   const project = await projectOf(c, asked);
   checkOrigin(c, project, c.req.header('Origin'));

@@ -1,7 +1,7 @@
 // C29: an HTML form's values arrive as text (and, C30, as files); each is converted by its field's
 // type before the same validation as the JSON endpoint, so that a form and the equivalent JSON
 // body store the same row.
-import { FILL_FIELD, PASTED_FIELD, WIDGET_TOKEN_FIELD } from '../../fields/catalogue.ts';
+import { DRAFT_FIELD, FILL_FIELD, PASTED_FIELD, WIDGET_TOKEN_FIELD } from '../../fields/catalogue.ts';
 import { UploadedFile } from '../../fields/file.ts';
 import type { FieldDef } from '../../fields/validation.ts';
 import { sha256Hex, sniffType } from '../../files/bytes.ts';
@@ -21,7 +21,12 @@ export type Controls = { next?: string; error?: string; gotcha?: string };
 export const duplicateError = (name: string) => `Field '${name}' was sent more than once`;
 
 /** C39: the widget's controls a plain form carries beside its values (the others beginning `_` are the form's own). */
-const WIDGET_CONTROLS: ReadonlySet<string> = new Set([WIDGET_TOKEN_FIELD, FILL_FIELD, PASTED_FIELD]);
+const WIDGET_CONTROLS: ReadonlySet<string> = new Set([
+  WIDGET_TOKEN_FIELD,
+  FILL_FIELD,
+  PASTED_FIELD,
+  DRAFT_FIELD,
+]);
 
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

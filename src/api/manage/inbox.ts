@@ -6,11 +6,13 @@ import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { fileNotFound } from '../../http/replies.ts';
 import { requestIdOf } from '../../http/request-id.ts';
 import { auditLog } from '../../ops/audit.ts';
+import { draftCursor, listDraftPage } from '../../ops/drafts.ts';
 import { exportSubmissions } from '../../ops/export.ts';
 import {
   bulkSubmissions,
   deleteSubmission,
   getSubmission,
+  INBOX_PAGE,
   listInbox,
   updateSubmission,
 } from '../../ops/inbox.ts';
@@ -55,7 +57,19 @@ export function inboxRoutes(routes: ManageRoutes): void {
       example: { message: '1 submission', submissions: [SUBMISSION_EXAMPLE] },
     },
     handler: async ({ m, params, query }) => {
-      const { cursor, limit, order = 'desc', ...filters } = query;
+      const { cursor, limit, order = 'desc', partial, ...filters } = query;
+      if (partial === 'only') {
+        // C46: the drafts, last saved first; the cursor is the last one's time.
+        const page = await listDraftPage(m, params.projectId, limit ?? INBOX_PAGE, draftCursor(cursor));
+        const last = page.drafts.at(-1);
+        return {
+          message: plural(page.drafts.length, 'draft'),
+          data: {
+            submissions: page.drafts,
+            ...(page.more && last !== undefined ? { nextCursor: btoa(`draft ${last.receivedAt}`) } : {}),
+          },
+        };
+      }
       const page = await listInbox(m, params.projectId, {
         filters,
         order,

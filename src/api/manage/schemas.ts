@@ -2,13 +2,11 @@
 // routes declare them beside their handlers, and the OpenAPI document is generated from them. A
 // body's values are checked again by the operation itself (src/ops), with the sentences the tool prints.
 import * as v from 'valibot';
-import { DELIVERY_STATES, FIELD_TYPES, KEY_KINDS, UNKNOWN_FIELD_POLICIES } from '../../../schema/tables.ts';
+import { FIELD_TYPES, KEY_KINDS, UNKNOWN_FIELD_POLICIES } from '../../../schema/tables.ts';
 import { hookChannel, kindsOf } from '../../delivery/channels/index.ts';
 import { DISPLAY_LIMITS } from '../../fields/display.ts';
-import { described, flag, known, oneOf, time, whole } from '../../http/query-values.ts';
-import { AUDIT_PAGE } from '../../ops/audit.ts';
-import { BULK_ACTIONS, INBOX_PAGE, MAX_BULK, MAX_PAGE } from '../../ops/inbox.ts';
-import { MAX_STATS_DAYS } from '../../ops/stats.ts';
+import { described } from '../../http/query-values.ts';
+import { BULK_ACTIONS, MAX_BULK } from '../../ops/inbox.ts';
 import {
   DEFAULT_THRESHOLD,
   LIST_KINDS,
@@ -20,7 +18,6 @@ import {
   SPAM_MODES,
   SPAM_SHARING,
   UNSURE_BAND,
-  VERDICTS,
 } from '../../spam/settings.ts';
 import { PageBody, textMap } from './hosted-page-schemas.ts';
 
@@ -38,85 +35,9 @@ export const DeliveryParams = v.object({ projectId: text, deliveryId: text });
 export const SubmissionParams = v.object({ projectId: text, id: text });
 export const FileViewParams = v.object({ projectId: text, id: text, field: text });
 
-// ---- Query parameters ----
+// ---- Query parameters: query-schemas.ts ----
 
-const INBOX_FILTERS = {
-  q: v.optional(
-    described(
-      v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters')),
-      'Full-text search: every word must begin a word of the values (C34).',
-    ),
-  ),
-  read: v.optional(described(flag, 'Read (true) or unread (false) only.')),
-  starred: v.optional(described(flag, 'Starred (true) or not (false) only.')),
-  spam: v.optional(
-    described(
-      oneOf(['exclude', 'include', 'only'] as const),
-      'Spam: left out (exclude, the default), included, or alone.',
-    ),
-  ),
-  files: v.optional(described(flag, 'With files (true) or without (false) only.')),
-  verdict: v.optional(
-    described(
-      oneOf(VERDICTS),
-      "The spam filter's verdict only: ham, unsure, spam, or none (not judged) (C39).",
-    ),
-  ),
-  since: v.optional(described(time, 'Received at or after this time.')),
-  until: v.optional(described(time, 'Received before this time.')),
-};
-
-const LIST_NAMES = [...Object.keys(INBOX_FILTERS), 'cursor', 'limit', 'order'];
-export const InboxQuery = v.strictObject(
-  {
-    ...INBOX_FILTERS,
-    cursor: v.optional(described(v.string(), 'The `nextCursor` of the previous page.')),
-    limit: v.optional(
-      described(whole(1, MAX_PAGE), `Submissions per page, 1–${MAX_PAGE} (default ${INBOX_PAGE}).`),
-    ),
-    order: v.optional(
-      described(oneOf(['desc', 'asc'] as const), 'Newest first (desc, the default) or oldest first.'),
-    ),
-  },
-  known(LIST_NAMES),
-);
-
-export const ExportQuery = v.strictObject(
-  {
-    ...INBOX_FILTERS,
-    format: v.optional(
-      described(oneOf(['csv', 'jsonl'] as const), 'CSV (a column per field) or JSON lines (the default).'),
-    ),
-  },
-  known([...Object.keys(INBOX_FILTERS), 'format']),
-);
-
-export const DeliveriesQuery = v.strictObject(
-  {
-    failed: v.optional(
-      described(flag, 'Those that ended undelivered: failed, or cancelled with their target.'),
-    ),
-    state: v.optional(described(oneOf(DELIVERY_STATES), 'Only deliveries in this state.')),
-    target: v.optional(described(text, 'Only deliveries to this webhook or address (its id).')),
-    submission: v.optional(described(text, 'Only the deliveries of this submission.')),
-  },
-  known(['failed', 'state', 'target', 'submission']),
-);
-
-export const StatsQuery = v.strictObject(
-  { days: v.optional(described(whole(1, MAX_STATS_DAYS), `Days, today included (default 30).`)) },
-  known(['days']),
-);
-
-export const AuditQuery = v.strictObject(
-  {
-    cursor: v.optional(described(v.string(), 'The `nextCursor` of the previous page.')),
-    limit: v.optional(
-      described(whole(1, MAX_PAGE), `Entries per page, 1–${MAX_PAGE} (default ${AUDIT_PAGE}).`),
-    ),
-  },
-  known(['cursor', 'limit']),
-);
+export { AuditQuery, DeliveriesQuery, ExportQuery, InboxQuery, StatsQuery } from './query-schemas.ts';
 
 // ---- Bodies ----
 
@@ -291,6 +212,15 @@ export const ProjectPatch = v.strictObject({
       'C45: the form’s limits: the members given replace those members (null clears one); the others stay.',
     ),
   ),
+  partials: v.optional(
+    described(
+      v.looseObject({
+        enabled: v.optional(described(v.boolean(), 'On or off (off by default).')),
+        keepDays: v.optional(described(v.number(), 'How many days a draft is kept, 1–90 (30).')),
+      }),
+      'C46: partial submissions of the hosted page in steps: its drafts, kept for keepDays.',
+    ),
+  ),
 });
 
 /**
@@ -305,6 +235,7 @@ export const ProjectPatchCheck = v.strictObject({
   ...ProjectPatch.entries,
   page: v.optional(v.unknown()),
   limits: v.optional(v.unknown()),
+  partials: v.optional(v.unknown()),
 });
 
 export const OriginBody = v.strictObject({ origin: v.string() });

@@ -128,6 +128,10 @@ export const ProjectSchema = v.object({
     }),
     'C45: its limits: the most accepted submissions, when it opens and closes, what its page says then.',
   ),
+  partials: described(
+    v.object({ enabled: v.boolean(), keepDays: v.number() }),
+    'C46: partial submissions of its hosted page in steps: on or off, and the days a draft is kept.',
+  ),
   createdAt: iso,
   fields: v.array(FieldDefSchema),
   origins: v.array(v.string()),
@@ -223,6 +227,14 @@ export const SubmissionSchema = v.object({
     v.nullable(v.object({ layer: v.picklist(SPAM_LAYERS), signals: v.array(v.string()) })),
     "The layer that decided (the classifier's: the one that moved its score most: project marks, deployment, prior) and its strongest signals.",
   ),
+  partial: v.optional(
+    described(
+      v.literal(true),
+      'C46: a draft (`partial=only`), never a submission; `receivedAt` is when it was last saved.',
+    ),
+  ),
+  step: v.optional(described(v.number(), 'C46: the step a draft reached.')),
+  expiresAt: v.optional(described(iso, 'C46: when a draft is erased, unless saved again or sent.')),
 });
 
 export const DayStatsSchema = v.object({
