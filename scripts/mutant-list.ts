@@ -222,8 +222,8 @@ export const MUTANTS: Mutant[] = [
   {
     rule: "C41: a move carries the project's learnt spam tokens",
     file: 'src/store/copy.ts',
-    find: "...own('spam_tokens', 'search_terms', 'audit_log'),",
-    replace: "...own('search_terms', 'audit_log'),",
+    find: "...own('drafts', 'spam_tokens', 'search_terms', 'audit_log'),",
+    replace: "...own('drafts', 'search_terms', 'audit_log'),",
     tests: ['test/move-copy.test.ts'],
   },
   {

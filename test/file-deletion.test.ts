@@ -41,7 +41,7 @@ describe('C30: files belong to their submission', () => {
       201,
     );
     await expectEnvelope(await post(p.formId, form({ name: 'keep', cv: [PNG, 'b.png', 'image/png'] })), 201);
-    expect(await eraseSubmissions(database(env.DB), p.projectId, 'name', 'erase-me')).toBe(1);
+    expect((await eraseSubmissions(database(env.DB), p.projectId, 'name', 'erase-me')).submissions).toBe(1);
     await runSweep();
     const [kept] = await storedRows(p.projectId);
     expect(await objectsOf(p.projectId)).toEqual([`${p.projectId}/${kept?.id}/cv`]);

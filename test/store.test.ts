@@ -67,7 +67,9 @@ describe('C25: deletion in chunks', () => {
     await insertSubmissions(db.$client, many(p.projectId, chunk * 2 + 3, { email: 'erase@example.com' }));
     await insertSubmissions(db.$client, many(p.projectId, 4, { email: 'keep@example.com' }));
     await insertSubmissions(db.$client, many(other.projectId, 5, { email: 'erase@example.com' }));
-    expect(await eraseSubmissions(db, p.projectId, 'email', 'erase@example.com')).toBe(chunk * 2 + 3);
+    expect((await eraseSubmissions(db, p.projectId, 'email', 'erase@example.com')).submissions).toBe(
+      chunk * 2 + 3,
+    );
     expect(await storedRows(p.projectId)).toHaveLength(4);
     expect(await storedRows(other.projectId)).toHaveLength(5);
 

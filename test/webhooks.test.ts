@@ -236,7 +236,9 @@ describe('C26: the outbox is written with the submission', () => {
     receiver(500);
     await consume(id);
     const { eraseSubmissions } = await import('../src/store/submissions.ts');
-    expect(await eraseSubmissions(database(env.DB), p.projectId, 'name', VALID_BODY.name)).toBe(1);
+    expect((await eraseSubmissions(database(env.DB), p.projectId, 'name', VALID_BODY.name)).submissions).toBe(
+      1,
+    );
     expect(await deliveryRow(id)).toBeUndefined();
     expect(
       await database(env.DB).select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, id)),

@@ -1,5 +1,4 @@
 // C25, C19: erasure of a project's submissions, by the value a field holds.
-import { eraseDrafts } from '../store/drafts.ts';
 import { eraseSubmissions, type FieldValue } from '../store/submissions.ts';
 import { type Manager, projectIdOf, recordChange } from './context.ts';
 import { parseErasureValue } from './input.ts';
@@ -10,9 +9,8 @@ import { parseErasureValue } from './input.ts';
  */
 export async function eraseValue(m: Manager, projectId: string, field: string, value: FieldValue) {
   const p = await projectIdOf(m, projectId);
-  const erased = await eraseSubmissions(m.db, p, field, value);
   // C46: and the drafts of its hosted page that hold it (counted apart: they were never submitted).
-  const drafts = await eraseDrafts(m.db, p, field, value);
+  const { submissions: erased, drafts } = await eraseSubmissions(m.db, p, field, value);
   // The value is what someone submitted (an address, a name): the log keeps only the field.
   await recordChange(m, p, 'submissions.erase', { field, erased, drafts });
   return { projectId: p, field, value, erased };

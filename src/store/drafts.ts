@@ -7,7 +7,6 @@ import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
 import { drafts } from '../../schema/tables.ts';
 import { storage } from './d1.ts';
 import type { Db } from './db.ts';
-import { type FieldValue, jsonEachMatch } from './submissions.ts';
 
 export type DraftSave = {
   id: string;
@@ -113,22 +112,6 @@ export async function deleteDraftsBefore(db: Db, projectId: string, before: stri
       .delete(drafts)
       .where(and(eq(drafts.projectId, projectId), lt(drafts.updatedAt, before)))
       .returning({ id: drafts.id }),
-  );
-  return rows.length;
-}
-
-/** C25: erasure by value: the project's drafts whose field holds exactly the value, as for submissions. */
-export async function eraseDrafts(
-  db: Db,
-  projectId: string,
-  field: string,
-  value: FieldValue,
-): Promise<number> {
-  const rows = await storage(() =>
-    db.all<{ id: string }>(sql`
-      delete from ${drafts} where ${drafts.projectId} = ${projectId}
-        and exists (select 1 from json_each(${drafts.data}) where key = ${field} and ${jsonEachMatch(value)})
-      returning ${drafts.id}`),
   );
   return rows.length;
 }

@@ -1,7 +1,7 @@
 // The submissions table, but for the submission path's own statements (intake.ts): forgetting
 // Idempotency-Keys (C20), erasing (C25), retention.
 import { and, asc, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
-import { submissions } from '../../schema/tables.ts';
+import { drafts, submissions } from '../../schema/tables.ts';
 import { type Db, storage } from './db.ts';
 
 /**
@@ -42,7 +42,7 @@ export const DELETE_CHUNK = 500;
 export type FieldValue = string | number | boolean | null;
 
 /** How SQLite's json_each describes a top-level value: its `type`, and its `atom` when it has one. */
-export function jsonEachMatch(value: FieldValue) {
+function jsonEachMatch(value: FieldValue) {
   if (value === null) return sql`type = 'null'`;
   if (value === true) return sql`type = 'true'`;
   if (value === false) return sql`type = 'false'`;
@@ -52,6 +52,15 @@ export function jsonEachMatch(value: FieldValue) {
   return sql`type in ('integer', 'real') and atom = ${value}`;
 }
 
+/** One chunk of the submissions `matching` deleted, their ids returned. */
+const chunkDelete = (db: Db, matching: SQL) =>
+  db
+    .delete(submissions)
+    .where(
+      sql`${submissions.id} in (select s.id from ${submissions} as s where ${matching} limit ${DELETE_CHUNK})`,
+    )
+    .returning({ id: submissions.id });
+
 /**
  * Deletes the submissions `matching` (a condition on `s`, the submissions table) in chunks of
  * DELETE_CHUNK, at most `maxChunks` of them. Returns how many were deleted.
@@ -60,12 +69,7 @@ async function deleteInChunks(db: Db, matching: SQL, maxChunks = Number.POSITIVE
   let deleted = 0;
   for (let chunk = 0; chunk < maxChunks; chunk++) {
     // Counted by the rows returned: D1's `changes` would count the rows their deletion cascades to.
-    const rows = await storage(() =>
-      db.all<{ id: string }>(sql`
-        delete from ${submissions} where ${submissions.id} in (
-          select s.id from ${submissions} as s where ${matching} limit ${DELETE_CHUNK})
-        returning ${submissions.id}`),
-    );
+    const rows = await storage(() => chunkDelete(db, matching));
     deleted += rows.length;
     if (rows.length < DELETE_CHUNK) break;
   }
@@ -77,17 +81,28 @@ async function deleteInChunks(db: Db, matching: SQL, maxChunks = Number.POSITIVE
  * type, same value; any field name, matched as a key, not as a JSON path), in chunks. Returns how
  * many were deleted.
  */
-export function eraseSubmissions(
+export async function eraseSubmissions(
   db: Db,
   projectId: string,
   field: string,
   value: FieldValue,
-): Promise<number> {
-  return deleteInChunks(
-    db,
-    sql`s.project_id = ${projectId}
-      and exists (select 1 from json_each(s.data) where key = ${field} and ${jsonEachMatch(value)})`,
+): Promise<{ submissions: number; drafts: number }> {
+  const holds = (data: SQL) =>
+    sql`exists (select 1 from json_each(${data}) where key = ${field} and ${jsonEachMatch(value)})`;
+  const matching = sql`s.project_id = ${projectId} and ${holds(sql`s.data`)}`;
+  // C46: and the drafts of its hosted page that hold it, in the first chunk's batch: the erasure
+  // costs no round trip more for them.
+  const [first, drafted] = await storage(() =>
+    db.batch([
+      chunkDelete(db, matching),
+      db
+        .delete(drafts)
+        .where(sql`${drafts.projectId} = ${projectId} and ${holds(sql`${drafts.data}`)}`)
+        .returning({ id: drafts.id }),
+    ]),
   );
+  const more = first.length < DELETE_CHUNK ? 0 : await deleteInChunks(db, matching);
+  return { submissions: first.length + more, drafts: drafted.length };
 }
 
 /**

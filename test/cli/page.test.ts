@@ -41,6 +41,7 @@ describe('forms page (C44)', () => {
         'Theme: auto',
         'Logo: (none)',
         'Turnstile site key: (none)',
+        'Drafts (partial submissions): off',
         '',
       ].join('\n'),
     );
@@ -64,7 +65,7 @@ describe('forms page (C44)', () => {
       'dark',
     );
     const after = GERMAN_PAGE;
-    expect(set).toEqual({ projectId: p.projectId, page: after });
+    expect(set).toEqual({ projectId: p.projectId, page: after, partials: { enabled: false, keepDays: 30 } });
     const on = await forms('page', 'set', p.projectId, '--on', '--no-thanks');
     expect(on.stdout).toContain(`Hosted page of ${p.projectId}: on\n`);
     expect(on.stdout).toContain(
@@ -74,6 +75,7 @@ describe('forms page (C44)', () => {
     expect(await json('page', 'show', p.projectId)).toEqual({
       projectId: p.projectId,
       page: { ...after, enabled: true, thanks: {} },
+      partials: { enabled: false, keepDays: 30 },
     });
     expect((await forms('project', 'show', p.projectId)).stdout).toContain(
       `Hosted page: on, in de, en-GB (forms page show ${p.projectId})\n`,
@@ -107,7 +109,7 @@ describe('forms page (C44)', () => {
     ],
     [
       [],
-      'forms: Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent, --theme or --turnstile-site-key',
+      'forms: Nothing to change: give --on, --off, --languages, --title, --intro, --thanks, --accent, --theme, --turnstile-site-key, --step or --partials',
     ],
   ])('set %j → exit 2, one line, nothing changed', async (options, message) => {
     const p = await newProject();

@@ -46,6 +46,7 @@ describe('project create', () => {
       proofOfWork: false,
       opensAt: null,
       closesAt: null,
+      partialsKeepDays: null,
     });
   });
 
