@@ -1,6 +1,9 @@
 // Every [vars] setting of wrangler.toml, its default and its bounds, in one schema; read once per
 // environment object. A value out of bounds is one warning in the log, naming the setting and the
-// documented fallback the worker uses instead: a typo in a setting never stops a form.
+// documented fallback the worker uses instead: a typo in a setting never stops a form. C47: the
+// mail provider's settings are declared the same way and parsed by the same function
+// (parseConfig), in src/delivery/mail-settings.ts: only a mail sent reads them, so a form post's
+// isolate never evaluates them.
 import * as v from 'valibot';
 
 /** C10: the largest MAX_BODY_BYTES honoured, so that every accepted body fits in one D1 row. */
@@ -31,7 +34,7 @@ const whole = (min: number, max: number) =>
   v.pipe(numeric, v.safeInteger(), v.minValue(min), v.maxValue(max));
 
 /** One setting: what it must be, what is used when it is absent, and what instead of a bad value. */
-type Setting<T> = {
+export type Setting<T> = {
   schema: v.GenericSchema<unknown, T>;
   default: T;
   /** A value over the bound is held to it (C10, C17); anything else that fails is the default. */
@@ -39,9 +42,9 @@ type Setting<T> = {
   expected: string;
 };
 
-const setting = <T>(s: Setting<T>) => s;
+export const setting = <T>(s: Setting<T>) => s;
 /** An http(s) address, kept as its origin (no path). */
-const httpOrigin = v.pipe(
+export const httpOrigin = v.pipe(
   v.string(),
   v.trim(),
   v.url(),
@@ -156,18 +159,23 @@ const SETTINGS = {
   }),
 };
 
-type Settings = typeof SETTINGS;
-export type Config = {
-  readonly [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never;
+/** The values of a table of settings, each as its schema gives it. */
+export type Parsed<S extends Record<string, Setting<unknown>>> = {
+  readonly [K in keyof S]: S[K] extends Setting<infer T> ? T : never;
 };
+export type Config = Parsed<typeof SETTINGS>;
 
-/** Each setting's value from `raw`, and a warning per value out of bounds. */
-export function parseConfig(
+/**
+ * Each setting's value from `raw`, and a warning per value out of bounds; of `table`, when given
+ * (C47: the mail provider's, src/delivery/mail-settings.ts).
+ */
+export function parseConfig<S extends Record<string, Setting<unknown>> = typeof SETTINGS>(
   raw: Record<string, unknown>,
   warn: (line: string) => void = (line) => console.warn(line),
-): Config {
+  table: S = SETTINGS as unknown as S,
+): Parsed<S> {
   const config: Record<string, unknown> = {};
-  for (const [name, s] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+  for (const [name, s] of Object.entries(table)) {
     const given = raw[name];
     if (given === undefined || given === '') {
       config[name] = s.default;
@@ -191,7 +199,7 @@ export function parseConfig(
       }),
     );
   }
-  return config as Config;
+  return config as Parsed<S>;
 }
 
 const configs = new WeakMap<object, Config>();

@@ -19,7 +19,14 @@ type ManagementSettings = {
    */
   WIDGET_KEY_PREVIOUS?: string;
 };
-interface Env extends ManagementSettings {}
+/** C47: the mail provider's credentials (EMAIL_PROVIDER); never a var, never shown. */
+type MailSecrets = {
+  /** The provider's API key (SES: the access key id). */
+  EMAIL_API_KEY?: string;
+  /** SES: the secret access key. */
+  EMAIL_API_SECRET?: string;
+};
+interface Env extends ManagementSettings, MailSecrets {}
 declare namespace Cloudflare {
-  interface Env extends ManagementSettings {}
+  interface Env extends ManagementSettings, MailSecrets {}
 }

@@ -49,9 +49,9 @@ const HTTP_KINDS = CHANNEL_KINDS.filter(isHttp);
  */
 const NOT_HTTP = {
   notification:
-    'C27: an email through the send_email binding, never fetch: no HTTP status (the binding takes it, or refuses it and it is retried; 410 means nothing for email), no redirect, no answer to read, no secret (mailto:<address>), no test message; test/email.test.ts',
+    "C27: an email through the send_email binding (no HTTP status: the binding takes it, or refuses it and it is retried; 410 means nothing for email), or C47's provider, whose answers have rules of their own (the deployment's key, not the target's); no secret of the target (mailto:<address>), no test message; test/email.test.ts, test/mail-providers.test.ts",
   confirmation:
-    'C35: an email to the submitter through the send_email binding, never fetch (as C27), whose checks and caps fail it at once; test/confirmation.test.ts, test/mail-caps.test.ts',
+    'C35: an email to the submitter, sent as C27 and C47 send it, whose checks and caps fail it at once; test/confirmation.test.ts, test/mail-caps.test.ts, test/mail-providers.test.ts',
 } as const satisfies Record<Exclude<Family, HttpFamily>, string>;
 
 /**

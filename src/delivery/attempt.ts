@@ -95,7 +95,8 @@ async function sendOnce(
 /**
  * Claims the delivery (one attempt at a time, C26), sends it once and records the attempt (settle,
  * below): a network error, a time-out, a redirect (never followed), a refused destination or email
- * are retried like any other failure. `again`: a redelivery, of a delivery in any state.
+ * are retried like any other failure (C47: but a provider's refusal of the key or the message is
+ * final). `again`: a redelivery, of a delivery in any state.
  */
 export async function attemptDelivery(
   db: Db,
@@ -123,7 +124,7 @@ export async function attemptDelivery(
 
 /**
  * Records a claimed delivery's attempt and its new state: a 2xx answer (or an email the binding
- * took) is delivered; a channel's `disable` (C26: 410 Gone from a webhook; C36: a chat hook
+ * or, C47, the provider took) is delivered; a channel's `disable` (C26: 410 Gone from a webhook; C36: a chat hook
  * deleted; C38: an integration refused) disables the target, fails the delivery and cancels the
  * target's other pending ones; anything else is retried after the next delay (or a 429's
  * Retry-After), until the last.

@@ -13,14 +13,14 @@ import type { DeliveryToSend } from '../store/deliveries.ts';
 import { count, scopes, take } from '../store/mail-counts.ts';
 import {
   type EmailAttempt,
-  type EmailSender,
-  emailSender,
   headerText,
   isEmailAddress,
+  type MailSetup,
+  mailSender,
   type NotificationEmail,
-  sendThrough,
   valueText,
 } from './mail.ts';
+import type { HttpContext } from './outbound.ts';
 
 export type ConfirmationSettings = Pick<
   DeliveryToSend,
@@ -120,10 +120,8 @@ export function confirmationEmail(
   };
 }
 
-export type ConfirmationAttempt = EmailAttempt & {
-  /** The delivery can never succeed: failed now, not retried. */
-  final?: boolean;
-};
+/** `final`: the delivery can never succeed (a check, a cap; C47: the provider's refusal), failed now. */
+export type ConfirmationAttempt = EmailAttempt;
 
 /** The caps of C35: per mailbox and project, and per project, each a day. */
 export type ConfirmationCaps = { perMailbox: number; perProject: number };
@@ -138,18 +136,19 @@ const refused = (error: string): ConfirmationAttempt => ({
 
 /**
  * One attempt: the checks, the sender, the day's caps (the mailbox's first, so that one mailbox
- * asked for again and again never uses up the project's), then the binding. A count taken stays
- * taken if the send then fails: it errs against mailing. A cap reached is counted for the owner.
+ * asked for again and again never uses up the project's), then the binding (C47: or the provider).
+ * A count taken stays taken if the send then fails: it errs against mailing. A cap reached is
+ * counted for the owner.
  */
 export async function sendConfirmation(
   db: Db,
-  setup: { binding: EmailSender | undefined; from: string | undefined; caps: ConfirmationCaps; now: Date },
+  setup: MailSetup & { caps: ConfirmationCaps; now: Date; http?: HttpContext },
   d: ConfirmationSettings & Pick<DeliveryToSend, 'data' | 'projectId'>,
 ): Promise<ConfirmationAttempt> {
   const fields = JSON.parse(d.data) as Record<string, unknown>;
   const problem = confirmationProblem(d, fields);
   if (problem !== undefined) return refused(problem);
-  const sender = emailSender(setup.binding, setup.from);
+  const sender = mailSender(setup, setup.http);
   if (typeof sender === 'string') return { ok: false, status: null, error: sender, excerpt: null };
   const message = confirmationEmail(d, fields, sender.from);
   const day = setup.now.toISOString().slice(0, 10);
@@ -165,5 +164,5 @@ export async function sendConfirmation(
     await count(db, scopes.capped(d.projectId), day);
     return refused(capped);
   }
-  return sendThrough(sender.binding, message);
+  return sender.send(message);
 }

@@ -2,6 +2,7 @@
 // own, and a delivery's message is one attempt (delivery/attempt.ts) under the worker's settings.
 import { config } from '../config.ts';
 import { type AttemptOutcome, attemptDelivery } from '../delivery/attempt.ts';
+import { mailSetup } from '../delivery/mail-settings.ts';
 import { placeOfMessage } from '../delivery/outbox.ts';
 import type { Db } from '../store/db.ts';
 
@@ -24,8 +25,7 @@ export function attemptQueued(env: Env, db: Db, deliveryId: string): Promise<Att
   return attemptDelivery(db, deliveryId, {
     allowLocalHttp: settings.ALLOW_LOCAL_WEBHOOKS,
     email: {
-      binding: env.EMAIL,
-      from: settings.EMAIL_FROM,
+      ...mailSetup(env),
       caps: {
         perMailbox: settings.CONFIRMATIONS_PER_ADDRESS_PER_DAY,
         perProject: settings.CONFIRMATIONS_PER_PROJECT_PER_DAY,

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
 import { MAX_BODY_BYTES_LIMIT, parseConfig, RETRY_DELAYS } from '../../src/config.ts';
+import { parseMailSettings } from '../../src/delivery/mail-settings.ts';
 import { RATE_LIMIT_PERIOD_SECONDS } from '../../src/http/replies.ts';
 
 const config = unstable_readConfig({ config: 'wrangler.toml' });
@@ -155,5 +156,82 @@ describe('the settings (src/config.ts)', () => {
     ]);
     expect(lines.every((l) => l.level === 'warn')).toBe(true);
     expect(warnings.join('\n')).not.toContain('hunter2');
+  });
+});
+
+describe('C47: the mail settings (src/delivery/mail-settings.ts), parsed as every setting is', () => {
+  const read = (raw: Record<string, unknown>) => {
+    const warnings: string[] = [];
+    const settings = parseMailSettings(raw, (line) => warnings.push(line));
+    return { settings, warnings: warnings.map((w) => JSON.parse(w) as Record<string, unknown>) };
+  };
+
+  it("wrangler.toml's [vars] choose Cloudflare's send_email, with no warning", () => {
+    expect(read(config.vars)).toEqual({
+      settings: {
+        EMAIL_PROVIDER: 'cloudflare',
+        EMAIL_API_BASE: undefined,
+        EMAIL_REGION: undefined,
+        EMAIL_API_KEY: undefined,
+        EMAIL_API_SECRET: undefined,
+      },
+      warnings: [],
+    });
+  });
+
+  it('a provider with its key (SES: its secret and region) is one with no warning; a name in capitals is the same', () => {
+    expect(read({ EMAIL_PROVIDER: 'Resend', EMAIL_API_KEY: 're_123456789' })).toMatchObject({
+      settings: { EMAIL_PROVIDER: 'resend', EMAIL_API_KEY: 're_123456789' },
+      warnings: [],
+    });
+    expect(
+      read({
+        EMAIL_PROVIDER: 'ses',
+        EMAIL_API_KEY: 'AKIA0000',
+        EMAIL_API_SECRET: 's3cr3t',
+        EMAIL_REGION: 'eu-west-1',
+        EMAIL_API_BASE: 'https://email.eu-west-1.amazonaws.com/ignored/path',
+      }),
+    ).toMatchObject({
+      settings: {
+        EMAIL_PROVIDER: 'ses',
+        EMAIL_REGION: 'eu-west-1',
+        EMAIL_API_BASE: 'https://email.eu-west-1.amazonaws.com',
+      },
+      warnings: [],
+    });
+  });
+
+  it('an unknown provider is one warning, and Cloudflare; a provider without its key is one warning per missing setting; never a value', () => {
+    expect(read({ EMAIL_PROVIDER: 'sendgrid', EMAIL_API_KEY: 'hunter2hunter2' }).warnings).toEqual([
+      {
+        level: 'warn',
+        event: 'setting-out-of-bounds',
+        setting: 'EMAIL_PROVIDER',
+        expected: '"cloudflare", "resend", "postmark", "mailgun" or "ses"',
+        using: 'cloudflare',
+      },
+    ]);
+    expect(read({ EMAIL_PROVIDER: 'postmark', EMAIL_API_KEY: '  ' }).warnings).toEqual([
+      expect.objectContaining({ event: 'setting-out-of-bounds', setting: 'EMAIL_API_KEY', using: null }),
+      {
+        level: 'warn',
+        event: 'setting-missing',
+        setting: 'EMAIL_API_KEY',
+        expected: 'set for EMAIL_PROVIDER "postmark": its mail is not sent without it (docs/delivery.md)',
+        using: null,
+      },
+    ]);
+    const ses = read({
+      EMAIL_PROVIDER: 'ses',
+      EMAIL_API_KEY: 'AKIAhunter2',
+      EMAIL_REGION: 'Frankfurt hunter2',
+    });
+    expect(ses.warnings.map((w) => [w.event, w.setting])).toEqual([
+      ['setting-out-of-bounds', 'EMAIL_REGION'],
+      ['setting-missing', 'EMAIL_API_SECRET'],
+      ['setting-missing', 'EMAIL_REGION'],
+    ]);
+    expect(JSON.stringify(ses.warnings)).not.toContain('hunter2');
   });
 });

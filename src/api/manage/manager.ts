@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 import { config } from '../../config.ts';
 import { sendMail } from '../../delivery/mail.ts';
+import { mailSetup } from '../../delivery/mail-settings.ts';
 import { enqueueStored } from '../../delivery/outbox.ts';
 import { atProject, type Manager } from '../../ops/context.ts';
 import { forgetCached } from '../../projects/cache.ts';
@@ -65,7 +66,7 @@ export async function managerOf(
     // C37: the verification mail of an address that must agree first, with a link to this worker.
     mail: {
       baseUrl: config(c.env).PUBLIC_URL ?? new URL(c.req.url).origin,
-      send: (make) => sendMail(c.env.EMAIL, config(c.env).EMAIL_FROM, make),
+      send: (make) => sendMail(mailSetup(c.env), make),
     },
   };
 }

@@ -1,6 +1,7 @@
 // C26, C27, C32: webhooks and email notifications over HTTP, as the tool's commands; a test is
 // sent from the worker, under its own rules for destinations.
 import * as v from 'valibot';
+import { mailShown, PROVIDERS } from '../../delivery/mail-settings.ts';
 import {
   addNotification,
   addWebhook,
@@ -177,13 +178,15 @@ export function targetRoutes(routes: ManageRoutes): void {
   routes.add({
     ...MANAGE_ROUTES.listNotifications,
     tag: TAG,
-    summary: 'The addresses emailed per accepted submission (C27), and the Reply-To field',
+    summary: 'The addresses emailed per accepted submission (C27), the Reply-To field, and who sends (C47)',
     access: 'project',
     reply: {
       status: 200,
       description: 'The addresses.',
       members: {
         replyToField: v.nullable(v.string()),
+        // C47: who sends the deployment's mail: the provider's name and the sender, never its key.
+        mail: v.object({ provider: v.picklist(PROVIDERS), from: v.nullable(v.string()) }),
         notifications: v.array(
           v.object({
             notificationId: v.string(),
@@ -196,6 +199,7 @@ export function targetRoutes(routes: ManageRoutes): void {
       example: {
         message: '1 address',
         replyToField: 'email',
+        mail: { provider: 'resend', from: 'forms@mail.example.com' },
         notifications: [
           {
             notificationId: 'em_2k4d8s0q1m3z',
@@ -206,9 +210,12 @@ export function targetRoutes(routes: ManageRoutes): void {
         ],
       },
     },
-    handler: async ({ m, params }) => {
+    handler: async ({ c, m, params }) => {
       const list = await listNotifications(m, params.projectId);
-      return { message: plural(list.notifications.length, 'address', 'addresses'), data: list };
+      return {
+        message: plural(list.notifications.length, 'address', 'addresses'),
+        data: { ...list, mail: mailShown(c.env) },
+      };
     },
   });
 

@@ -8,18 +8,14 @@ import { type HookHome, hookProblem } from '../../lib/destinations.ts';
 import type { Db } from '../../store/db.ts';
 import type { DeliveryToSend } from '../../store/deliveries.ts';
 import type { ConfirmationCaps } from '../confirm.ts';
-import type { EmailSender } from '../mail.ts';
+import type { MailSetup } from '../mail.ts';
 import { type AttemptResult, type HttpContext, httpRequest, meaning, type StatusRules } from '../outbound.ts';
 
 /**
- * What sends email (C27): the `send_email` binding and the sender address, EMAIL_FROM; and (C35)
- * the confirmations' daily caps.
+ * What sends email (C27): the `send_email` binding (C47: or the owner's provider) and the sender
+ * address, EMAIL_FROM; and (C35) the confirmations' daily caps.
  */
-export type EmailSetup = {
-  binding: EmailSender | undefined;
-  from: string | undefined;
-  caps?: ConfirmationCaps;
-};
+export type EmailSetup = MailSetup & { caps?: ConfirmationCaps };
 
 /** What an attempt is made with: D1, where it may go, email, the worker's address (C36), the stand-in (C38). */
 export type SendContext = HttpContext & {

@@ -13,8 +13,10 @@ export const confirmation = {
       {
         binding: ctx.email?.binding,
         from: ctx.email?.from,
+        provider: ctx.email?.provider,
         caps: ctx.email?.caps ?? { perMailbox: CONFIRMATIONS_PER_DAY, perProject: CONFIRMATIONS_PER_PROJECT },
         now: ctx.now,
+        http: ctx,
       },
       d,
     ),
