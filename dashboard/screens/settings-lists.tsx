@@ -94,21 +94,35 @@ export function Origins({ project, reload }: { project: Project; reload: () => v
 }
 
 type Recipient = { notificationId: string; address: string; state: 'active' | 'waiting' | 'expired' };
+/** C47: who sends the deployment's mail, as the API says it (never its key). */
+type Sender = { provider: 'cloudflare' | 'resend' | 'postmark' | 'mailgun' | 'ses'; from: string | null };
+
+const PROVIDER_NAMES: Record<Sender['provider'], string> = {
+  cloudflare: "Cloudflare's send_email",
+  resend: 'Resend',
+  postmark: 'Postmark',
+  mailgun: 'Mailgun',
+  ses: 'Amazon SES',
+};
+
+/** C47: the line that says who sends, and from which address. */
+const sentBy = (mail: Sender) =>
+  `Mail is sent through ${PROVIDER_NAMES[mail.provider]}${mail.from === null ? ' (EMAIL_FROM is not set)' : `, from ${mail.from}`}.`;
 
 /** C37: who is mailed each submission; an address the operator did not add waits for its owner's yes. */
 export function EmailRecipients({ projectId, operator }: { projectId: string; operator: boolean }) {
   const emails = useLoad(
-    () => api<{ notifications: Recipient[] }>('GET', projectPath(projectId, '/notifications')),
+    () => api<{ notifications: Recipient[]; mail: Sender }>('GET', projectPath(projectId, '/notifications')),
     [projectId],
   );
+  const mail = emails.data?.mail;
+  const agree = operator
+    ? undefined
+    : 'An address you add gets one mail asking its owner to agree; nothing else is sent to it until they do (C37).';
   return (
     <ListEditor
       title="Email recipients"
-      help={
-        operator
-          ? undefined
-          : 'An address you add gets one mail asking its owner to agree; nothing else is sent to it until they do (C37).'
-      }
+      help={[mail === undefined ? undefined : sentBy(mail), agree].filter(Boolean).join(' ') || undefined}
       items={(emails.data?.notifications ?? []).map((n) => ({
         id: n.notificationId,
         text: n.address,

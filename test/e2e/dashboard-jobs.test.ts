@@ -192,9 +192,10 @@ describe('C33: Settings, one screen per job', () => {
     expect(await page.getByRole('region', { name: 'Keys' }).locator('tbody tr').count()).toBe(2);
   });
 
-  it('Delivery: an email recipient added is there after a reload', async () => {
+  it('Delivery: an email recipient added is there after a reload; C47: who sends is said', async () => {
     await page.goto(screen('delivery'));
     const emails = page.getByRole('region', { name: 'Email recipients' });
+    await emails.getByText("Mail is sent through Cloudflare's send_email, from forms@example.com.").waitFor();
     await emails.getByLabel('Address').fill('owner@example.com');
     await emails.getByRole('button', { name: 'Add', exact: true }).click();
     await emails.getByRole('button', { name: 'Remove owner@example.com' }).waitFor();
