@@ -29,13 +29,14 @@ export const WORKER_ENTRY = join(WORKER_DIR, 'index.mjs');
  * `npm run dev` and the tests, keeps them; they validate nothing either way.
  *
  * Likewise the descriptions the routes share (src/http/openapi-responses.ts) and the submission
- * routes' own operations (src/api/submit/operation.ts, src/api/html-form/operation.ts): only a route's
+ * routes' own operations (src/api/submit/operation.ts, src/api/html-form/operation.ts; C46's drafts'
+ * src/api/events/drafts-operation.ts): only a route's
  * description reads them, built when the document is generated, never by the deployed worker. Each
  * name there is a function that describes nothing instead (called, it gives an empty object), so
  * that even a call at a module's top would not stop it.
  */
 const DESCRIPTIONS_ONLY =
-  /[\\/]src[\\/](?:api[\\/]manage[\\/]views|http[\\/]openapi-responses|api[\\/](?:submit|html-form)[\\/]operation)\.ts$/;
+  /[\\/]src[\\/](?:api[\\/]manage[\\/]views|http[\\/]openapi-responses|api[\\/](?:submit|html-form)[\\/]operation|api[\\/]events[\\/]drafts-operation)\.ts$/;
 const descriptionsOnly: Plugin = {
   name: 'descriptions-only',
   setup(b) {
