@@ -13,8 +13,16 @@ import { join } from 'node:path';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { unstable_readConfig } from 'wrangler';
 import { randomToken, TOKEN_LENGTH } from '../src/lib/hex.ts';
-import { accountDatabases, createArgs, wranglerJson } from '../toolkit/database.ts';
+import { accountDatabases, createArgs } from '../toolkit/database.ts';
 import { readDeployment, saveDeployment } from '../toolkit/deployment.ts';
+import {
+  checkMail,
+  EXAMPLE_SENDER,
+  type MailPlan,
+  mailPlan,
+  mailWarnings,
+  workerSecrets,
+} from './deploy-mail.ts';
 import { AUTH, run, StepFailed, step } from './deploy-steps.ts';
 import { rollback, versionTag } from './rollback.ts';
 
@@ -29,6 +37,8 @@ type Config = {
   localOnly: string[];
   /** Settings still as the repository ships them, which a deployment should set (said first). */
   examples: string[];
+  /** C47: mail as wrangler.toml sets it up, and what a deploy checks of it. */
+  mail: MailPlan;
 };
 
 /**
@@ -40,11 +50,16 @@ function localOnlySettings(vars: Record<string, unknown>): string[] {
   const on = vars.ALLOW_LOCAL_WEBHOOKS === true || vars.ALLOW_LOCAL_WEBHOOKS === 'true';
   if (!on) return [];
   const base = typeof vars.INTEGRATIONS_API_BASE === 'string' ? vars.INTEGRATIONS_API_BASE : '';
+  const mail = typeof vars.EMAIL_API_BASE === 'string' ? vars.EMAIL_API_BASE.trim() : '';
   return [
     'ALLOW_LOCAL_WEBHOOKS = "true" (webhooks over plain http to private and local addresses; Turnstile\'s test secrets count as a challenge)',
     ...(base === ''
       ? []
       : [`INTEGRATIONS_API_BASE = "${base}" (every integration's requests, with their tokens, go there)`]),
+    // C47: a stand-in of the mail provider, over plain http, is local development's too.
+    ...(mail.startsWith('http:')
+      ? [`EMAIL_API_BASE = "${mail}" (every mail, with the provider's key, goes there)`]
+      : []),
   ];
 }
 
@@ -60,9 +75,9 @@ export function exampleSettings(vars: Record<string, unknown>): string[] {
       "PUBLIC_URL is empty: Slack and Discord messages carry no link to the submission, and a verification mail links to whatever address the request came to. Set it to the worker's address (https://forms.example.com)",
     );
   const from = typeof vars.EMAIL_FROM === 'string' ? vars.EMAIL_FROM : '';
-  if (/@example\.(?:com|net|org)$/i.test(from))
+  if (EXAMPLE_SENDER.test(from))
     out.push(
-      `EMAIL_FROM is still ${from}: no notification mail can be sent from it. Set it to an address on your domain with Email Routing (docs/deploy.md)`,
+      `EMAIL_FROM is still ${from}: no mail can be sent from it, and a deploy stops on it while mail is set up (C47). Set it to an address on your domain with Email Routing or your mail provider (docs/deploy.md)`,
     );
   return out;
 }
@@ -70,14 +85,19 @@ export function exampleSettings(vars: Record<string, unknown>): string[] {
 /** What wrangler.toml names: the worker, and each D1 database by binding and name (C42: no ids). */
 export function readDeployConfig(path = 'wrangler.toml'): Config {
   const config = unstable_readConfig({ config: path });
+  const vars = config.vars as Record<string, unknown>;
   return {
     worker: config.name ?? 'edge-forms',
     databases: config.d1_databases.map((d: { binding: string; database_name?: string }) => ({
       binding: d.binding,
       name: d.database_name ?? d.binding,
     })),
-    localOnly: localOnlySettings(config.vars as Record<string, unknown>),
-    examples: exampleSettings(config.vars as Record<string, unknown>),
+    localOnly: localOnlySettings(vars),
+    examples: exampleSettings(vars),
+    mail: mailPlan(
+      vars,
+      config.send_email.some((b: { name: string }) => b.name === 'EMAIL'),
+    ),
   };
 }
 
@@ -101,19 +121,7 @@ export function plan(config: Config): string[] {
 
 /** Whether the deployed worker has an ADMIN_TOKEN; `undefined` when wrangler could not say. */
 async function hasOperatorToken(worker: string): Promise<boolean | undefined> {
-  const listed = await run('wrangler', ['secret', 'list', '--format', 'json'], { quiet: true });
-  if (listed.code !== 0) {
-    // A worker that does not exist yet has no secret: this is its first deploy.
-    if (/not found/i.test(listed.output) && listed.output.includes(worker)) return false;
-    process.stderr.write(listed.output);
-    return undefined;
-  }
-  try {
-    return wranglerJson<{ name: string }[]>(listed.output).some((s) => s.name === 'ADMIN_TOKEN');
-  } catch {
-    process.stderr.write(listed.output);
-    return undefined;
-  }
+  return (await workerSecrets(worker))?.includes('ADMIN_TOKEN');
 }
 
 const workerAddress = (output: string) =>
@@ -252,12 +260,19 @@ function warnExamples(config: Config): void {
   console.warn(`Still as shipped in wrangler.toml:\n${config.examples.map((w) => `  ! ${w}.`).join('\n')}\n`);
 }
 
+/** C47: what a deploy would stop on in the mail settings, and the provider's key it checks. */
+function warnMail(config: Config): void {
+  const lines = mailWarnings(config.mail);
+  if (lines.length > 0) console.warn(`Mail:\n${lines.map((w) => `  ! ${w}.`).join('\n')}\n`);
+}
+
 /** `wrangler deploy --dry-run`'s size line, the rest of its output (its table of modules) left out. */
 const uploadSize = (output: string) =>
   /Total Upload: [^\n]*/.exec(stripVTControlCharacters(output))?.[0] ?? 'checked';
 
 async function dryRun(config: Config, verbose: boolean): Promise<void> {
   warnExamples(config);
+  warnMail(config);
   console.log('npm run deploy will:');
   for (const [i, line] of plan(config).entries()) console.log(`  ${i + 1}. ${line}`);
   console.log('\nDry run: the build, and the upload checked offline (wrangler deploy --dry-run).');
@@ -310,6 +325,7 @@ export async function main(argv: string[]): Promise<number> {
     if (values['dry-run']) await dryRun(config, values.verbose === true);
     else {
       warnExamples(config);
+      await checkMail(config.mail, config.worker);
       await deploy(config);
     }
     return 0;

@@ -4,89 +4,13 @@
 // can read, gone afterwards, never in an argument or a log; CI refusing to make one; a failing step
 // stopping the rest; the dry run asking no account anything. The real wrangler's dry run is typed by
 // the documentation test (the README shows it).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createArgs, withDatabaseIds } from '../../toolkit/database.ts';
 import { saveDeployment, savedToken } from '../../toolkit/deployment.ts';
-import { runProcess, tempDir } from './helpers.ts';
-
-const ROOT = join(import.meta.dirname, '../..');
-const FAKES = join(import.meta.dirname, 'fake-wrangler');
-const WORKER = 'edge-forms';
-
-type Call = {
-  tool: string;
-  args: string[];
-  tokenInEnv: boolean;
-  secretsFile?: { path: string; mode: number };
-};
-type State = {
-  name: string;
-  bindings: Record<string, string>;
-  databases: string[];
-  worker: boolean;
-  secrets: Record<string, string>;
-  migrated: string[];
-  calls: Call[];
-  failOn?: string;
-  loggedOut?: boolean;
-  versions?: { id: string; annotations?: Record<string, string> }[];
-  rolledBackTo?: string;
-};
-
-async function deploy(
-  initial: Partial<State>,
-  options: {
-    ci?: boolean;
-    args?: string[];
-    env?: Record<string, string>;
-    toml?: (text: string) => string;
-    /** Files of the tree beside wrangler.toml (package.json, CHANGELOG.md, migrations). */
-    files?: Record<string, string>;
-  } = {},
-) {
-  const dir = tempDir('deploy');
-  for (const [name, text] of Object.entries(options.files ?? {})) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  copyFileSync(join(ROOT, 'wrangler.toml'), join(dir, 'wrangler.toml'));
-  if (options.toml !== undefined) {
-    const path = join(dir, 'wrangler.toml');
-    writeFileSync(path, options.toml(readFileSync(path, 'utf8')));
-  }
-  const statePath = join(dir, 'fake-state.json');
-  const state: State = {
-    name: WORKER,
-    bindings: { DB: 'edge-forms', DB_EU: 'edge-forms-eu' },
-    databases: [],
-    worker: false,
-    secrets: {},
-    migrated: [],
-    calls: [],
-    ...initial,
-  };
-  writeFileSync(statePath, JSON.stringify(state));
-  const result = await runProcess(
-    process.execPath,
-    [join(ROOT, 'scripts/deploy.ts'), ...(options.args ?? [])],
-    {
-      cwd: dir,
-      env: {
-        PATH: `${FAKES}:${process.env.PATH}`,
-        FAKE_STATE: statePath,
-        CI: options.ci ? 'true' : '',
-        CLOUDFLARE_API_TOKEN: 'a-cloudflare-token-of-the-test',
-        ADMIN_TOKEN: undefined,
-        ...options.env,
-      },
-    },
-  );
-  const after = JSON.parse(readFileSync(statePath, 'utf8')) as State;
-  const calls = after.calls.map((c) => `${c.tool} ${c.args.join(' ')}`);
-  return { dir, result, state: after, calls };
-}
+import { deploy, WORKER } from './deploy-run.ts';
+import { tempDir } from './helpers.ts';
 
 const TOKEN = /^ {2}([A-Za-z0-9_-]{43})$/m;
 
@@ -362,7 +286,7 @@ describe('npm run deploy -- --dry-run (C42)', () => {
   });
 
   it('says first what is still as shipped: an empty PUBLIC_URL, the example sender', async () => {
-    const { result } = await deploy({ loggedOut: true }, { args: ['--dry-run'] });
+    const { result } = await deploy({ loggedOut: true }, { args: ['--dry-run'], asShipped: true });
     expect(result.stderr).toMatch(
       /^Still as shipped in wrangler\.toml:\n {2}! PUBLIC_URL is empty: [^\n]+\n {2}! EMAIL_FROM is still forms@example\.com: /,
     );
