@@ -6,6 +6,7 @@ import type { SessionSchema } from '../src/api/manage/views.ts';
 import type { ChannelChoices } from '../src/delivery/channels/index.ts';
 import type { FileMetadata } from '../src/fields/file.ts';
 import type { listDeliveries } from '../src/ops/deliveries.ts';
+import type { DraftView } from '../src/ops/drafts.ts';
 import type { PageInput } from '../src/ops/hosted-page.ts';
 import type { SubmissionView } from '../src/ops/inbox.ts';
 import type { IntegrationView } from '../src/ops/integrations.ts';
@@ -32,6 +33,8 @@ export type Integration = IntegrationView;
 export type Channels = ChannelChoices;
 export type Confirmation = NonNullable<ProjectView['confirmation']>;
 export type Submission = SubmissionView;
+/** C46: a draft of a hosted page in steps, as `…/submissions?partial=only` lists it: never a submission. */
+export type Draft = DraftView;
 export type FileMeta = FileMetadata;
 export type Delivery = Awaited<ReturnType<typeof listDeliveries>>[number];
 export type Day = DayReport;

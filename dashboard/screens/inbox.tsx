@@ -1,11 +1,12 @@
 // C33, C34: a project's inbox: newest first, unread in bold and read once opened; a search and
 // filters (the spam filter's verdict among them, C39); many selected at once and changed or
 // deleted; exactly what is filtered exported; one opened beside the list. Keys: j/k move, o or
-// Enter open, s star, # delete, / search, x select.
+// Enter open, s star, # delete, / search, x select. C46: its Drafts, while the project keeps them.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, projectPath, query } from '../api.ts';
 import { go, type ScreenProps, screenPath } from '../session.ts';
 import { act, confirm, plural, Time, usePages } from '../ui.tsx';
+import { DraftsInbox, type InboxView, useDraftsOffered, ViewSwitch } from './inbox-drafts.tsx';
 import { Detail, reasonText, type Submission } from './submission.tsx';
 
 type Filters = {
@@ -86,6 +87,8 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
   const [focus, setFocus] = useState(0);
   const list = useRef<HTMLUListElement>(null);
   const search = useRef<HTMLInputElement>(null);
+  const [view, setView] = useState<InboxView>('submissions');
+  const draftsOffered = useDraftsOffered(projectId);
 
   // The search is asked once typing stops.
   useEffect(() => {
@@ -127,8 +130,9 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement;
-      if (target.closest('input, textarea, select, dialog') || event.ctrlKey || event.metaKey || event.altKey)
-        return;
+      // C46: not in the Drafts, which holds no submission for these keys to act on.
+      const typing = target.closest('input, textarea, select, dialog');
+      if (view === 'drafts' || typing || event.ctrlKey || event.metaKey || event.altKey) return;
       const current = rows[focus];
       const move = (to: number) => {
         const i = Math.max(0, Math.min(rows.length - 1, to));
@@ -175,10 +179,12 @@ export function InboxScreen({ projectId, item }: ScreenProps & { item?: string |
   const tri = (value: boolean | undefined) => (value === undefined ? '' : String(value));
   const fromTri = (text: string) => (text === '' ? undefined : text === 'true');
 
+  if (view === 'drafts') return <DraftsInbox projectId={projectId} onView={setView} />;
   return (
     <div class={`inbox${item ? ' with-detail' : ''}`}>
       <section class="list-pane" aria-label="Submissions">
         <h1 class="sr-only">Inbox</h1>
+        {draftsOffered && <ViewSwitch view="submissions" onView={setView} />}
         <search class="toolbar">
           <label class="search">
             <span class="sr-only">Search the values</span>

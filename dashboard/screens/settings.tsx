@@ -1,7 +1,7 @@
 // C33: a project's settings, one screen per job, each at its own address
 // (`#/p/<project>/settings/<job>`) under a navigation of its own: what the form takes (Fields),
 // who may post and manage (Access), where submissions go (Delivery), the spam filter (C39), how
-// it behaves (with its limits, C45), and where it lives (C41) with deleting it.
+// it behaves (with its limits, C45, and its drafts, C46), and where it lives (C41) with deleting it.
 // `#/p/<project>/settings` opens the first. A key or a secret is shown once, with a copy button.
 import type { VNode } from 'preact';
 import { api, projectPath } from '../api.ts';
@@ -10,6 +10,7 @@ import { type JobProps, type ScreenProps, screenPath } from '../session.ts';
 import { useLoad } from '../ui.tsx';
 import { Behaviour } from './settings-behaviour.tsx';
 import { ConfirmationSettings, Webhooks } from './settings-delivery.tsx';
+import { DraftsSettings } from './settings-drafts.tsx';
 import { Fields } from './settings-fields.tsx';
 import { Integrations } from './settings-integrations.tsx';
 import { Keys } from './settings-keys.tsx';
@@ -32,7 +33,7 @@ export const JOBS = [
     job: 'behaviour',
     label: 'Behaviour',
     about:
-      'Thank-you page, honeypot, unknown fields, retention, Turnstile, and limits: how many it takes, when it opens and closes.',
+      'Thank-you page, honeypot, unknown fields, retention, Turnstile; limits: how many it takes, when it opens and closes; and drafts a visitor can continue later.',
   },
   { job: 'place', label: 'Place and deletion', about: 'Where its data lives, moving it, deleting it.' },
 ] as const;
@@ -88,6 +89,11 @@ function JobScreen({ job, project, operator, reload }: JobProps & { job: Job }):
           />
           <LimitsSettings
             key={`limits-${JSON.stringify(project.limits)}`}
+            project={project}
+            reload={reload}
+          />
+          <DraftsSettings
+            key={`drafts-${JSON.stringify(project.partials)}`}
             project={project}
             reload={reload}
           />
