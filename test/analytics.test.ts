@@ -64,10 +64,35 @@ describe('C40: events count views, starts, submissions and where visitors give u
     expect(stats.dropOff.map((d) => d.field)).toEqual(['name', 'email', 'phone', 'enquiry', 'message']);
     expect(stats.dropOff.find((d) => d.field === 'phone')).toEqual({
       field: 'phone',
+      step: 1,
       visitors: 1,
       averageSeconds: 12,
     });
     expect(stats.dropOff.filter((d) => d.visitors > 0)).toHaveLength(1);
+  });
+
+  it('C46: a field of a page in steps says its step: a visitor who left there left at that step', async () => {
+    const p = await seedProject();
+    await env.DB.prepare("update fields set step = 2 where project_id = ? and name in ('enquiry', 'message')")
+      .bind(p.projectId)
+      .run();
+    const who = { ua: 'visitor in steps' };
+    for (const e of [{ type: 'start' }, { type: 'leave', field: 'message', ms: 30_000 }])
+      await send({ key: p.apiKey, ...e }, who);
+    const stats = await statsOf(p.projectId);
+    expect(stats.dropOff.map((d) => [d.field, d.step])).toEqual([
+      ['name', 1],
+      ['email', 1],
+      ['phone', 1],
+      ['enquiry', 2],
+      ['message', 2],
+    ]);
+    expect(stats.dropOff.find((d) => d.visitors > 0)).toEqual({
+      field: 'message',
+      step: 2,
+      visitors: 1,
+      averageSeconds: 30,
+    });
   });
 
   it('a visitor who leaves and comes back to submit did not give up; the median time to submit is theirs', async () => {
@@ -305,6 +330,7 @@ describe('C40: what one address can make up', () => {
     const stats = await statsOf(p.projectId);
     expect(stats.dropOff.find((d) => d.field === 'email')).toEqual({
       field: 'email',
+      step: 1,
       visitors: 1,
       averageSeconds: COUNTED_MS / 1000,
     });

@@ -75,7 +75,8 @@ function Funnel({ stats, total }: { stats: Stats; total: (key: Counted) => numbe
           {stats.dropOff.map((d) => (
             <Bar
               key={d.field}
-              label={d.field}
+              // C46: on a page in steps, the step each field is on: where a visitor left it.
+              label={stats.dropOff.some((x) => x.step > 1) ? `${d.field} (step ${d.step})` : d.field}
               value={d.visitors}
               of={Math.max(...stats.dropOff.map((x) => x.visitors))}
               note={d.averageSeconds === null ? undefined : `after ${d.averageSeconds} s on average`}

@@ -17,8 +17,12 @@ export type DayReport = DayStats & {
   conversionRate: number | null;
 };
 
-/** C40: how many visitors left a started form at each field, in the form's order, and their time there. */
-export type FieldDropOff = { field: string; visitors: number; averageSeconds: number | null };
+/**
+ * C40: how many visitors left a started form at each field, in the form's order, and their time
+ * there; C46: and the step of its hosted page the field is on, so that a page in steps (its drafts
+ * too) is read as left at step N.
+ */
+export type FieldDropOff = { field: string; step: number; visitors: number; averageSeconds: number | null };
 
 export type ProjectStats = {
   days: DayReport[];
@@ -73,10 +77,11 @@ export async function submissionStats(m: Manager, projectId: string, days = 30):
     };
   });
   const left = new Map(analytics.dropOff.map((d) => [d.field, d]));
-  const dropOff = analytics.fields.map((field): FieldDropOff => {
+  const dropOff = analytics.fields.map(({ name: field, step }): FieldDropOff => {
     const d = left.get(field);
     return {
       field,
+      step,
       visitors: d?.visitors ?? 0,
       averageSeconds: d === undefined || d.visitors === 0 ? null : seconds(d.totalMs / d.visitors),
     };

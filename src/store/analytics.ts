@@ -186,7 +186,7 @@ export async function analyticsSince(
   db: Db,
   projectId: string,
   from: string,
-): Promise<{ days: AnalyticsDay[]; dropOff: DropOff[]; fields: string[] }> {
+): Promise<{ days: AnalyticsDay[]; dropOff: DropOff[]; fields: { name: string; step: number }[] }> {
   const [days, live, median, dropped, fields] = await storage(() =>
     Promise.all([
       db.all<AnalyticsDay>(sql`
@@ -209,8 +209,8 @@ export async function analyticsSince(
           where project_id = ${projectId} and day >= ${from} and left_field is not null
             and ${sql.raw(GAVE_UP)})
         group by field`),
-      db.all<{ name: string }>(
-        sql`select name from fields where project_id = ${projectId} order by position`,
+      db.all<{ name: string; step: number | null }>(
+        sql`select name, step from fields where project_id = ${projectId} order by position`,
       ),
     ]),
   );
@@ -230,5 +230,9 @@ export async function analyticsSince(
         medianSubmitMs: known.medianSubmitMs ?? medianSubmitMs,
       });
   }
-  return { days: [...out.values()], dropOff: dropped, fields: fields.map((f) => f.name) };
+  return {
+    days: [...out.values()],
+    dropOff: dropped,
+    fields: fields.map((f) => ({ name: f.name, step: f.step ?? 1 })),
+  };
 }

@@ -116,7 +116,7 @@ describe('C40: form analytics in Chromium', () => {
       conversionRate: 0.4,
     });
     expect(s.dropOff.filter((f) => f.visitors > 0)).toEqual([
-      { field: 'message', visitors: 1, averageSeconds: expect.any(Number) },
+      { field: 'message', step: 1, visitors: 1, averageSeconds: expect.any(Number) },
     ]);
     expect(s.medianSecondsToSubmit).toEqual(expect.any(Number));
     for (const { context } of visitors) await context.close();

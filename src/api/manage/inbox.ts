@@ -278,8 +278,8 @@ export function inboxRoutes(routes: ManageRoutes): void {
           },
         ],
         dropOff: [
-          { field: 'name', visitors: 2, averageSeconds: 4.1 },
-          { field: 'message', visitors: 9, averageSeconds: 51.7 },
+          { field: 'name', step: 1, visitors: 2, averageSeconds: 4.1 },
+          { field: 'message', step: 2, visitors: 9, averageSeconds: 51.7 },
         ],
         medianSecondsToSubmit: 48.2,
       },

@@ -252,6 +252,7 @@ export const DayStatsSchema = v.object({
 
 export const DropOffSchema = v.object({
   field: v.string(),
+  step: described(v.number(), 'C46: the step of the hosted page the field is on (1: the first).'),
   visitors: described(v.number(), 'C40: visitors who left a started form at this field, unsent.'),
   averageSeconds: described(v.nullable(v.number()), 'Their average time from the first input.'),
 });
