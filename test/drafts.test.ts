@@ -8,6 +8,7 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { sha256Text } from '../src/lib/hex.ts';
+import { spyD1 } from './d1-spy.ts';
 import { fetchWorkerWith } from './helpers.ts';
 import { api, newProject, ok, problem } from './manage/helpers.ts';
 
@@ -216,6 +217,22 @@ describe('C46: partial submissions', () => {
     );
     vi.restoreAllMocks();
     expect(await rows(q.projectId)).toEqual([]);
+  });
+
+  it('a save is one D1 round trip once the form is warm, its retry too; opening one is one', async () => {
+    const TOKEN = token();
+    const p = await withDrafts();
+    const spy = spyD1(env.DB);
+    const spied = { ...env, DB: spy.db } as Env;
+    const save = () =>
+      post('drafts', { form: p.formId, token: TOKEN, step: 2, values: { name: 'Ada' } }, spied);
+    expect((await save()).status).toBe(200); // warms the form
+    for (const request of [save, save, () => post('drafts/open', { form: p.formId, token: TOKEN }, spied)]) {
+      const before = spy.trips.length;
+      expect((await request()).status).toBe(200);
+      expect(spy.trips.slice(before)).toHaveLength(1);
+    }
+    expect(await rows(p.projectId)).toHaveLength(1);
   });
 
   it('has a limit of its own per address and project', async () => {
