@@ -5,10 +5,11 @@
 // C46: the step of the hosted page it is on.
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
+import { CAPTURE_SOURCES } from '../src/fields/capture.ts';
 import { FORMATS, RULES_OF } from '../src/fields/catalogue.ts';
 import { MAX_STEPS } from '../src/fields/display.ts';
 import type { Field, FieldRules } from './embed.ts';
-import { type SecretKind, secretAskedBy } from './secrets-words.ts';
+import { SecretWarning } from './secret-warning.tsx';
 
 /** C44: what a field shows, each a map of language tag → text. */
 const SHOWN = ['label', 'help', 'placeholder'] as const;
@@ -28,6 +29,8 @@ export type Draft = {
   lines: Lines;
   /** C46: the step of the hosted page it is on, as typed (blank: the first). */
   step: string;
+  /** C45: where a hidden field's value comes from, as typed (blank: a person fills it). */
+  capture: string;
 };
 
 type Lines = 'auto' | 'one' | 'several';
@@ -58,6 +61,7 @@ export const emptyDraft = (): Draft => ({
   had: [],
   lines: 'auto',
   step: '',
+  capture: '',
 });
 
 export function draftOf(f: Field): Draft {
@@ -74,6 +78,7 @@ export function draftOf(f: Field): Draft {
     had: SHOWN.filter((member) => Object.keys(f[member] ?? {}).length > 0),
     lines: f.multiline === true ? 'several' : f.multiline === false ? 'one' : 'auto',
     step: f.step === undefined || f.step === null ? '' : String(f.step),
+    capture: f.capture ?? '',
   };
 }
 
@@ -94,10 +99,14 @@ function shownOf(d: Draft): Partial<Record<Shown, Record<string, string>>> {
 }
 
 /** A field as the API takes it: `multiline` null for "not said"; C46: `step` null for the first. */
-export type FieldInput = Omit<Field, 'multiline' | 'step'> & {
+export type FieldInput = Omit<Field, 'multiline' | 'step' | 'capture'> & {
   multiline: boolean | null;
   step: number | null;
+  capture: string | null;
 };
+
+/** C45: a text field that is not a list of choices: the one that may capture instead of asking. */
+const mayCapture = (d: Draft) => d.type === 'string' && (d.rules.oneOf ?? '').trim() === '';
 
 /**
  * A text field that is not a list of choices or of a format (an address, a date: one line): the
@@ -129,6 +138,8 @@ export function toField(d: Draft): FieldInput {
     // C46: always said, as a PUT without it keeps the step it had: emptied, it is the first again.
     // One not whole or past 20 is the server's to refuse, its sentence shown beside the field.
     step: d.step.trim() === '' ? null : Number(d.step),
+    // C45: always said, as a definition without it has none: a field saved here keeps its capture.
+    capture: mayCapture(d) && d.capture.trim() !== '' ? d.capture.trim() : null,
   };
 }
 
@@ -141,31 +152,6 @@ export function languageName(tag: string): string {
   } catch {
     return tag;
   }
-}
-
-const ASKING: Record<SecretKind, string> = {
-  password: 'a password',
-  'card number': 'a card number',
-  'card security code': "a card's security code",
-  IBAN: 'a bank account (an IBAN)',
-  PIN: 'a PIN',
-};
-
-/**
- * C44: a warning beside a field whose name or label looks like it asks for a secret: a form
- * anyone can be sent to that asks for one is what a phishing page looks like.
- */
-export function SecretWarning({ field }: { field: { name: string; label?: Record<string, string> } }) {
-  const kind = secretAskedBy(field);
-  if (kind === undefined) return null;
-  return (
-    <p class="warning secret-warning">
-      <span aria-hidden="true">⚠ </span>
-      <strong>{field.name || 'This field'}</strong> looks like it asks for {ASKING[kind]}. A hosted page must
-      never ask for a password, a card number or its security code, an IBAN or a PIN: that is what phishing
-      pages ask for.
-    </p>
-  );
 }
 
 /** C44: the field's label, help and placeholder in each language, folded away until wanted. */
@@ -306,6 +292,22 @@ export function FieldEditor({
                 </option>
               ))}
             </select>
+          </label>
+        )}
+        {mayCapture(draft) && (
+          <label>
+            Hidden, filled from
+            <input
+              list={`${id}-captures`}
+              value={draft.capture}
+              placeholder="none: a person fills it"
+              onInput={(e) => set({ capture: e.currentTarget.value })}
+            />
+            <datalist id={`${id}-captures`}>
+              {[...CAPTURE_SOURCES, 'query:'].map((c) => (
+                <option key={c} value={c} />
+              ))}
+            </datalist>
           </label>
         )}
         <label>

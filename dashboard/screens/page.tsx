@@ -6,7 +6,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { textIn } from '../../src/pages/language.ts';
 import { api, projectPath } from '../api.ts';
-import { languageName, SecretWarning } from '../fields.tsx';
+import { languageName } from '../fields.tsx';
+import { SecretWarning } from '../secret-warning.tsx';
 import type { PageChanges, Project } from '../server-types.ts';
 import { type ScreenProps, screenPath } from '../session.ts';
 import { act, messageOf, Section, useLoad } from '../ui.tsx';
@@ -191,11 +192,16 @@ function FieldsShown({ project, lang }: { project: Project; lang: string }) {
             <li key={f.name}>
               <strong>{f.name}</strong>
               {': '}
-              {f.label?.[lang] ?? (
-                <span class="muted">
-                  no label in {languageName(lang)}:{' '}
-                  {instead === undefined ? 'the page shows its name' : `the page shows “${instead}”`}
-                </span>
+              {/* C45: a captured field is a hidden input: the page shows no label for it. */}
+              {f.capture ? (
+                <span class="muted">hidden, filled from {f.capture}</span>
+              ) : (
+                (f.label?.[lang] ?? (
+                  <span class="muted">
+                    no label in {languageName(lang)}:{' '}
+                    {instead === undefined ? 'the page shows its name' : `the page shows “${instead}”`}
+                  </span>
+                ))
               )}
               <SecretWarning field={f} />
             </li>

@@ -5,7 +5,8 @@
 // step of the hosted page says which.
 import { useState } from 'preact/hooks';
 import { api, projectPath } from '../api.ts';
-import { draftOf, emptyDraft, FieldEditor, SecretWarning, toField } from '../fields.tsx';
+import { draftOf, emptyDraft, FieldEditor, toField } from '../fields.tsx';
+import { SecretWarning } from '../secret-warning.tsx';
 import type { Project } from '../server-types.ts';
 import { act, confirm, messageOf, Section, say } from '../ui.tsx';
 import { conditionOf, type Editing, WhenEditor, whenOf, whenText } from '../when.tsx';
@@ -88,6 +89,7 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
                   </span>
                 )}
                 {f.when && <span class="muted"> · shown only when {whenText(f.when)}</span>}
+                {f.capture && <span class="muted"> · hidden, filled from {f.capture}</span>}
                 {f.step !== undefined && f.step !== null && f.step > 1 && (
                   <span class="muted"> · step {f.step}</span>
                 )}

@@ -16,7 +16,9 @@ const row = (name: string) =>
     .filter({ has: page.locator('strong', { hasText: new RegExp(`^${name}$`) }) });
 const viewOf = async (name: string) => {
   const { data } = await api('GET', `/projects/${projectId}`);
-  const { fields } = data.project as { fields: { name: string; when?: unknown; required: boolean }[] };
+  const { fields } = data.project as {
+    fields: { name: string; when?: unknown; required: boolean; capture?: string }[];
+  };
   return fields.find((f) => f.name === name);
 };
 const save = async (name: string) => {
@@ -121,5 +123,23 @@ describe('C45: the field editor’s “Show only when…”', () => {
     const cv = await viewOf('cv');
     expect(cv?.required).toBe(true);
     expect(cv?.when).toEqual(condition);
+  });
+
+  it('a captured field is said so, and saving it keeps its capture; the editor sets one on a text field', async () => {
+    await api('PUT', `/projects/${projectId}/fields/source`, { type: 'string', capture: 'utm_source' });
+    await page.reload();
+    await fields().waitFor();
+    await row('source').getByText('hidden, filled from utm_source').waitFor();
+    await row('source').getByRole('button', { name: 'Change' }).click();
+    const editor = fields().locator('.field-editor');
+    expect(await editor.getByLabel('Hidden, filled from').inputValue()).toBe('utm_source');
+    await save('source');
+    expect(await viewOf('source')).toMatchObject({ capture: 'utm_source', rules: { maxLength: 500 } });
+    // Changed here: another parameter.
+    await row('source').getByRole('button', { name: 'Change' }).click();
+    await editor.getByLabel('Hidden, filled from').fill('query:ref');
+    await save('source');
+    expect(await viewOf('source')).toMatchObject({ capture: 'query:ref' });
+    await shot('field-capture');
   });
 });
