@@ -148,6 +148,8 @@ function apply(form: HTMLFormElement): void {
   const hidden = hiddenNames(controls.map(seen));
   for (const c of controls) {
     const hide = hidden.has(c.name);
+    // Required whenever it applies (`data-required`): said so while it is shown.
+    if (c.hasAttribute('data-required')) c.setAttribute('aria-required', String(!hide));
     if (hide === ours.has(c) || (hide && c.disabled)) continue;
     if (hide) ours.add(c);
     else ours.delete(c);
@@ -195,6 +197,8 @@ function setUp(form: HTMLFormElement): void {
   capture(form);
   if (form.hasAttribute('data-prefill')) prefill(form);
   if (!form.querySelector('[data-when]')) return;
+  // The page's style marks a field required when it applies (`*`) once this script judges them.
+  form.setAttribute('data-logic', '');
   const judge = () => apply(form);
   form.addEventListener('input', judge);
   form.addEventListener('change', judge);

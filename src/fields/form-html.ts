@@ -102,6 +102,8 @@ export function control(f: ControlField, shown: Shown = {}): string {
   const conditional = f.when !== undefined && f.when !== null;
   if (conditional) attrs.push(`data-when="${escapeHtml(JSON.stringify(f.when))}"`);
   if (f.required && f.type !== 'boolean' && !conditional) attrs.push('required');
+  // Required whenever it applies: the widget marks it so (`aria-required`, the page's `*`) while shown.
+  if (f.required && f.type !== 'boolean' && conditional) attrs.push('data-required');
   const help =
     shown.help === undefined
       ? ''

@@ -157,6 +157,14 @@ describe('C45: a hosted page with a condition, in Chromium', () => {
 
     await page.check('#f-business');
     expect(await state(page, 'company')).toEqual(SHOWN);
+    // Required whenever it applies: said so while it shows, as any required field is.
+    expect(await page.getAttribute('#f-company', 'aria-required')).toBe('true');
+    expect(
+      await page.evaluate(
+        () =>
+          getComputedStyle(document.querySelector('label[for="f-company"]') as Element, '::after').content,
+      ),
+    ).toBe('" *"');
     // `company` applies now, and holds a value: `vat` applies too.
     expect(await state(page, 'vat')).toEqual(SHOWN);
     await page.fill('#f-company', '');
@@ -168,6 +176,7 @@ describe('C45: a hosted page with a condition, in Chromium', () => {
     // Unchecked again: hidden, and neither sent nor required (it is required when it applies).
     await page.uncheck('#f-business');
     expect(await state(page, 'company')).toEqual(HIDDEN);
+    expect(await page.getAttribute('#f-company', 'aria-required')).toBe('false');
     await page.click('button[type=submit]');
     await page.locator('[data-forms-status][data-state="success"]').waitFor({ timeout: 15_000 });
     expect(await stored(made.projectId)).toEqual([{ email: 'ada@example.com', business: false }]);

@@ -240,10 +240,12 @@ describe('C45: conditions and prefill in the markup', () => {
       widgetForm(project([business, company, cv]), 'https://f.example', 'k'),
     ]) {
       expect(html).toContain(
-        '<input id="f-company" name="company" data-when="{&quot;field&quot;:&quot;business&quot;,&quot;equals&quot;:true}">',
+        '<input id="f-company" name="company" data-when="{&quot;field&quot;:&quot;business&quot;,&quot;equals&quot;:true}" data-required>',
       );
       // Required when it applies, which the browser cannot know: the worker asks for it then.
-      expect(html).not.toContain('required');
+      expect(html).not.toMatch(/\srequired[\s>]/);
+      // Required whenever it applies: marked for the widget, which says so while it shows.
+      expect(html).toContain('data-required>');
       expect(html).toContain('<label for="f-company">Company</label>');
       expect(html).toContain(
         '<input type="file" id="f-cv" name="cv" data-when="{&quot;field&quot;:&quot;business&quot;,&quot;filled&quot;:true}">',
