@@ -24,7 +24,8 @@ const MAIL_SETTINGS = {
     default: 'cloudflare',
     expected: '"cloudflare", "resend", "postmark", "mailgun" or "ses"',
   }),
-  // Another address for the provider's API, its path kept: Mailgun's EU host, a local stand-in.
+  // Another address for the provider's API, its origin only (a path is not kept): Mailgun's EU
+  // host, a local stand-in.
   EMAIL_API_BASE: setting<string | undefined>({
     schema: httpOrigin,
     default: undefined,
