@@ -8,7 +8,9 @@ import { collectText } from './field.ts';
 
 const describe = (l: LimitsView) =>
   [
-    `at most ${l.maxSubmissions ?? 'any number of'} submissions`,
+    l.maxSubmissions === null
+      ? 'takes any number of submissions'
+      : `takes at most ${l.maxSubmissions} submission${l.maxSubmissions === 1 ? '' : 's'}`,
     `opens ${l.opensAt ?? '(always open)'}`,
     `closes ${l.closesAt ?? '(never)'}`,
     ...Object.entries(l.closedText).map(([tag, text]) => `closed text[${tag}]=${JSON.stringify(text)}`),

@@ -28,7 +28,11 @@ describe('forms limits', () => {
     await json('limits', 'set', p.projectId, '--no-max-submissions');
     const shown = await forms('limits', 'show', p.projectId);
     expect(shown.stdout).toBe(
-      `Limits of ${p.projectId}: at most any number of submissions, opens (always open), closes 2030-06-01T10:00:00.000Z, closed text[en]="All places are taken.".\n`,
+      `Limits of ${p.projectId}: takes any number of submissions, opens (always open), closes 2030-06-01T10:00:00.000Z, closed text[en]="All places are taken.".\n`,
+    );
+    await json('limits', 'set', p.projectId, '--max-submissions', '1');
+    expect((await forms('limits', 'show', p.projectId)).stdout).toContain(
+      ': takes at most 1 submission, opens',
     );
   });
 
