@@ -13,6 +13,8 @@ type Earlier = {
   name: string;
   type: Project['fields'][number]['type'];
   rules?: { oneOf?: readonly string[] | undefined } | undefined;
+  /** C46: the step of the hosted page it is on (none: the first). */
+  step?: number | null | undefined;
 };
 
 /** A field being edited: its definition and when it applies. */
@@ -150,13 +152,18 @@ function ValueInput({
 export function WhenEditor({
   when: given,
   earlier,
+  step = '',
   onChange,
 }: {
   when: When;
   earlier: readonly Earlier[];
+  /** C46: the step of the field being edited, as typed (blank: the first). */
+  step?: string;
   onChange: (w: When) => void;
 }) {
   const when = synced(given, earlier);
+  // C46: a condition names fields on its own step or before: those are the ones offered.
+  const offered = earlier.filter((f) => (f.step ?? 1) <= (Number(step) || 1));
   if (when.kind === 'kept') {
     return (
       <div class="when">
@@ -170,7 +177,7 @@ export function WhenEditor({
       </div>
     );
   }
-  if (earlier.length === 0) return null;
+  if (offered.length === 0 && when.kind !== 'test') return null;
   const pick = (name: string) => {
     const f = earlier.find((e) => e.name === name);
     if (f === undefined) return onChange({ kind: 'always' });
@@ -187,11 +194,11 @@ export function WhenEditor({
       <div class="grid">
         <Picker label="Field" value={when.kind === 'test' ? when.field : ''} onChange={pick}>
           <option value="">always shown</option>
-          {earlier.map((f) => (
+          {offered.map((f) => (
             <option key={f.name}>{f.name}</option>
           ))}
-          {/* A project being made: a field renamed or removed since, shown for the server to refuse. */}
-          {when.kind === 'test' && !earlier.some((f) => f.name === when.field) && (
+          {/* A field renamed or removed since, or now on a later step: shown for the server to refuse. */}
+          {when.kind === 'test' && !offered.some((f) => f.name === when.field) && (
             <option>{when.field}</option>
           )}
         </Picker>

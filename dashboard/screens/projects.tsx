@@ -112,7 +112,12 @@ function NewProject({ onCreated, places }: { onCreated: () => void; places: Plac
           onRemove={drafts.length > 1 ? () => setDrafts(drafts.filter((_, j) => j !== i)) : undefined}
         >
           {i > 0 && (
-            <WhenEditor when={when} earlier={before(i)} onChange={(next) => set(i, { when: next })} />
+            <WhenEditor
+              when={when}
+              earlier={before(i)}
+              step={draft.step}
+              onChange={(next) => set(i, { when: next })}
+            />
           )}
         </FieldEditor>
       ))}

@@ -63,6 +63,7 @@ export function Fields({ project, reload }: { project: Project; reload: () => vo
                 <WhenEditor
                   when={editing.when}
                   earlier={project.fields.slice(0, i)}
+                  step={editing.draft.step}
                   onChange={(when) => setEditing({ ...editing, when })}
                 />
               </FieldEditor>
@@ -153,6 +154,7 @@ function AddField({
         <WhenEditor
           when={adding.when}
           earlier={earlier}
+          step={adding.draft.step}
           onChange={(when) => setAdding({ ...adding, when })}
         />
       </FieldEditor>

@@ -142,4 +142,35 @@ describe('C45: the field editor’s “Show only when…”', () => {
     expect(await viewOf('source')).toMatchObject({ capture: 'query:ref' });
     await shot('field-capture');
   });
+
+  it('C46: offers only the fields on its own step or before; a later step once its Step says so', async () => {
+    const { data } = await api('GET', `/projects/${projectId}`);
+    const email = (data.project as { fields: { name: string; type: string; rules?: unknown }[] }).fields.find(
+      (f) => f.name === 'email',
+    );
+    await api('PUT', `/projects/${projectId}/fields/email`, {
+      type: email?.type,
+      rules: email?.rules,
+      step: 2,
+    });
+    await page.reload();
+    await fields().waitFor();
+    await row('message').getByRole('button', { name: 'Change' }).click();
+    const editor = fields().locator('.field-editor');
+    const offered = () =>
+      editor
+        .getByRole('group', { name: 'Show only when…' })
+        .getByLabel('Field')
+        .locator('option')
+        .allTextContents();
+    expect(await offered()).toEqual(['always shown', 'name']);
+    await editor.getByLabel('Step').fill('2');
+    expect(await offered()).toEqual(['always shown', 'name', 'email']);
+    await fields().getByRole('button', { name: 'Cancel' }).click();
+    await api('PUT', `/projects/${projectId}/fields/email`, {
+      type: email?.type,
+      rules: email?.rules,
+      step: null,
+    });
+  });
 });
