@@ -1,21 +1,10 @@
-// C45: fields that apply only sometimes, and prefill, in Chromium against `npm run dev`: the hosted
-// page hides a field until a box is checked (its label, control and help; a field hidden is absent
-// to the conditions after it), fills its fields from its own query, and stores what the worker
-// judges; with scripts off every field shows and nothing is filled. The widget does the same on a
-// site of another origin, for the Embed screen's snippet marked `data-prefill`. Hidden fields
-// capture `utm_source`, a parameter and the referrer on both. A page with no condition, no captured
-// field and no query to fill from fetches nothing more than the widget. Axe-clean throughout.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbedProject, widgetForm } from '../../dashboard/embed.ts';
 import { devVar } from '../../toolkit/dev-vars.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, type Site, startSite, storedRows } from './harness.ts';
-
-const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
+import { ARTIFACTS, accessible, type Site, startSite, storedRows } from './harness.ts';
 
 const FIELDS = [
   { name: 'email', type: 'string', required: true, rules: { format: 'email' }, label: { en: 'Your email' } },
@@ -72,20 +61,6 @@ function render(url: URL): string {
     `<form data-analytics="off" ${url.searchParams.has('plain') ? '' : 'data-prefill '}`,
   );
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head><body><main><h1>Contact</h1>\n${form}</main></body></html>`;
-}
-
-/** axe-core on the page as it is: no serious or critical violation. */
-async function accessible(page: Page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    type Axe = {
-      run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string }[] }>;
-    };
-    const { violations } = await (window as unknown as { axe: Axe }).axe.run(document, {
-      resultTypes: ['violations'],
-    });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
 }
 
 /** A page, with the requests it makes for the conditions' script. */

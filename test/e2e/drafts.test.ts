@@ -1,19 +1,9 @@
-// C46: partial submissions of a hosted page in steps, in Chromium against `npm run dev`: the page
-// says it keeps a draft before it keeps anything; after step one the draft is listed
-// (`partial=only`, the step it reached) and never as a submission nor to a webhook; its link opens
-// it in another browser (its values, its step); sending there makes one submission, no draft left,
-// and the webhook is told once; a sent draft's link starts afresh; by keyboard at 320 px; with
-// scripts off nothing is kept.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devVar } from '../../toolkit/dev-vars.ts';
 import { receiverOnLoopback, tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, type Site, startSite } from './harness.ts';
-
-const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
+import { ARTIFACTS, accessible, type Site, startSite } from './harness.ts';
 
 const FIELDS = [
   { name: 'name', type: 'string', required: true, label: { en: 'Your name' } },
@@ -44,19 +34,6 @@ const listed = async (query = '') =>
   ((await call('GET', `/projects/${made.projectId}/submissions${query}`)) as { submissions: Listed[] })
     .submissions;
 const delivered = () => hook.received.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body));
-
-async function accessible(page: Page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    type Axe = {
-      run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string }[] }>;
-    };
-    const { violations } = await (window as unknown as { axe: Axe }).axe.run(document, {
-      resultTypes: ['violations'],
-    });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
-}
 
 async function open(url: string, options: { javaScriptEnabled?: boolean; width?: number } = {}) {
   if (!browser) throw new Error('no browser');

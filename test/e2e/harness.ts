@@ -1,10 +1,11 @@
 // What the browser tests share: `npm run dev` on one port, the page's server on another (so that
 // the page and the worker are different origins), and Debian's Chromium driven by playwright-core.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { createProjectFromSpecs } from '../../src/ops/projects.ts';
 import { submissionPages } from '../../src/store/inbox.ts';
 import { openDatabase } from '../../toolkit/database.ts';
@@ -121,3 +122,19 @@ export const storedRows = (dir: string, projectId: string) =>
       rows.push(...page.map((r) => ({ id: r.id, data: JSON.parse(r.data) as Record<string, unknown> })));
     return rows;
   });
+
+const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
+
+/** axe-core on the page as it is: the ids of its serious or critical violations (none expected). */
+export async function accessible(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    type Axe = {
+      run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string }[] }>;
+    };
+    const { violations } = await (window as unknown as { axe: Axe }).axe.run(document, {
+      resultTypes: ['violations'],
+    });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  });
+}

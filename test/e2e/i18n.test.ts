@@ -1,19 +1,11 @@
-// C43: the widget words a failure in the page's language, in Chromium against `npm run dev`: the
-// form's closest `lang` chooses the catalogue (fetched once from the worker, beside widget.js), each
-// field's sentence names it by its visible label, and a page whose catalogue cannot be had shows
-// the worker's English texts as before. C44: a hosted page in the language the browser asks for,
-// sent with scripts on and off, its errors in that language, axe-clean and whole at 320 px.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../client/src/messages.ts';
 import { devVar } from '../../toolkit/dev-vars.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, madeProject, type Site, startSite, storedRows } from './harness.ts';
+import { ARTIFACTS, accessible, madeProject, type Site, startSite, storedRows } from './harness.ts';
 
-const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 const FIELDS = ['name:string:required', 'email:string:format=email', 'age:integer:min=18'];
 
 const dir = tempDir('i18n');
@@ -84,20 +76,6 @@ async function sendWrong(page: Page, name: string) {
 
 const note = (page: Page, field: string) => page.locator(`[data-forms-error="${field}"]`).textContent();
 const status = (page: Page) => page.locator('[data-forms-status]').textContent();
-
-/** axe-core on the page as it is: no serious or critical violation (as the dashboard's screens). */
-async function accessible(page: Page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    type Axe = {
-      run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string }[] }>;
-    };
-    const { violations } = await (window as unknown as { axe: Axe }).axe.run(document, {
-      resultTypes: ['violations'],
-    });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
-}
 
 beforeAll(async () => {
   site = await startSite(dir, { path: '/form.html', render });

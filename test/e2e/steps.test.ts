@@ -1,19 +1,9 @@
-// C46: a hosted page in steps, in Chromium against `npm run dev`: one step at a time with its
-// title, "Step 1 of 2" and a progress bar that names it; Next refused while a required field of
-// the step is empty (each problem beside its field, in the page's language), Back keeping every
-// value, focus on the step's heading; by keyboard alone (Enter before the last step is Next, never
-// a half-filled send); axe-clean at 320 and 1280 px; a field the worker refuses when the whole
-// form is sent shown on its step; with scripts off, one page of fieldsets that posts as any.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devVar } from '../../toolkit/dev-vars.ts';
 import { tempDir } from '../cli/helpers.ts';
-import { ARTIFACTS, type Site, startSite, storedRows } from './harness.ts';
-
-const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
+import { ARTIFACTS, accessible, type Site, startSite, storedRows } from './harness.ts';
 
 const FIELDS = [
   // A pattern is the worker's to judge, when the whole form is sent (RE2, C28).
@@ -58,20 +48,6 @@ async function call(method: string, path: string, body?: unknown) {
   });
   expect(res.status, await res.clone().text()).toBeLessThan(300);
   return ((await res.json()) as { data: Record<string, unknown> }).data;
-}
-
-/** axe-core on the page as it is: no serious or critical violation. */
-async function accessible(page: Page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    type Axe = {
-      run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string }[] }>;
-    };
-    const { violations } = await (window as unknown as { axe: Axe }).axe.run(document, {
-      resultTypes: ['violations'],
-    });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
 }
 
 async function open(path: string, options: { javaScriptEnabled?: boolean; width?: number } = {}) {
